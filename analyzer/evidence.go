@@ -1,0 +1,200 @@
+package analyzer
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"time"
+
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
+)
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// fieldEvidence quotes a field of an object.
+func fieldEvidence(o *objects.Object, field, text string) Evidence {
+	return Evidence{File: o.Source.File, Line: o.Source.LineOf(field), Object: o.Ref(), Field: field, Text: text}
+}
+
+// conditionEvidence quotes a status condition.
+func conditionEvidence(o *objects.Object, c *objects.Condition) Evidence {
+	line := c.Line
+	if line == 0 {
+		line = o.Source.Line
+	}
+	text := fmt.Sprintf("%s=%s", c.Type, c.Status)
+	if c.Reason != "" {
+		text += " reason=" + c.Reason
+	}
+	if c.Message != "" {
+		text += " message=" + c.Message
+	}
+	return Evidence{File: o.Source.File, Line: line, Time: timePtr(c.LastTransitionTime), Object: o.Ref(),
+		Field: "status.conditions[type=" + c.Type + "]", Text: text}
+}
+
+// logEvidence quotes a log line.
+func logEvidence(e *logs.Entry) Evidence {
+	return Evidence{File: e.File, Line: e.Line, Time: timePtr(e.Time), TimeInferred: e.YearInferred && !e.Time.IsZero(),
+		Component: e.Component, Text: e.Text}
+}
+
+// correlation describes a set of log lines relative to a deletion time.
+type correlation struct {
+	firstAfter, lastAfter time.Time
+	countAfter            int
+	before                bool
+	firstOverall          time.Time
+	untimed               int
+	total                 int
+}
+
+func correlate(entries []*logs.Entry, deletion time.Time) correlation {
+	var c correlation
+	for _, e := range entries {
+		c.total++
+		if e.Time.IsZero() {
+			c.untimed++
+			continue
+		}
+		if c.firstOverall.IsZero() || e.Time.Before(c.firstOverall) {
+			c.firstOverall = e.Time
+		}
+		if !deletion.IsZero() && e.Time.Before(deletion) {
+			c.before = true
+			continue
+		}
+		c.countAfter++
+		if c.firstAfter.IsZero() || e.Time.Before(c.firstAfter) {
+			c.firstAfter = e.Time
+		}
+		if e.Time.After(c.lastAfter) {
+			c.lastAfter = e.Time
+		}
+	}
+	return c
+}
+
+// apply copies the correlation into a cause and writes its plain-words sentence.
+func (c correlation) apply(cause *Cause, deletion time.Time, what string) {
+	cause.FirstSeen = timePtr(c.firstAfter)
+	cause.LastSeen = timePtr(c.lastAfter)
+	cause.Occurrences = c.countAfter
+	cause.SeenBeforeDeletion = c.before
+	if c.before {
+		cause.FirstSeenOverall = timePtr(c.firstOverall)
+	}
+	if c.total == 0 {
+		cause.Correlation = "no log line in the bundle shows " + what
+		return
+	}
+	var s string
+	switch {
+	case deletion.IsZero():
+		s = fmt.Sprintf("%d log lines show %s (deletion time unknown)", c.total-c.untimed, what)
+		if !c.firstOverall.IsZero() {
+			s += fmt.Sprintf(", first at %s", fmtTime(c.firstOverall))
+		}
+	case c.countAfter > 0:
+		s = fmt.Sprintf("%d log lines show %s after the deletion at %s: first %s (+%s), last %s", c.countAfter, what,
+			fmtTime(deletion), fmtTime(c.firstAfter), fmtDuration(c.firstAfter.Sub(deletion)), fmtTime(c.lastAfter))
+	default:
+		s = fmt.Sprintf("no log line after the deletion at %s shows %s", fmtTime(deletion), what)
+	}
+	if c.before {
+		s += fmt.Sprintf("; the same error was already logged before the deletion (first at %s): the cluster was broken before the namespace was deleted", fmtTime(c.firstOverall))
+	} else if !deletion.IsZero() && c.countAfter > 0 {
+		s += "; it was not logged before the deletion"
+	}
+	if c.untimed > 0 {
+		s += fmt.Sprintf("; %d more lines carry no time", c.untimed)
+	}
+	cause.Correlation = s
+}
+
+// shapeRE folds the variable parts of a log line so repeated lines group together.
+var shapeRE = regexp.MustCompile(`^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ |"ts":[0-9.]+,|^\S+Z (stdout|stderr) [FP] `)
+
+// sampleLines picks evidence from many log lines: for each file and line shape, the
+// first and the last line, with the number of lines of that shape.
+func sampleLines(entries []*logs.Entry, max int) []Evidence {
+	type group struct {
+		first, last *logs.Entry
+		n           int
+	}
+	var order []string
+	groups := map[string]*group{}
+	for _, e := range entries {
+		key := e.File + "\x00" + shapeRE.ReplaceAllString(e.Text, "")
+		g, ok := groups[key]
+		if !ok {
+			g = &group{first: e}
+			groups[key] = g
+			order = append(order, key)
+		}
+		g.last = e
+		g.n++
+	}
+	var out []Evidence
+	for _, k := range order {
+		g := groups[k]
+		ev := logEvidence(g.first)
+		ev.Count = g.n
+		out = append(out, ev)
+		if g.last != g.first {
+			ev2 := logEvidence(g.last)
+			ev2.Count = g.n
+			out = append(out, ev2)
+		}
+		if len(out) >= max {
+			break
+		}
+	}
+	return out
+}
+
+func sortEntries(es []*logs.Entry) {
+	sort.SliceStable(es, func(i, j int) bool {
+		if !es[i].Time.Equal(es[j].Time) {
+			return es[i].Time.Before(es[j].Time)
+		}
+		if es[i].File != es[j].File {
+			return es[i].File < es[j].File
+		}
+		return es[i].Line < es[j].Line
+	})
+}
+
+func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
+
+// fmtDuration renders a duration the way an engineer says it: 3d4h, 2h5m, 1m40s.
+func fmtDuration(d time.Duration) string {
+	if d < 0 {
+		return "-" + fmtDuration(-d)
+	}
+	d = d.Round(time.Second)
+	days := d / (24 * time.Hour)
+	d -= days * 24 * time.Hour
+	h := d / time.Hour
+	d -= h * time.Hour
+	m := d / time.Minute
+	d -= m * time.Minute
+	s := d / time.Second
+	switch {
+	case days > 0:
+		return fmt.Sprintf("%dd%dh", days, h)
+	case h > 0:
+		return fmt.Sprintf("%dh%dm", h, m)
+	case m > 0:
+		return fmt.Sprintf("%dm%ds", m, s)
+	default:
+		return fmt.Sprintf("%ds", s)
+	}
+}

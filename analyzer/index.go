@@ -1,0 +1,250 @@
+package analyzer
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
+)
+
+// Index gives the rules fast access to the bundle's records.
+type Index struct {
+	Records *bundle.Records
+
+	Namespaces  map[string]*objects.Object   // by name (the newest copy when a namespace is dumped twice)
+	APIServices map[string]*objects.Object   // by name
+	ByNamespace map[string][]*objects.Object // namespaced objects (not Namespaces) by namespace
+	ByKind      map[string][]*objects.Object
+	CRDs        map[string]*objects.Object // by "plural.group"
+	// NamespaceListed is true when the bundle holds a dump of all namespaces (a list
+	// with more than one Namespace), so a namespace absent from it no longer exists.
+	NamespaceListed bool
+
+	Entries []*logs.Entry
+	// Log entries by what they say.
+	NamespaceDeletionFailed map[string][]*logs.Entry // namespace -> "deletion of namespace X failed"
+	NamespaceDeleted        map[string][]*logs.Entry // namespace -> "Namespace has been deleted X"
+	DiscoveryFailures       []DiscoveryLine          // any line listing failing group/versions
+	APIServiceLines         map[string][]*logs.Entry // APIService name -> aggregator lines
+	WebhookLines            map[string][]*logs.Entry // webhook name -> lines naming it
+	ConversionLines         []*logs.Entry
+
+	CapturedAt       time.Time
+	CapturedAtSource string
+}
+
+// DiscoveryLine is a log line that lists failing group/versions.
+type DiscoveryLine struct {
+	Entry     *logs.Entry
+	Namespace string // namespace named by the line ("" for cluster-wide lines)
+	Failures  []kubemsg.GroupVersionError
+}
+
+// NewIndex builds the index.
+func NewIndex(rec *bundle.Records) *Index {
+	ix := &Index{
+		Records:                 rec,
+		Namespaces:              map[string]*objects.Object{},
+		APIServices:             map[string]*objects.Object{},
+		ByNamespace:             map[string][]*objects.Object{},
+		ByKind:                  map[string][]*objects.Object{},
+		CRDs:                    map[string]*objects.Object{},
+		NamespaceDeletionFailed: map[string][]*logs.Entry{},
+		NamespaceDeleted:        map[string][]*logs.Entry{},
+		APIServiceLines:         map[string][]*logs.Entry{},
+		WebhookLines:            map[string][]*logs.Entry{},
+	}
+	nsPerFile := map[string]int{}
+	seen := map[string]*objects.Object{}
+	for _, o := range rec.Objects {
+		if o.Kind == "Namespace" {
+			nsPerFile[o.Source.File]++
+		}
+		// The same object is often dumped twice (an all-namespaces list and a
+		// per-namespace one): keep the first copy, or the one that says more.
+		key := o.Kind + "/" + o.Namespace + "/" + o.Name
+		if prev, ok := seen[key]; ok && o.Name != "" {
+			if newer(o, prev) {
+				*prev = *o
+			}
+			continue
+		}
+		seen[key] = o
+		ix.ByKind[o.Kind] = append(ix.ByKind[o.Kind], o)
+		switch o.Kind {
+		case "Namespace":
+			if prev, ok := ix.Namespaces[o.Name]; !ok || newer(o, prev) {
+				ix.Namespaces[o.Name] = o
+			}
+			continue
+		case "APIService":
+			if prev, ok := ix.APIServices[o.Name]; !ok || newer(o, prev) {
+				ix.APIServices[o.Name] = o
+			}
+		case "CustomResourceDefinition":
+			ix.CRDs[o.Name] = o
+		}
+		if o.Namespace != "" {
+			ix.ByNamespace[o.Namespace] = append(ix.ByNamespace[o.Namespace], o)
+		}
+	}
+	for _, n := range nsPerFile {
+		if n > 1 {
+			ix.NamespaceListed = true
+		}
+	}
+	for i := range rec.Entries {
+		ix.addEntry(&rec.Entries[i])
+	}
+	ix.captureTime()
+	return ix
+}
+
+// newer prefers the copy of an object with more information (a deletion timestamp,
+// conditions), so duplicates across dump files do not hide a stuck state.
+func newer(a, b *objects.Object) bool {
+	score := func(o *objects.Object) int {
+		s := len(o.Conditions)
+		if !o.DeletionTimestamp.IsZero() {
+			s += 100
+		}
+		return s
+	}
+	return score(a) > score(b)
+}
+
+func (ix *Index) addEntry(e *logs.Entry) {
+	ix.Entries = append(ix.Entries, e)
+	d := e.Detail()
+	if ns, errText, ok := kubemsg.ParseNamespaceDeletionFailed(d); ok {
+		ix.NamespaceDeletionFailed[ns] = append(ix.NamespaceDeletionFailed[ns], e)
+		if f := kubemsg.ParseDiscoveryFailure(errText); len(f) > 0 {
+			ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Namespace: ns, Failures: f})
+		}
+	} else if f := kubemsg.ParseDiscoveryFailure(d); len(f) > 0 {
+		ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: f})
+	} else if g := e.Field("groups"); g != "" && strings.Contains(d, "failed to discover some groups") {
+		if f := kubemsg.ParseDiscoveryFailure("failed to discover some groups " + g); len(f) > 0 {
+			ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: f})
+		}
+	}
+	if strings.Contains(d, "Namespace has been deleted") {
+		ns := e.Field("namespace")
+		if ns == "" {
+			ns = strings.TrimSpace(strings.TrimPrefix(d[strings.Index(d, "Namespace has been deleted"):], "Namespace has been deleted"))
+		}
+		if ns != "" {
+			ix.NamespaceDeleted[ns] = append(ix.NamespaceDeleted[ns], e)
+		}
+	}
+	if f, ok := kubemsg.ParseAPIServiceFailure(d); ok {
+		ix.APIServiceLines[f.APIService] = append(ix.APIServiceLines[f.APIService], e)
+	} else if e.Message == "changing APIService availability" && e.Field("name") != "" {
+		ix.APIServiceLines[e.Field("name")] = append(ix.APIServiceLines[e.Field("name")], e)
+	}
+	for _, w := range kubemsg.ParseWebhookFailures(d) {
+		ix.WebhookLines[w.Webhook] = append(ix.WebhookLines[w.Webhook], e)
+	}
+	if _, ok := kubemsg.ParseConversionFailure(d); ok {
+		ix.ConversionLines = append(ix.ConversionLines, e)
+	}
+}
+
+// captureTime estimates when the bundle was collected: the newest time in any object
+// or log (the issue of the bundle format: nothing records it explicitly).
+func (ix *Index) captureTime() {
+	t := ix.Records.NewestObjectTime
+	src := "newest object timestamp"
+	for _, f := range ix.Records.LogFiles {
+		if f.Last.After(t) {
+			t = f.Last
+			src = "newest log line (" + f.Path + ")"
+		}
+	}
+	ix.CapturedAt = t
+	ix.CapturedAtSource = src
+}
+
+// InNamespace returns the objects of a kind in a namespace.
+func (ix *Index) InNamespace(ns, kind string) []*objects.Object {
+	var out []*objects.Object
+	for _, o := range ix.ByNamespace[ns] {
+		if kind == "" || o.Kind == kind {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Find returns the object of a kind with the given namespace and name, or nil.
+func (ix *Index) Find(kind, ns, name string) *objects.Object {
+	for _, o := range ix.ByKind[kind] {
+		if o.Name == name && o.Namespace == ns {
+			return o
+		}
+	}
+	return nil
+}
+
+// Dumped reports whether the bundle has a file whose name says it holds a kind
+// (e.g. "validatingwebhookconfigurations"), even if the dump was empty.
+func (ix *Index) Dumped(fileFragment string) bool {
+	for _, f := range ix.Records.Files {
+		if strings.Contains(strings.ToLower(f), fileFragment) {
+			return true
+		}
+	}
+	return false
+}
+
+// NamespaceDumped reports whether the bundle has files of the namespace's own
+// objects (a directory named after it), even if they are empty lists.
+func (ix *Index) NamespaceDumped(ns string) bool {
+	for _, f := range ix.Records.Files {
+		for _, seg := range strings.Split(f, "/") {
+			if seg == ns {
+				return true
+			}
+		}
+	}
+	return len(ix.ByNamespace[ns]) > 0
+}
+
+// Has reports whether the bundle holds any object of a kind.
+func (ix *Index) Has(kind string) bool { return len(ix.ByKind[kind]) > 0 }
+
+// HasLogsOf reports whether the bundle holds a log of the component.
+func (ix *Index) HasLogsOf(component string) bool {
+	for _, f := range ix.Records.LogFiles {
+		if f.Component == component {
+			return true
+		}
+	}
+	return false
+}
+
+// PodsSelectedBy returns the pods in ns whose labels match selector.
+func (ix *Index) PodsSelectedBy(ns string, selector map[string]string) []*objects.Object {
+	if len(selector) == 0 {
+		return nil
+	}
+	var out []*objects.Object
+	for _, p := range ix.InNamespace(ns, "Pod") {
+		ok := true
+		for k, v := range selector {
+			if p.Labels[k] != v {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

@@ -1,0 +1,243 @@
+package analyzer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
+)
+
+// remediation builds the ladder for a namespace: for each cause the fix of its root
+// (safe), then the workarounds (caution), and the /finalize call last (destructive).
+func remediation(p *Pass, nr NamespaceReport) []RemediationStep {
+	var safe, caution []RemediationStep
+	seen := map[string]bool{}
+	addTo := func(list *[]RemediationStep, s RemediationStep) {
+		if seen[s.Command] {
+			return
+		}
+		seen[s.Command] = true
+		*list = append(*list, s)
+	}
+	for _, c := range nr.Causes {
+		switch c.Type {
+		case CauseAPIDiscovery:
+			for _, name := range c.APIServices {
+				a := p.Index.APIServices[name]
+				var svc *objects.ServiceReference
+				if a != nil && a.APIService != nil {
+					svc = a.APIService.Service
+				}
+				if svc != nil && !p.Stuck[svc.Namespace] {
+					addTo(&safe, RemediationStep{Risk: RiskSafe,
+						Command: fmt.Sprintf("kubectl get apiservice %s -o yaml && kubectl -n %s get service %s -o wide && kubectl -n %s get endpointslices -l kubernetes.io/service-name=%s && kubectl -n %s get pods -o wide", name, svc.Namespace, svc.Name, svc.Namespace, svc.Name, svc.Namespace),
+						Why:     fmt.Sprintf("Fix the backend first: make Service %s/%s have ready pods that kube-apiserver can reach (pod Ready? network path from the control plane to the pod network? certificates?). As soon as %s is Available=True, the namespace controller finishes within seconds.", svc.Namespace, svc.Name, name)})
+					if d := backendWorkload(p.Index, svc); d != nil {
+						addTo(&safe, RemediationStep{Risk: RiskSafe,
+							Command: fmt.Sprintf("kubectl -n %s rollout restart %s/%s && kubectl -n %s rollout status %s/%s", d.Namespace, strings.ToLower(d.Kind), d.Name, d.Namespace, strings.ToLower(d.Kind), d.Name),
+							Why:     fmt.Sprintf("Restart the backend %s once its root problem is fixed.", d.Ref())})
+					}
+				}
+				owner := kubemsg.WellKnownGroupOwner(kubemsg.GroupOf(kubemsg.GroupVersionOfAPIService(name)))
+				why := fmt.Sprintf("If the backend was removed on purpose or cannot be restored soon, delete the stale APIService: discovery succeeds again and every stuck namespace finishes. Whatever uses %s stops working until its server is reinstalled (reinstalling recreates the APIService).", kubemsg.GroupVersionOfAPIService(name))
+				if owner != "" {
+					why += " Usually served by " + owner + "."
+				}
+				if svc != nil && p.Stuck[svc.Namespace] {
+					why = fmt.Sprintf("The backend lives in namespace %s, which is being deleted: this is the fix. Delete the APIService now; reinstall %s in a namespace that stays, if it is still needed.", svc.Namespace, orDefault(owner, "its server"))
+					addTo(&safe, RemediationStep{Risk: RiskSafe, Command: "kubectl delete apiservice " + name, Why: why})
+					continue
+				}
+				addTo(&caution, RemediationStep{Risk: RiskCaution, Command: "kubectl delete apiservice " + name, Why: why})
+			}
+		case CauseFinalizers:
+			for _, f := range c.Finalizers {
+				addTo(&safe, RemediationStep{Risk: RiskSafe, Command: fmt.Sprintf("# reinstall or restart the controller that owns %s, then watch: kubectl get ns %s -w", f, nr.Name),
+					Why: fmt.Sprintf("Only the owner of %s knows what it guards (cloud resources, data, other objects); letting it finish is the only clean way.", f)})
+			}
+			for _, o := range c.Objects {
+				if len(o.Finalizers) == 0 {
+					continue
+				}
+				res := o.Resource
+				if res == "" {
+					res = strings.ToLower(o.Kind)
+				}
+				addTo(&caution, RemediationStep{Risk: RiskCaution,
+					Command: fmt.Sprintf(`kubectl -n %s patch %s %s --type=merge -p '{"metadata":{"finalizers":null}}'`, o.Namespace, res, o.Name),
+					Why:     fmt.Sprintf("Removes %s from %s/%s without the cleanup its controller would do: whatever it guards outside Kubernetes (volumes, cloud resources, registrations) may be left behind.", strings.Join(o.Finalizers, ", "), o.Kind, o.Name)})
+			}
+		case CauseAdmissionWebhook:
+			for _, o := range c.Objects {
+				kind := strings.ToLower(o.Kind)
+				addTo(&safe, RemediationStep{Risk: RiskSafe, Command: fmt.Sprintf("kubectl get %s %s -o yaml   # restore the webhook's backend Service/pods", kind, o.Name),
+					Why: "Fix the webhook's backend; the namespace controller's next retry then succeeds."})
+				addTo(&caution, RemediationStep{Risk: RiskCaution, Command: fmt.Sprintf("kubectl delete %s %s", kind, o.Name),
+					Why: "Removes the webhook (or patch its failurePolicy to Ignore, or exclude the namespace with a namespaceSelector): the policy it enforces is off until it is reinstalled."})
+			}
+		case CauseConversionWebhook:
+			for _, o := range c.Objects {
+				addTo(&safe, RemediationStep{Risk: RiskSafe, Command: fmt.Sprintf("kubectl get crd %s -o jsonpath='{.spec.conversion}'   # restore the conversion webhook's Service", o.Name),
+					Why: "Bring the conversion webhook back; listing and deleting the custom resources works again."})
+			}
+		case CauseNamespaceFinalizer:
+			addTo(&safe, RemediationStep{Risk: RiskSafe, Command: fmt.Sprintf("# restore the controller that owns %s on namespace %s", strings.Join(c.Finalizers, ", "), nr.Name),
+				Why: "The namespace's own extra finalizers belong to another controller; it must remove them."})
+			var meta []string
+			for _, f := range c.Finalizers {
+				if p.Object != nil && contains(p.Object.Finalizers, f) {
+					meta = append(meta, f)
+				}
+			}
+			if len(meta) > 0 {
+				addTo(&caution, RemediationStep{Risk: RiskCaution, Command: fmt.Sprintf(`kubectl patch namespace %s --type=merge -p '{"metadata":{"finalizers":null}}'`, nr.Name),
+					Why: "Removes metadata.finalizers " + strings.Join(meta, ", ") + " (this field, unlike spec.finalizers, can be edited directly); the owning controller's cleanup is skipped."})
+			}
+		}
+	}
+	steps := append(safe, caution...)
+	steps = append(steps, RemediationStep{Risk: RiskDestructive,
+		Command: fmt.Sprintf(`kubectl get namespace %s -o json | jq '.spec.finalizers = []' | kubectl replace --raw /api/v1/namespaces/%s/finalize -f -`, nr.Name, nr.Name),
+		Why: "Last resort, only after the steps above: it removes the namespace without deleting what is left in it. Any object still stored for that namespace stays in etcd, invisible to kubectl get, and reappears if a namespace of the same name is created again; resources guarded by finalizers (cloud load balancers, volumes) are leaked. It does not fix the cause: the next namespace deletion hangs the same way. " +
+			"`kubectl delete --force --grace-period=0` does not help (the namespace already has a deletionTimestamp; force only skips pod grace periods), and `kubectl edit`/`patch` of spec.finalizers is silently discarded: spec.finalizers can only be changed through the /finalize subresource."})
+	return steps
+}
+
+// backendWorkload finds the Deployment/StatefulSet/DaemonSet whose pods a Service selects.
+func backendWorkload(ix *Index, svc *objects.ServiceReference) *objects.Object {
+	s := ix.Find("Service", svc.Namespace, svc.Name)
+	if s == nil || s.Service == nil || len(s.Service.Selector) == 0 {
+		return nil
+	}
+	for _, kind := range []string{"Deployment", "StatefulSet", "DaemonSet"} {
+		for _, w := range ix.ByKind[kind] {
+			if w.Namespace != svc.Namespace || w.Workload == nil || len(w.Workload.Selector) == 0 {
+				continue
+			}
+			ok := true
+			for k, v := range w.Workload.Selector {
+				if s.Service.Selector[k] != v {
+					ok = false
+				}
+			}
+			if ok {
+				return w
+			}
+		}
+	}
+	return nil
+}
+
+// latentRisks lists broken APIServices and fail-closed webhooks that will hang the next
+// namespace deletion, except those already reported as a cause.
+func latentRisks(ix *Index, r *Report) []Risk {
+	reported := map[string]bool{}
+	for _, ns := range r.Namespaces {
+		for _, c := range ns.Causes {
+			for _, a := range c.APIServices {
+				reported[a] = true
+			}
+			for _, w := range c.Webhooks {
+				reported["webhook/"+w] = true
+			}
+		}
+	}
+	risks := []Risk{}
+	for _, name := range sortedKeys(ix.APIServices) {
+		a := ix.APIServices[name]
+		c := a.Condition("Available")
+		if c == nil || c.Status == "True" || reported[name] {
+			continue
+		}
+		risks = append(risks, Risk{Type: CauseAPIDiscovery, Object: "APIService/" + name,
+			Summary:  fmt.Sprintf("APIService %s is Available=%s (%s: %s). Discovery of %s fails, so any namespace deleted now will hang in Terminating.", name, c.Status, c.Reason, c.Message, kubemsg.GroupVersionOfAPIService(name)),
+			Evidence: []Evidence{conditionEvidence(a, c)}})
+	}
+	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
+		for _, cfg := range ix.ByKind[kind] {
+			for _, wh := range cfg.Webhooks {
+				if wh.FailurePolicy != "Fail" || wh.Service == nil || reported["webhook/"+wh.Name] || !interceptsDelete(wh) {
+					continue
+				}
+				if broken, why := backendBroken(ix, wh.Service); broken {
+					risks = append(risks, Risk{Type: CauseAdmissionWebhook, Object: cfg.Ref(),
+						Summary:  fmt.Sprintf("Webhook %q (%s %s, failurePolicy Fail) intercepts deletes and its backend %s/%s %s: deleting a namespace with matching objects will hang.", wh.Name, cfg.Kind, cfg.Name, wh.Service.Namespace, wh.Service.Name, why),
+						Evidence: []Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: cfg.Ref() + " webhook " + wh.Name}}})
+				}
+			}
+		}
+	}
+	return risks
+}
+
+func interceptsDelete(wh objects.Webhook) bool {
+	for _, r := range wh.Rules {
+		for _, op := range r.Operations {
+			if op == "DELETE" || op == "*" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// backendBroken reports whether the bundle shows a Service with no ready endpoints
+// (only when the Service and its endpoints were dumped).
+func backendBroken(ix *Index, ref *objects.ServiceReference) (bool, string) {
+	svc := ix.Find("Service", ref.Namespace, ref.Name)
+	if svc == nil {
+		if ix.servicesDumped(ref.Namespace) {
+			return true, "does not exist"
+		}
+		return false, ""
+	}
+	if svc.Service != nil && svc.Service.Type == "ExternalName" {
+		return false, ""
+	}
+	ready, seen := 0, false
+	for _, o := range ix.InNamespace(ref.Namespace, "EndpointSlice") {
+		if o.Endpoints != nil && o.Endpoints.ServiceName == ref.Name {
+			seen = true
+			ready += o.Endpoints.Ready
+		}
+	}
+	if !seen {
+		if e := ix.Find("Endpoints", ref.Namespace, ref.Name); e != nil {
+			seen = true
+			ready = e.Endpoints.Ready
+		}
+	}
+	if seen && ready == 0 {
+		return true, "has no ready endpoints"
+	}
+	return false, ""
+}
+
+// coverage lists what the bundle lacked for a complete diagnosis.
+func coverage(ix *Index, r *Report) []Gap {
+	gaps := []Gap{}
+	add := func(missing, collect string) { gaps = append(gaps, Gap{Missing: missing, Collect: collect}) }
+	if len(ix.Namespaces) == 0 {
+		add("no Namespace objects", "kubectl get namespaces -o json")
+	}
+	if !ix.Has("APIService") && !ix.Dumped("apiservice") {
+		add("no APIService objects", "kubectl get apiservices -o json")
+	}
+	if !ix.HasLogsOf("kube-controller-manager") {
+		add("no kube-controller-manager log", "kubectl -n kube-system logs -l component=kube-controller-manager --tail=-1 (or the node's /var/log/pods/kube-system_kube-controller-manager-*)")
+	}
+	if !ix.HasLogsOf("kube-apiserver") {
+		add("no kube-apiserver log", "kubectl -n kube-system logs -l component=kube-apiserver --tail=-1")
+	}
+	if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") && !ix.Dumped("webhookconfiguration") {
+		add("no webhook configurations", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json")
+	}
+	for _, ns := range r.Namespaces {
+		if !ix.NamespaceDumped(ns.Name) {
+			add("no object of the stuck namespace "+ns.Name+" was dumped",
+				"kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n "+ns.Name+" -o json")
+		}
+	}
+	return gaps
+}

@@ -1,0 +1,174 @@
+package analyzer
+
+import (
+	"time"
+
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
+)
+
+// SchemaVersion identifies the JSON report shape. Fields may be added; none renamed.
+const SchemaVersion = "nsanalyze/v1"
+
+// Cause types (JSON causes[].type).
+const (
+	CauseAPIDiscovery         = "api-discovery-failure"
+	CauseFinalizers           = "finalizers-remaining"
+	CauseContentRemaining     = "content-remaining"
+	CauseAdmissionWebhook     = "admission-webhook"
+	CauseConversionWebhook    = "conversion-webhook"
+	CauseNamespaceFinalizer   = "namespace-finalizer"
+	CauseControllerNotRunning = "controller-not-running"
+	CauseUndetermined         = "undetermined"
+)
+
+// Risk levels of remediation steps, least destructive first.
+const (
+	RiskSafe        = "safe"
+	RiskCaution     = "caution"
+	RiskDestructive = "destructive"
+)
+
+// Report is the analysis of one bundle.
+type Report struct {
+	SchemaVersion string            `json:"schemaVersion"`
+	Bundle        BundleInfo        `json:"bundle"`
+	Namespaces    []NamespaceReport `json:"namespaces"`
+	Risks         []Risk            `json:"risks"`
+	Coverage      []Gap             `json:"coverage"`
+	Warnings      []diag.Warning    `json:"warnings"`
+}
+
+// BundleInfo describes what was read.
+type BundleInfo struct {
+	Path             string     `json:"path"`
+	CapturedAt       *time.Time `json:"capturedAt"`
+	CapturedAtSource string     `json:"capturedAtSource,omitempty"`
+	Objects          int        `json:"objects"`
+	ObjectFiles      int        `json:"objectFiles"`
+	LogFiles         []LogFile  `json:"logFiles"`
+	// KubernetesVersion is read from a saved `kubectl version -o json`, when present.
+	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+}
+
+// LogFile summarises one log file.
+type LogFile struct {
+	File         string     `json:"file"`
+	Component    string     `json:"component"`
+	Format       string     `json:"format"`
+	Lines        int        `json:"lines"`
+	Matched      int        `json:"matched"`
+	First        *time.Time `json:"first"`
+	Last         *time.Time `json:"last"`
+	YearInferred bool       `json:"yearInferred,omitempty"`
+}
+
+// NamespaceReport is the diagnosis of one stuck namespace.
+type NamespaceReport struct {
+	Name               string            `json:"name"`
+	DeletionTimestamp  *time.Time        `json:"deletionTimestamp"`
+	Phase              string            `json:"phase"`
+	StuckFor           string            `json:"stuckFor,omitempty"`
+	StuckSeconds       int64             `json:"stuckSeconds,omitempty"`
+	StuckSince         string            `json:"stuckSince,omitempty"` // how the start was established
+	SpecFinalizers     []string          `json:"specFinalizers"`
+	MetadataFinalizers []string          `json:"metadataFinalizers"`
+	Conditions         []ConditionReport `json:"conditions"`
+	Source             *Evidence         `json:"source,omitempty"`
+	Verdict            string            `json:"verdict"`
+	Causes             []Cause           `json:"causes"`
+	RuledOut           []RuledOut        `json:"ruledOut"`
+	Remediation        []RemediationStep `json:"remediation"`
+}
+
+// ConditionReport is a namespace status condition decoded into plain words.
+type ConditionReport struct {
+	Type               string     `json:"type"`
+	Status             string     `json:"status"`
+	Reason             string     `json:"reason,omitempty"`
+	Message            string     `json:"message,omitempty"`
+	LastTransitionTime *time.Time `json:"lastTransitionTime"`
+	Problem            bool       `json:"problem"`
+	Meaning            string     `json:"meaning,omitempty"`
+}
+
+// Cause is one reason a namespace cannot finish deleting.
+type Cause struct {
+	Type          string      `json:"type"`
+	Summary       string      `json:"summary"`
+	Confidence    string      `json:"confidence"` // high, medium, low
+	GroupVersions []string    `json:"groupVersions"`
+	APIServices   []string    `json:"apiServices"`
+	Finalizers    []string    `json:"finalizers"`
+	Webhooks      []string    `json:"webhooks,omitempty"`
+	Objects       []ObjectRef `json:"objects"`
+	Chain         []Link      `json:"chain,omitempty"`
+	Evidence      []Evidence  `json:"evidence"`
+	// Time correlation of the log lines that support this cause, relative to the
+	// namespace's deletion timestamp.
+	FirstSeen          *time.Time `json:"firstSeen"`
+	LastSeen           *time.Time `json:"lastSeen"`
+	Occurrences        int        `json:"occurrences"`
+	SeenBeforeDeletion bool       `json:"seenBeforeDeletion"`
+	FirstSeenOverall   *time.Time `json:"firstSeenOverall,omitempty"`
+	Correlation        string     `json:"correlation,omitempty"`
+	Notes              []string   `json:"notes,omitempty"`
+}
+
+// Link is one step of a causal chain, from the namespace towards the root cause.
+type Link struct {
+	Component string     `json:"component"` // "namespace controller", "APIService v1beta1.metrics.k8s.io", ...
+	Finding   string     `json:"finding"`
+	Evidence  []Evidence `json:"evidence,omitempty"`
+}
+
+// ObjectRef names a Kubernetes object.
+type ObjectRef struct {
+	APIVersion string     `json:"apiVersion"`
+	Kind       string     `json:"kind"`
+	Namespace  string     `json:"namespace"`
+	Name       string     `json:"name"`
+	Finalizers []string   `json:"finalizers,omitempty"`
+	Deletion   *time.Time `json:"deletionTimestamp,omitempty"`
+	Resource   string     `json:"resource,omitempty"` // kubectl resource name, e.g. "kubevirts.example.io"
+	Source     *Evidence  `json:"source,omitempty"`
+}
+
+// Evidence is a quoted object field or log line.
+type Evidence struct {
+	File         string     `json:"file"`
+	Line         int        `json:"line"`
+	Time         *time.Time `json:"time"`
+	TimeInferred bool       `json:"timeInferred,omitempty"`
+	Component    string     `json:"component,omitempty"`
+	Object       string     `json:"object,omitempty"` // Kind/namespace/name for object fields
+	Field        string     `json:"field,omitempty"`
+	Text         string     `json:"text"`
+	Count        int        `json:"count,omitempty"` // how many lines of this shape the file holds (log evidence)
+}
+
+// RemediationStep is one rung of the remediation ladder.
+type RemediationStep struct {
+	Risk    string `json:"risk"`
+	Command string `json:"command"`
+	Why     string `json:"why"`
+}
+
+// RuledOut is a cause that was checked and rejected.
+type RuledOut struct {
+	Type   string `json:"type"`
+	Reason string `json:"reason"`
+}
+
+// Risk is a broken piece of the cluster that will hang the next namespace deletion.
+type Risk struct {
+	Type     string     `json:"type"`
+	Summary  string     `json:"summary"`
+	Object   string     `json:"object,omitempty"`
+	Evidence []Evidence `json:"evidence"`
+}
+
+// Gap is something the bundle lacked for a complete diagnosis.
+type Gap struct {
+	Missing string `json:"missing"`
+	Collect string `json:"collect"`
+}

@@ -1,0 +1,142 @@
+// Command nsanalyze explains, offline, why namespaces in a Kubernetes support bundle
+// are stuck in Terminating.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	"github.com/spf13/pflag"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/render"
+	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
+)
+
+// Exit codes.
+const (
+	exitNotStuck = 0 // no namespace is stuck
+	exitStuck    = 1 // at least one namespace is stuck
+	exitUsage    = 2 // usage error or unreadable bundle
+)
+
+const usage = `nsanalyze explains why Kubernetes namespaces are stuck in Terminating, from a
+support bundle (saved "kubectl get -o json|yaml" output, cluster-info dumps and
+component logs). It never contacts a cluster and never writes into the bundle.
+
+Usage:
+  nsanalyze [flags] BUNDLE
+
+Examples:
+  # Analyse a bundle directory and print the report
+  nsanalyze ./bundle
+
+  # Only the namespace "tobedeleted", as JSON for scripts
+  nsanalyze -n tobedeleted -o json ./bundle > report.json
+
+  # klog lines were written in the node's local time (UTC+1)
+  nsanalyze --log-timezone Europe/Berlin ./bundle
+
+Exit codes:
+  0  no namespace is stuck
+  1  at least one namespace is stuck
+  2  usage error, or nothing in the bundle could be read
+
+Flags:
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("nsanalyze", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		output       = fs.StringP("output", "o", "text", "output format: "+strings.Join(render.Formats, "|"))
+		namespaces   = fs.StringSliceP("namespace", "n", nil, "only report these namespaces (repeatable, or comma-separated)")
+		logTZ        = fs.String("log-timezone", "UTC", "time zone of klog timestamps, which carry none (IANA name, e.g. Europe/Berlin)")
+		verbosity    = fs.StringP("verbosity", "v", "warning", "diagnostics on stderr: error|warning|info|debug")
+		exclude      = fs.StringSlice("exclude", nil, "skip these paths of the bundle (relative, repeatable)")
+		maxLineBytes = fs.Int("max-line-bytes", logs.DefaultMaxLineBytes, "log lines longer than this are skipped with a warning")
+		help         = fs.BoolP("help", "h", false, "show this help")
+	)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitNotStuck
+		}
+		return exitUsage
+	}
+	if *help {
+		fs.SetOutput(stdout)
+		fmt.Fprint(stdout, usage)
+		fs.PrintDefaults()
+		return exitNotStuck
+	}
+	log := logrus.New()
+	log.SetOutput(stderr)
+	lvl, err := logrus.ParseLevel(*verbosity)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: invalid --verbosity %q\n", *verbosity)
+		return exitUsage
+	}
+	log.SetLevel(lvl)
+	if fs.NArg() != 1 {
+		fmt.Fprintf(stderr, "error: expected exactly one BUNDLE argument, got %d\n\n", fs.NArg())
+		fs.Usage()
+		return exitUsage
+	}
+	known := false
+	for _, f := range render.Formats {
+		known = known || f == *output
+	}
+	if !known {
+		fmt.Fprintf(stderr, "error: unknown --output %q (want one of %s)\n", *output, strings.Join(render.Formats, ", "))
+		return exitUsage
+	}
+	loc, err := time.LoadLocation(*logTZ)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: invalid --log-timezone %q: %v\n", *logTZ, err)
+		return exitUsage
+	}
+	path := fs.Arg(0)
+	start := time.Now()
+	rec, err := bundle.Load(path, bundle.Options{
+		Keywords:     kubemsg.LogKeywords,
+		LogLocation:  loc,
+		MaxLineBytes: *maxLineBytes,
+		Exclude:      *exclude,
+		KeepObject:   analyzer.KeepObject,
+	})
+	if rec != nil {
+		for _, w := range rec.Warnings {
+			log.Warn(w.String())
+		}
+	}
+	if err != nil {
+		log.Error(err)
+		return exitUsage
+	}
+	log.WithFields(logrus.Fields{"objects": rec.ObjectCount, "logFiles": len(rec.LogFiles), "logEntries": len(rec.Entries),
+		"elapsed": time.Since(start).Round(time.Millisecond)}).Info("bundle read")
+	report := analyzer.Analyze(rec, analyzer.Options{Namespaces: *namespaces})
+	if err := render.Render(stdout, report, *output); err != nil {
+		log.Error(err)
+		return exitUsage
+	}
+	if len(report.Namespaces) > 0 {
+		return exitStuck
+	}
+	return exitNotStuck
+}

@@ -1,0 +1,15 @@
+module github.com/nsanalyze/nsanalyze
+
+go 1.24.0
+
+require (
+	github.com/sirupsen/logrus v1.10.2
+	github.com/spf13/pflag v1.1.0
+	sigs.k8s.io/yaml v1.6.0
+)
+
+require (
+	github.com/google/go-cmp v0.7.0 // indirect
+	go.yaml.in/yaml/v2 v2.4.2 // indirect
+	golang.org/x/sys v0.13.0 // indirect
+)

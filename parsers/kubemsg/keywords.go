@@ -1,0 +1,22 @@
+package kubemsg
+
+// LogKeywords are the literal phrases whose log lines the analyzer needs. A log line
+// that contains none of them is never parsed (the log scanner searches for them in
+// large blocks before splitting lines, as grep does). Each phrase is quoted from the
+// Kubernetes source; see the package documentation.
+var LogKeywords = []string{
+	"deletion of namespace",                               // KCM namespace controller, 1.16+
+	"unable to retrieve the complete list of server APIs", // client-go discovery (KCM quota, pre-1.16 namespace controller, kubectl)
+	"failed to discover some groups",                      // KCM garbage collector
+	"unable to get all supported resources from server",   // namespace deleter start-up
+	"couldn't get resource list for",                      // client-go memcache (KCM RESTMapper, kubectl)
+	"failed with: ",                                       // aggregator availability and OpenAPI aggregation
+	"changing APIService availability",                    // aggregator, V(2), 1.22+
+	"error resolving ",                                    // aggregator proxy
+	"ailed calling webhook",                               // admission webhooks (both capitalisations)
+	"conversion webhook",                                  // CRD conversion webhooks
+	"Namespace has been deleted",                          // namespace controller: a namespace finished
+	"Starting namespace controller",                       // namespace controller (re)started
+	"successfully acquired lease",                         // leader election (KCM restarts)
+	"currently unable to handle the request",              // 503 rendered by clients
+}

@@ -1,0 +1,346 @@
+// Package kubemsg recognises the messages Kubernetes itself writes about namespace
+// deletion, API discovery, APIService availability and webhooks, and turns them into
+// typed values. The same texts appear in namespace status conditions, in
+// kube-controller-manager and kube-apiserver logs and in kubectl output, so both the
+// object and the log parsers use this package.
+//
+// Every template matched here is quoted from the Kubernetes source (1.14 to 1.34); see
+// the reference table in the README for the versions each wording belongs to.
+package kubemsg
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Namespace condition types set by the namespace controller (1.16+, the last two 1.17+).
+const (
+	CondDiscoveryFailure     = "NamespaceDeletionDiscoveryFailure"
+	CondGVParsingFailure     = "NamespaceDeletionGroupVersionParsingFailure"
+	CondContentFailure       = "NamespaceDeletionContentFailure"
+	CondContentRemaining     = "NamespaceContentRemaining"
+	CondFinalizersRemaining  = "NamespaceFinalizersRemaining"
+	discoveryListPrefix      = "unable to retrieve the complete list of server APIs: "
+	contentRemainingPrefix   = "Some resources are remaining: "
+	finalizersRemainingPrefx = "Some content in the namespace has finalizers remaining: "
+	contentFailurePrefix     = "Failed to delete all resource types, "
+)
+
+// ConditionMeaning explains a namespace condition type in plain words, for the state
+// it is in (status "True" is the problem state for every namespace condition).
+func ConditionMeaning(condType, status string) string {
+	problem := status == "True"
+	switch condType {
+	case CondDiscoveryFailure:
+		if problem {
+			return "the namespace controller could not discover every API group/version, so it cannot prove the namespace is empty"
+		}
+		return "API discovery succeeded"
+	case CondGVParsingFailure:
+		if problem {
+			return "a group/version string returned by discovery could not be parsed"
+		}
+		return "all group/versions parsed"
+	case CondContentFailure:
+		if problem {
+			return "deleting some resource types in the namespace failed (the API returned errors)"
+		}
+		return "every delete call succeeded"
+	case CondContentRemaining:
+		if problem {
+			return "objects still exist in the namespace and are waiting to be removed"
+		}
+		return "no objects remain"
+	case CondFinalizersRemaining:
+		if problem {
+			return "objects in the namespace still carry finalizers that some controller must remove"
+		}
+		return "no object finalizers are pending"
+	}
+	return ""
+}
+
+// GroupVersionError is one failing group/version out of a discovery error.
+type GroupVersionError struct {
+	GroupVersion string // "metrics.k8s.io/v1beta1"; core is "v1"
+	Err          string // "the server is currently unable to handle the request"
+}
+
+// gvAnchor matches the "<group>/<version>: " anchors of ErrGroupDiscoveryFailed and the
+// "<gv>:" keys of the garbage collector's map rendering. Group names are DNS subdomains,
+// versions are DNS labels starting with v and a digit.
+var gvAnchor = regexp.MustCompile(`(?:^|, |map\[| |\[)"?((?:[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?/)?v[0-9][a-z0-9]*)"?: ?`)
+
+// ParseDiscoveryFailure extracts every failing group/version from a text that contains
+// client-go's "unable to retrieve the complete list of server APIs: gv: err, gv: err"
+// (entries are sorted and joined with ", "; an entry's error may itself contain ", ",
+// so the text is split on group/version anchors, not on commas) or the garbage
+// collector's "failed to discover some groups: map[gv:err ...]" in its 1.14-1.27 and
+// 1.34 (%q) renderings. It returns nil when neither form is present.
+func ParseDiscoveryFailure(text string) []GroupVersionError {
+	var payload string
+	if i := strings.Index(text, discoveryListPrefix); i >= 0 {
+		payload = text[i+len(discoveryListPrefix):]
+	} else if i := strings.Index(text, "failed to discover some groups"); i >= 0 {
+		payload = text[i+len("failed to discover some groups"):]
+		j := strings.Index(payload, "map[")
+		if j < 0 {
+			return nil
+		}
+		payload = payload[j:]
+	} else {
+		return nil
+	}
+	locs := gvAnchor.FindAllStringSubmatchIndex(payload, -1)
+	var out []GroupVersionError
+	seen := map[string]bool{}
+	for k, loc := range locs {
+		gv := payload[loc[2]:loc[3]]
+		end := len(payload)
+		if k+1 < len(locs) {
+			end = locs[k+1][0]
+		}
+		errText := payload[loc[1]:end]
+		// An anchor inside an error text ("stale GroupVersion discovery: metrics.k8s.io/v1beta1")
+		// is not followed by ": "; FindAll only returns anchors followed by ':', so an
+		// entry whose error names a GV without a colon stays whole.
+		errText = strings.TrimRight(errText, "]\"")
+		errText = strings.TrimSuffix(errText, "\\")
+		errText = strings.TrimSpace(errText)
+		if k > 0 && len(out) > 0 && !validGVError(errText) {
+			continue
+		}
+		if seen[gv] {
+			continue
+		}
+		seen[gv] = true
+		out = append(out, GroupVersionError{GroupVersion: gv, Err: errText})
+	}
+	return out
+}
+
+func validGVError(s string) bool { return s != "" }
+
+// APIServiceName returns the name Kubernetes gives the APIService that serves a
+// group/version: "<version>.<group>" ("v1beta1.metrics.k8s.io"), "v1." for the core group.
+func APIServiceName(groupVersion string) string {
+	i := strings.LastIndex(groupVersion, "/")
+	if i < 0 {
+		return groupVersion + "."
+	}
+	return groupVersion[i+1:] + "." + groupVersion[:i]
+}
+
+// GroupVersionOfAPIService is the inverse of APIServiceName.
+func GroupVersionOfAPIService(name string) string {
+	i := strings.Index(name, ".")
+	if i < 0 {
+		return name
+	}
+	if i == len(name)-1 {
+		return name[:i]
+	}
+	return name[i+1:] + "/" + name[:i]
+}
+
+var nsDeletionFailed = regexp.MustCompile(`deletion of namespace (\S+) failed: `)
+
+// ParseNamespaceDeletionFailed parses the namespace controller's
+// "deletion of namespace %v failed: %v" (1.16+). It returns the namespace and the error.
+func ParseNamespaceDeletionFailed(text string) (namespace, err string, ok bool) {
+	m := nsDeletionFailed.FindStringSubmatchIndex(text)
+	if m == nil {
+		return "", "", false
+	}
+	return text[m[2]:m[3]], text[m[1]:], true
+}
+
+// ResourceCount is one "<resource>.<group> has <n> resource instances" item of the
+// NamespaceContentRemaining message. The core group is empty ("pods.").
+type ResourceCount struct {
+	Resource string
+	Group    string
+	Count    int
+}
+
+// GroupResource renders "resource.group" (or "resource" for the core group).
+func (r ResourceCount) GroupResource() string {
+	if r.Group == "" {
+		return r.Resource
+	}
+	return r.Resource + "." + r.Group
+}
+
+var resourceItem = regexp.MustCompile(`([a-z0-9][-a-z0-9]*)\.([-a-z0-9.]*) has (\d+) resource instances`)
+
+// ParseContentRemaining parses "Some resources are remaining: %s".
+func ParseContentRemaining(msg string) []ResourceCount {
+	i := strings.Index(msg, contentRemainingPrefix)
+	if i < 0 {
+		return nil
+	}
+	var out []ResourceCount
+	for _, m := range resourceItem.FindAllStringSubmatch(msg[i+len(contentRemainingPrefix):], -1) {
+		n, _ := strconv.Atoi(m[3])
+		out = append(out, ResourceCount{Resource: m[1], Group: m[2], Count: n})
+	}
+	return out
+}
+
+// FinalizerCount is one "<finalizer> in <n> resource instances" item.
+type FinalizerCount struct {
+	Finalizer string
+	Count     int
+}
+
+var finalizerItem = regexp.MustCompile(`(\S+) in (\d+) resource instances`)
+
+// ParseFinalizersRemaining parses "Some content in the namespace has finalizers remaining: %s".
+func ParseFinalizersRemaining(msg string) []FinalizerCount {
+	i := strings.Index(msg, finalizersRemainingPrefx)
+	if i < 0 {
+		// pre-release wording, never in a tagged release but cheap to accept
+		const alt = "Some finalizers are remaining: "
+		if i = strings.Index(msg, alt); i < 0 {
+			return nil
+		}
+		msg = msg[i+len(alt):]
+	} else {
+		msg = msg[i+len(finalizersRemainingPrefx):]
+	}
+	var out []FinalizerCount
+	for _, part := range strings.Split(msg, ", ") {
+		m := finalizerItem.FindStringSubmatch(strings.TrimSpace(part))
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		out = append(out, FinalizerCount{Finalizer: m[1], Count: n})
+	}
+	return out
+}
+
+var contentFailure = regexp.MustCompile(`Failed to delete all resource types, (\d+) remaining: `)
+
+// ParseContentFailure parses "Failed to delete all resource types, %d remaining: %v"
+// and returns the count and the error text.
+func ParseContentFailure(msg string) (count int, errText string, ok bool) {
+	m := contentFailure.FindStringSubmatchIndex(msg)
+	if m == nil {
+		return 0, "", false
+	}
+	n, _ := strconv.Atoi(msg[m[2]:m[3]])
+	return n, msg[m[1]:], true
+}
+
+// WebhookFailure is a failed call to an admission webhook.
+type WebhookFailure struct {
+	Webhook string // the webhook's name inside its configuration, e.g. "configmap-guard.example.io"
+	Detail  string // the error after the name
+}
+
+var webhookCall = regexp.MustCompile(`failed calling webhook "([^"]+)"(?:: |; )`)
+var webhookClosed = regexp.MustCompile(`Failed calling webhook, failing (?:closed|open) (\S+): `)
+
+// ParseWebhookFailures finds admission webhook failures: `failed calling webhook "%s": %v`
+// (all versions) and kube-apiserver's `Failed calling webhook, failing closed %v: %v`.
+func ParseWebhookFailures(text string) []WebhookFailure {
+	var out []WebhookFailure
+	seen := map[string]bool{}
+	for _, m := range webhookCall.FindAllStringSubmatchIndex(text, -1) {
+		name := text[m[2]:m[3]]
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		out = append(out, WebhookFailure{Webhook: name, Detail: firstClause(text[m[1]:])})
+	}
+	if len(out) == 0 {
+		if m := webhookClosed.FindStringSubmatchIndex(text); m != nil {
+			out = append(out, WebhookFailure{Webhook: text[m[2]:m[3]], Detail: firstClause(text[m[1]:])})
+		}
+	}
+	return out
+}
+
+// ConversionFailure is a failed CRD conversion webhook call.
+type ConversionFailure struct {
+	GroupVersion string // "stable.example.com/v1"
+	Kind         string // "CronTab"
+	Detail       string
+}
+
+var conversionFailed = regexp.MustCompile(`conversion webhook for ([-a-z0-9.]+/[a-z0-9]+), Kind=([A-Za-z0-9]+) (?:failed|returned)[: ]?\s*`)
+var conversionFailed114 = regexp.MustCompile(`calling to conversion webhook failed for ([-a-z0-9.]+): `)
+
+// ParseConversionFailure finds "conversion webhook for %v failed: %v" (1.16+; the GVK
+// renders as "group/version, Kind=Kind") and 1.14's "calling to conversion webhook failed for %s".
+func ParseConversionFailure(text string) (ConversionFailure, bool) {
+	if m := conversionFailed.FindStringSubmatchIndex(text); m != nil {
+		return ConversionFailure{GroupVersion: text[m[2]:m[3]], Kind: text[m[4]:m[5]], Detail: firstClause(text[m[1]:])}, true
+	}
+	if m := conversionFailed114.FindStringSubmatchIndex(text); m != nil {
+		return ConversionFailure{Kind: text[m[2]:m[3]], Detail: firstClause(text[m[1]:])}, true
+	}
+	return ConversionFailure{}, false
+}
+
+var apiServiceFailed = regexp.MustCompile(`(?:^|err=")(v[0-9][a-z0-9]*\.[-a-z0-9.]+) failed with: `)
+var openAPIFailed = regexp.MustCompile(`loading OpenAPI spec for \\?"(v[0-9][a-z0-9]*\.[-a-z0-9.]*)\\?" failed with: `)
+var errorResolving = regexp.MustCompile(`error resolving ([-a-z0-9.]+)/([-a-z0-9.]+): `)
+
+// APIServiceFailure is a kube-apiserver line about an APIService it cannot reach.
+type APIServiceFailure struct {
+	APIService string
+	Source     string // "availability" (available_controller) or "openapi" (OpenAPI aggregation)
+	Detail     string
+}
+
+// ParseAPIServiceFailure matches the aggregator's "%v failed with: %v" (APIService
+// availability check) and the OpenAPI aggregation's `loading OpenAPI spec for %q failed with: %v`.
+func ParseAPIServiceFailure(text string) (APIServiceFailure, bool) {
+	if m := openAPIFailed.FindStringSubmatchIndex(text); m != nil {
+		return APIServiceFailure{APIService: text[m[2]:m[3]], Source: "openapi", Detail: firstClause(text[m[1]:])}, true
+	}
+	if m := apiServiceFailed.FindStringSubmatchIndex(text); m != nil {
+		return APIServiceFailure{APIService: text[m[2]:m[3]], Source: "availability", Detail: firstClause(text[m[1]:])}, true
+	}
+	return APIServiceFailure{}, false
+}
+
+// ParseErrorResolving matches the aggregator proxy's "error resolving %s/%s: %v".
+func ParseErrorResolving(text string) (namespace, name string, ok bool) {
+	m := errorResolving.FindStringSubmatch(text)
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// firstClause trims a detail to something quotable: at most 300 bytes, no trailing quote noise.
+func firstClause(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimSuffix(s, `"`)
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
+
+// SortedUnique returns the sorted set of the given strings.
+func SortedUnique(in []string) []string {
+	m := map[string]bool{}
+	for _, s := range in {
+		if s != "" {
+			m[s] = true
+		}
+	}
+	out := make([]string, 0, len(m))
+	for s := range m {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,595 @@
+package objects
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
+	"sigs.k8s.io/yaml"
+)
+
+// DefaultMaxObjectBytes caps one object; larger ones are skipped with a warning.
+const DefaultMaxObjectBytes = 64 << 20
+
+// Options tune decoding.
+type Options struct {
+	// KindHint is used for objects that carry no kind and sit in no typed list
+	// (e.g. troubleshoot's custom-resources files); "" = none.
+	KindHint string
+	// MaxObjectBytes caps one object (default DefaultMaxObjectBytes).
+	MaxObjectBytes int
+}
+
+// DecodeJSON reads a stream of JSON documents from r (the file at path, relative to the
+// bundle root) and calls emit for every object in it. Malformed parts are reported to
+// warn with their line; everything readable before them is still emitted. It returns
+// the number of objects emitted.
+func DecodeJSON(r io.Reader, path string, opts Options, warn *diag.Sink, emit func(*Object)) int {
+	if opts.MaxObjectBytes <= 0 {
+		opts.MaxObjectBytes = DefaultMaxObjectBytes
+	}
+	sp := newSplitter(r, opts.MaxObjectBytes)
+	var st splitState
+	n := 0
+	for {
+		it, err := sp.next(&st)
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				var se *errSplit
+				if errors.As(err, &se) {
+					warn.Add(path, se.line, "%s; objects before it were read", se.msg)
+				} else {
+					warn.Add(path, sp.line, "read error: %v", err)
+				}
+			}
+			return n
+		}
+		if it.raw == nil {
+			continue
+		}
+		if o := decodeItem(it, path, 0, opts, warn); o != nil {
+			emit(o)
+			n++
+		}
+	}
+}
+
+// DecodeYAML reads multi-document YAML (documents separated by `---` lines) and calls
+// emit for every object in it.
+func DecodeYAML(r io.Reader, path string, opts Options, warn *diag.Sink, emit func(*Object)) int {
+	if opts.MaxObjectBytes <= 0 {
+		opts.MaxObjectBytes = DefaultMaxObjectBytes
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var doc bytes.Buffer
+	docLine, line, n := 1, 0, 0
+	tooBig := false
+	flush := func() {
+		defer func() { doc.Reset(); tooBig = false }()
+		if tooBig {
+			warn.Add(path, docLine, "YAML document larger than %d bytes skipped", opts.MaxObjectBytes)
+			return
+		}
+		if len(bytes.TrimSpace(doc.Bytes())) == 0 {
+			return
+		}
+		js, err := yaml.YAMLToJSON(doc.Bytes())
+		if err != nil {
+			warn.Add(path, docLine, "invalid YAML document: %v", err)
+			return
+		}
+		if len(js) == 0 || js[0] != '{' && js[0] != '[' {
+			return
+		}
+		n += decodeYAMLDoc(js, path, docLine, opts, warn, emit)
+	}
+	for {
+		l, err := br.ReadSlice('\n')
+		if len(l) > 0 {
+			line++
+			if bytes.HasPrefix(l, []byte("---")) && len(bytes.TrimSpace(l[3:])) == 0 {
+				flush()
+				docLine = line + 1
+			} else if doc.Len()+len(l) > opts.MaxObjectBytes {
+				tooBig = true
+			} else if !tooBig {
+				doc.Write(l)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			line-- // the same line continues
+			continue
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				warn.Add(path, line, "read error: %v", err)
+			}
+			break
+		}
+	}
+	flush()
+	return n
+}
+
+func decodeYAMLDoc(js []byte, path string, line int, opts Options, warn *diag.Sink, emit func(*Object)) int {
+	sp := newSplitter(bytes.NewReader(js), opts.MaxObjectBytes)
+	var st splitState
+	n := 0
+	for {
+		it, err := sp.next(&st)
+		if err != nil {
+			return n
+		}
+		if it.raw == nil {
+			continue
+		}
+		it.line = line
+		if o := decodeItem(it, path, line, opts, warn); o != nil {
+			o.Source.Fields = nil // lines of the converted JSON say nothing about the YAML
+			emit(o)
+			n++
+		}
+	}
+}
+
+// wire is the union of the fields the analysis reads, across kinds. Fields of other
+// kinds simply stay empty; unknown fields are skipped by the decoder.
+type wire struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name              string            `json:"name"`
+		Namespace         string            `json:"namespace"`
+		UID               string            `json:"uid"`
+		CreationTimestamp string            `json:"creationTimestamp"`
+		DeletionTimestamp string            `json:"deletionTimestamp"`
+		Finalizers        []string          `json:"finalizers"`
+		Labels            map[string]string `json:"labels"`
+		OwnerReferences   []OwnerReference  `json:"ownerReferences"`
+	} `json:"metadata"`
+	Spec struct {
+		Finalizers []string `json:"finalizers"`
+		// APIService, CRD
+		Group   string            `json:"group"`
+		Version string            `json:"version"`
+		Service *ServiceReference `json:"service"`
+		// Service
+		Type         string          `json:"type"`
+		ClusterIP    string          `json:"clusterIP"`
+		ExternalName string          `json:"externalName"`
+		Selector     json.RawMessage `json:"selector"`
+		Ports        []struct {
+			Name       string          `json:"name"`
+			Port       int             `json:"port"`
+			TargetPort json.RawMessage `json:"targetPort"`
+		} `json:"ports"`
+		// Pod
+		NodeName   string          `json:"nodeName"`
+		Containers []wireContainer `json:"containers"`
+		// workloads
+		Replicas *int `json:"replicas"`
+		Template struct {
+			Spec struct {
+				Containers []wireContainer `json:"containers"`
+			} `json:"spec"`
+		} `json:"template"`
+		// CRD
+		Names struct {
+			Plural string `json:"plural"`
+			Kind   string `json:"kind"`
+		} `json:"names"`
+		Scope    string `json:"scope"`
+		Versions []struct {
+			Name    string `json:"name"`
+			Storage bool   `json:"storage"`
+		} `json:"versions"`
+		Conversion *struct {
+			Strategy string `json:"strategy"`
+			Webhook  *struct {
+				ClientConfig wireClientConfig `json:"clientConfig"`
+			} `json:"webhook"`
+			WebhookClientConfig *wireClientConfig `json:"webhookClientConfig"`
+		} `json:"conversion"`
+		// Lease
+		HolderIdentity       *string `json:"holderIdentity"`
+		RenewTime            string  `json:"renewTime"`
+		AcquireTime          string  `json:"acquireTime"`
+		LeaseDurationSeconds int     `json:"leaseDurationSeconds"`
+		LeaseTransitions     int     `json:"leaseTransitions"`
+	} `json:"spec"`
+	Status struct {
+		Phase      string          `json:"phase"`
+		Conditions []wireCondition `json:"conditions"`
+		// Pod
+		ContainerStatuses []struct {
+			Ready        bool `json:"ready"`
+			RestartCount int  `json:"restartCount"`
+			State        struct {
+				Waiting *struct {
+					Reason string `json:"reason"`
+				} `json:"waiting"`
+			} `json:"state"`
+			LastState struct {
+				Terminated *struct {
+					Reason string `json:"reason"`
+				} `json:"terminated"`
+			} `json:"lastState"`
+		} `json:"containerStatuses"`
+		PodIP string `json:"podIP"`
+		// workloads
+		ReadyReplicas int `json:"readyReplicas"`
+	} `json:"status"`
+	// Endpoints
+	Subsets []struct {
+		Addresses         []wireAddress `json:"addresses"`
+		NotReadyAddresses []wireAddress `json:"notReadyAddresses"`
+		Ports             []struct {
+			Name string `json:"name"`
+		} `json:"ports"`
+	} `json:"subsets"`
+	// EndpointSlice
+	Endpoints []struct {
+		Addresses  []string `json:"addresses"`
+		Conditions struct {
+			Ready *bool `json:"ready"`
+		} `json:"conditions"`
+		TargetRef *ObjectReference `json:"targetRef"`
+	} `json:"endpoints"`
+	Ports []struct {
+		Name *string `json:"name"`
+	} `json:"ports"`
+	// Webhook configurations
+	Webhooks []struct {
+		Name              string           `json:"name"`
+		FailurePolicy     string           `json:"failurePolicy"`
+		ClientConfig      wireClientConfig `json:"clientConfig"`
+		Rules             []WebhookRule    `json:"rules"`
+		NamespaceSelector json.RawMessage  `json:"namespaceSelector"`
+		TimeoutSeconds    *int             `json:"timeoutSeconds"`
+	} `json:"webhooks"`
+	// core/v1 Event
+	InvolvedObject *ObjectReference `json:"involvedObject"`
+	Reason         string           `json:"reason"`
+	Message        string           `json:"message"`
+	Type           string           `json:"type"`
+	Count          int              `json:"count"`
+	FirstTimestamp string           `json:"firstTimestamp"`
+	LastTimestamp  string           `json:"lastTimestamp"`
+	EventTime      string           `json:"eventTime"`
+	EventSource    struct {
+		Component string `json:"component"`
+	} `json:"source"`
+	// events.k8s.io/v1 Event
+	Regarding               *ObjectReference `json:"regarding"`
+	Note                    string           `json:"note"`
+	DeprecatedLastTimestamp string           `json:"deprecatedLastTimestamp"`
+	DeprecatedCount         int              `json:"deprecatedCount"`
+	ReportingController     string           `json:"reportingController"`
+}
+
+type wireContainer struct {
+	Image string `json:"image"`
+}
+
+type wireClientConfig struct {
+	Service *ServiceReference `json:"service"`
+	URL     string            `json:"url"`
+}
+
+type wireAddress struct {
+	IP        string           `json:"ip"`
+	TargetRef *ObjectReference `json:"targetRef"`
+}
+
+type wireCondition struct {
+	Type               string `json:"type"`
+	Status             string `json:"status"`
+	Reason             string `json:"reason"`
+	Message            string `json:"message"`
+	LastTransitionTime string `json:"lastTransitionTime"`
+}
+
+// decodeItem turns one object's JSON into an Object. Wrong field types are reported
+// and the rest of the object is kept (the decoder fills what it can).
+func decodeItem(it item, path string, yamlLine int, opts Options, warn *diag.Sink) *Object {
+	var w wire
+	if err := json.Unmarshal(it.raw, &w); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			warn.Add(path, it.line, "object has a field of the wrong type (%s: %s), the rest of it was read", te.Field, te.Value)
+		} else {
+			warn.Add(path, it.line, "invalid object skipped: %v", err)
+			return nil
+		}
+	}
+	if w.Kind == "" {
+		switch {
+		case strings.HasSuffix(it.listKind, "List") && it.listKind != "List":
+			w.Kind = strings.TrimSuffix(it.listKind, "List")
+		case opts.KindHint != "":
+			w.Kind = opts.KindHint
+		}
+	}
+	if w.APIVersion == "" && it.listAPIVer != "" && it.listKind != "List" {
+		w.APIVersion = it.listAPIVer
+	}
+	if w.Kind == "" && w.Metadata.Name == "" {
+		return nil // not a Kubernetes object
+	}
+	o := &Object{
+		APIVersion:        w.APIVersion,
+		Kind:              w.Kind,
+		Name:              w.Metadata.Name,
+		Namespace:         w.Metadata.Namespace,
+		UID:               w.Metadata.UID,
+		CreationTimestamp: parseTime(w.Metadata.CreationTimestamp),
+		DeletionTimestamp: parseTime(w.Metadata.DeletionTimestamp),
+		Finalizers:        w.Metadata.Finalizers,
+		Labels:            w.Metadata.Labels,
+		OwnerReferences:   w.Metadata.OwnerReferences,
+		Phase:             w.Status.Phase,
+		SpecFinalizers:    w.Spec.Finalizers,
+		Source:            Source{File: path, Line: it.line},
+	}
+	if w.Metadata.DeletionTimestamp != "" && o.DeletionTimestamp.IsZero() {
+		warn.Add(path, it.line, "%s: metadata.deletionTimestamp %q is not an RFC3339 time", o.Ref(), w.Metadata.DeletionTimestamp)
+	}
+	for _, c := range w.Status.Conditions {
+		o.Conditions = append(o.Conditions, Condition{
+			Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message,
+			LastTransitionTime: parseTime(c.LastTransitionTime),
+		})
+	}
+	fillKind(o, &w)
+	if yamlLine == 0 && (len(o.Conditions) > 0 || !o.DeletionTimestamp.IsZero() || len(o.Finalizers) > 0 || o.Kind == "Namespace") {
+		locateFields(o, it.raw, it.line)
+	}
+	return o
+}
+
+func fillKind(o *Object, w *wire) {
+	switch o.Kind {
+	case "APIService":
+		o.APIService = &APIServiceInfo{Group: w.Spec.Group, Version: w.Spec.Version, Service: w.Spec.Service}
+	case "Service":
+		s := &ServiceInfo{Type: w.Spec.Type, ClusterIP: w.Spec.ClusterIP, ExternalName: w.Spec.ExternalName}
+		_ = json.Unmarshal(w.Spec.Selector, &s.Selector)
+		for _, p := range w.Spec.Ports {
+			s.Ports = append(s.Ports, ServicePort{Name: p.Name, Port: p.Port, TargetPort: strings.Trim(string(p.TargetPort), `"`)})
+		}
+		o.Service = s
+	case "Endpoints":
+		e := &EndpointsInfo{ServiceName: o.Name}
+		for _, ss := range w.Subsets {
+			e.Ready += len(ss.Addresses)
+			e.NotReady += len(ss.NotReadyAddresses)
+			for _, p := range ss.Ports {
+				e.PortNames = append(e.PortNames, p.Name)
+			}
+			for _, a := range append(ss.Addresses, ss.NotReadyAddresses...) {
+				if a.TargetRef != nil && a.TargetRef.Kind == "Pod" {
+					e.TargetPods = append(e.TargetPods, a.TargetRef.Name)
+				}
+			}
+		}
+		o.Endpoints = e
+	case "EndpointSlice":
+		e := &EndpointsInfo{ServiceName: o.Labels["kubernetes.io/service-name"]}
+		for _, ep := range w.Endpoints {
+			if ep.Conditions.Ready == nil || *ep.Conditions.Ready {
+				e.Ready += len(ep.Addresses)
+			} else {
+				e.NotReady += len(ep.Addresses)
+			}
+			if ep.TargetRef != nil && ep.TargetRef.Kind == "Pod" {
+				e.TargetPods = append(e.TargetPods, ep.TargetRef.Name)
+			}
+		}
+		for _, p := range w.Ports {
+			if p.Name != nil {
+				e.PortNames = append(e.PortNames, *p.Name)
+			}
+		}
+		o.Endpoints = e
+	case "Pod":
+		p := &PodInfo{NodeName: w.Spec.NodeName, PodIP: w.Status.PodIP}
+		for _, c := range w.Spec.Containers {
+			p.Images = append(p.Images, c.Image)
+		}
+		if c := o.Condition("Ready"); c != nil && c.Status == "True" {
+			p.Ready = true
+		}
+		for _, cs := range w.Status.ContainerStatuses {
+			p.Restarts += cs.RestartCount
+			if cs.State.Waiting != nil && cs.State.Waiting.Reason != "" {
+				p.Waiting = append(p.Waiting, cs.State.Waiting.Reason)
+			}
+			if cs.LastState.Terminated != nil && cs.LastState.Terminated.Reason != "" {
+				p.Terminated = append(p.Terminated, cs.LastState.Terminated.Reason)
+			}
+		}
+		o.Pod = p
+	case "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet":
+		wl := &WorkloadInfo{Replicas: w.Spec.Replicas, ReadyReplicas: w.Status.ReadyReplicas}
+		for _, c := range w.Spec.Template.Spec.Containers {
+			wl.Images = append(wl.Images, c.Image)
+		}
+		var sel struct {
+			MatchLabels map[string]string `json:"matchLabels"`
+		}
+		_ = json.Unmarshal(w.Spec.Selector, &sel)
+		wl.Selector = sel.MatchLabels
+		o.Workload = wl
+	case "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration":
+		for _, wh := range w.Webhooks {
+			h := Webhook{Name: wh.Name, FailurePolicy: wh.FailurePolicy, Service: wh.ClientConfig.Service,
+				URL: wh.ClientConfig.URL, Rules: wh.Rules, TimeoutSeconds: wh.TimeoutSeconds}
+			if h.FailurePolicy == "" {
+				h.FailurePolicy = "Fail" // the admissionregistration.k8s.io/v1 default
+			}
+			if len(wh.NamespaceSelector) > 0 && string(wh.NamespaceSelector) != "{}" && string(wh.NamespaceSelector) != "null" {
+				h.NamespaceSelector = string(wh.NamespaceSelector)
+			}
+			o.Webhooks = append(o.Webhooks, h)
+		}
+	case "CustomResourceDefinition":
+		c := &CRDInfo{Group: w.Spec.Group, Plural: w.Spec.Names.Plural, Kind: w.Spec.Names.Kind, Scope: w.Spec.Scope}
+		for _, v := range w.Spec.Versions {
+			c.Versions = append(c.Versions, v.Name)
+			if v.Storage {
+				c.StorageVersion = v.Name
+			}
+		}
+		if w.Spec.Version != "" && len(c.Versions) == 0 {
+			c.Versions = []string{w.Spec.Version}
+		}
+		if cv := w.Spec.Conversion; cv != nil {
+			c.ConversionStrategy = cv.Strategy
+			if cv.Webhook != nil {
+				c.ConversionService = cv.Webhook.ClientConfig.Service
+			} else if cv.WebhookClientConfig != nil {
+				c.ConversionService = cv.WebhookClientConfig.Service
+			}
+		}
+		o.CRD = c
+	case "Event":
+		e := &EventInfo{Reason: w.Reason, Type: w.Type, Message: w.Message, Count: w.Count,
+			First: parseTime(w.FirstTimestamp), Last: parseTime(w.LastTimestamp), Component: w.EventSource.Component}
+		if w.InvolvedObject != nil {
+			e.Involved = *w.InvolvedObject
+		}
+		if w.Regarding != nil {
+			e.Involved = *w.Regarding
+		}
+		if e.Message == "" {
+			e.Message = w.Note
+		}
+		if e.Last.IsZero() {
+			e.Last = parseTime(w.DeprecatedLastTimestamp)
+		}
+		if e.Last.IsZero() {
+			e.Last = parseTime(w.EventTime)
+		}
+		if e.First.IsZero() {
+			e.First = e.Last
+		}
+		if e.Count == 0 {
+			e.Count = w.DeprecatedCount
+		}
+		if e.Component == "" {
+			e.Component = w.ReportingController
+		}
+		o.Event = e
+	case "Lease":
+		l := &LeaseInfo{RenewTime: parseTime(w.Spec.RenewTime), AcquireTime: parseTime(w.Spec.AcquireTime),
+			DurationSecs: w.Spec.LeaseDurationSeconds, Transitions: w.Spec.LeaseTransitions}
+		if w.Spec.HolderIdentity != nil {
+			l.Holder = *w.Spec.HolderIdentity
+		}
+		o.Lease = l
+	}
+}
+
+// parseTime reads RFC3339 (metav1.Time) and RFC3339 with fractions (metav1.MicroTime).
+func parseTime(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// locateFields records the lines of the fields evidence quotes, by finding them in the
+// object's text.
+func locateFields(o *Object, raw []byte, line int) {
+	lineAt := func(i int) int { return line + bytes.Count(raw[:i], []byte{'\n'}) }
+	find := func(field, needle string) {
+		if i := bytes.Index(raw, []byte(needle)); i >= 0 {
+			if o.Source.Fields == nil {
+				o.Source.Fields = map[string]int{}
+			}
+			o.Source.Fields[field] = lineAt(i)
+		}
+	}
+	find("metadata.deletionTimestamp", `"deletionTimestamp"`)
+	if i := bytes.Index(raw, []byte(`"finalizers"`)); i >= 0 {
+		// the first "finalizers" key may be metadata's or spec's; tell them apart by the
+		// values we decoded
+		find("metadata.finalizers", `"finalizers"`)
+		if len(o.SpecFinalizers) > 0 {
+			if j := bytes.Index(raw, []byte(`"spec"`)); j >= 0 {
+				if k := bytes.Index(raw[j:], []byte(`"finalizers"`)); k >= 0 {
+					o.Source.Fields["spec.finalizers"] = lineAt(j + k)
+				}
+			}
+		}
+	}
+	find("status.phase", `"phase"`)
+	statusAt := bytes.Index(raw, []byte(`"conditions"`))
+	if statusAt < 0 {
+		return
+	}
+	for i := range o.Conditions {
+		c := &o.Conditions[i]
+		needle := `"` + c.Type + `"`
+		if c.Message != "" {
+			if enc, err := json.Marshal(c.Message); err == nil {
+				if k := bytes.Index(raw[statusAt:], enc); k >= 0 {
+					c.Line = lineAt(statusAt + k)
+					continue
+				}
+			}
+		}
+		if k := bytes.Index(raw[statusAt:], []byte(needle)); k >= 0 {
+			c.Line = lineAt(statusAt + k)
+		}
+	}
+}
+
+// Sniff tells what a file holds from its first bytes: "json", "yaml", "jsonlog"
+// (one JSON log record per line), "binary" or "text".
+func Sniff(head []byte) string {
+	if bytes.IndexByte(head, 0) >= 0 {
+		return "binary"
+	}
+	t := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	t = bytes.TrimPrefix(t, []byte("\xef\xbb\xbf"))
+	if len(t) == 0 {
+		return "text"
+	}
+	switch t[0] {
+	case '[':
+		return "json"
+	case '{':
+		first := t
+		if nl := bytes.IndexByte(t, '\n'); nl >= 0 {
+			first = t[:nl]
+		}
+		if (bytes.Contains(first, []byte(`"ts":`)) && bytes.Contains(first, []byte(`"msg":`))) ||
+			bytes.HasPrefix(first, []byte(`{"log":`)) {
+			return "jsonlog"
+		}
+		return "json"
+	}
+	for _, p := range []string{"apiVersion:", "kind:", "---", "items:", "metadata:"} {
+		if bytes.HasPrefix(t, []byte(p)) {
+			return "yaml"
+		}
+	}
+	return "text"
+}
+
+// String renders an object reference for diagnostics.
+func (o *Object) String() string {
+	return fmt.Sprintf("%s (%s:%s)", o.Ref(), o.Source.File, strconv.Itoa(o.Source.Line))
+}

@@ -1,0 +1,222 @@
+// Package objects decodes saved Kubernetes objects (`kubectl get -o json|yaml` output:
+// single objects, Lists, typed lists, JSON arrays, multi-document YAML, concatenated
+// documents) into small typed records that keep only what the analysis needs, each
+// with its provenance (file and line).
+package objects
+
+import (
+	"strings"
+	"time"
+)
+
+// Object is one Kubernetes object as saved in the bundle.
+type Object struct {
+	APIVersion string
+	Kind       string
+	Name       string
+	Namespace  string
+	UID        string
+
+	CreationTimestamp time.Time // zero when absent
+	DeletionTimestamp time.Time // zero when absent
+	Finalizers        []string  // metadata.finalizers
+	Labels            map[string]string
+	OwnerReferences   []OwnerReference
+
+	Phase          string      // status.phase
+	Conditions     []Condition // status.conditions
+	SpecFinalizers []string    // spec.finalizers (Namespace)
+
+	Source Source
+
+	// Kind-specific details; nil unless Kind matches.
+	APIService *APIServiceInfo
+	Service    *ServiceInfo
+	Endpoints  *EndpointsInfo // Endpoints and EndpointSlice
+	Pod        *PodInfo
+	Workload   *WorkloadInfo // Deployment, StatefulSet, DaemonSet, ReplicaSet
+	Webhooks   []Webhook     // Validating/MutatingWebhookConfiguration
+	CRD        *CRDInfo
+	Event      *EventInfo
+	Lease      *LeaseInfo
+}
+
+// Source says where an object was read.
+type Source struct {
+	File string // path relative to the bundle root
+	Line int    // line of the object's opening brace (JSON) or its document (YAML); 0 = unknown
+	// Fields maps field paths ("metadata.deletionTimestamp", "spec.finalizers",
+	// "status.phase", "metadata.finalizers") to their line, where it could be found.
+	Fields map[string]int
+}
+
+// LineOf returns the line of a field, or the object's line.
+func (s Source) LineOf(field string) int {
+	if l, ok := s.Fields[field]; ok {
+		return l
+	}
+	return s.Line
+}
+
+// Group returns the API group of the object ("" for the core group).
+func (o *Object) Group() string {
+	if i := strings.LastIndexByte(o.APIVersion, '/'); i >= 0 {
+		return o.APIVersion[:i]
+	}
+	return ""
+}
+
+// Ref renders "Kind/namespace/name" or "Kind/name".
+func (o *Object) Ref() string {
+	if o.Namespace == "" {
+		return o.Kind + "/" + o.Name
+	}
+	return o.Kind + "/" + o.Namespace + "/" + o.Name
+}
+
+// Condition returns the status condition of the given type, or nil.
+func (o *Object) Condition(condType string) *Condition {
+	for i := range o.Conditions {
+		if o.Conditions[i].Type == condType {
+			return &o.Conditions[i]
+		}
+	}
+	return nil
+}
+
+// OwnerReference is a metadata.ownerReferences entry.
+type OwnerReference struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Name       string `json:"name"`
+	Controller *bool  `json:"controller,omitempty"`
+}
+
+// Condition is a status condition.
+type Condition struct {
+	Type               string
+	Status             string
+	Reason             string
+	Message            string
+	LastTransitionTime time.Time
+	Line               int // line of the condition in Source.File (0 = unknown)
+}
+
+// ServiceReference is a reference to a Service (APIService, webhook client config).
+type ServiceReference struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	Path      string `json:"path,omitempty"`
+	Port      *int   `json:"port,omitempty"`
+}
+
+// APIServiceInfo holds an APIService's spec.
+type APIServiceInfo struct {
+	Group   string
+	Version string
+	Service *ServiceReference // nil for local APIServices
+}
+
+// ServiceInfo holds a Service's spec.
+type ServiceInfo struct {
+	Type         string
+	ClusterIP    string
+	ExternalName string
+	Selector     map[string]string
+	Ports        []ServicePort
+}
+
+// ServicePort is one Service port.
+type ServicePort struct {
+	Name       string
+	Port       int
+	TargetPort string
+}
+
+// EndpointsInfo summarises Endpoints or an EndpointSlice.
+type EndpointsInfo struct {
+	ServiceName string // EndpointSlice: label kubernetes.io/service-name; Endpoints: own name
+	Ready       int    // ready addresses
+	NotReady    int    // not-ready addresses
+	PortNames   []string
+	TargetPods  []string // names of the pods behind the addresses
+}
+
+// PodInfo holds what matters of a Pod.
+type PodInfo struct {
+	NodeName   string
+	Ready      bool
+	Restarts   int
+	Waiting    []string // container waiting reasons (CrashLoopBackOff, ImagePullBackOff, ...)
+	Terminated []string // last terminated reasons
+	Images     []string
+	PodIP      string
+}
+
+// WorkloadInfo holds what matters of a Deployment, StatefulSet, DaemonSet or ReplicaSet.
+type WorkloadInfo struct {
+	Replicas      *int
+	ReadyReplicas int
+	Images        []string
+	Selector      map[string]string
+}
+
+// Webhook is one admission webhook of a configuration.
+type Webhook struct {
+	Name              string
+	FailurePolicy     string
+	Service           *ServiceReference
+	URL               string
+	Rules             []WebhookRule
+	NamespaceSelector string // JSON of the selector, "" when absent
+	TimeoutSeconds    *int
+}
+
+// WebhookRule is one rule of a webhook.
+type WebhookRule struct {
+	Operations  []string `json:"operations"`
+	APIGroups   []string `json:"apiGroups"`
+	APIVersions []string `json:"apiVersions"`
+	Resources   []string `json:"resources"`
+}
+
+// CRDInfo holds a CustomResourceDefinition's spec.
+type CRDInfo struct {
+	Group              string
+	Plural             string
+	Kind               string
+	Scope              string
+	Versions           []string
+	StorageVersion     string
+	ConversionStrategy string
+	ConversionService  *ServiceReference
+}
+
+// EventInfo holds a core/v1 or events.k8s.io/v1 Event.
+type EventInfo struct {
+	Involved  ObjectReference
+	Reason    string
+	Message   string
+	Type      string
+	Count     int
+	First     time.Time
+	Last      time.Time
+	Component string
+}
+
+// ObjectReference names an object.
+type ObjectReference struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace"`
+	Name       string `json:"name"`
+}
+
+// LeaseInfo holds a coordination.k8s.io Lease.
+type LeaseInfo struct {
+	Holder       string
+	RenewTime    time.Time
+	DurationSecs int
+	AcquireTime  time.Time
+	Transitions  int
+}

@@ -1,0 +1,405 @@
+package objects
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// jsonSplitter walks a stream of JSON text and hands out the Kubernetes objects in it,
+// without decoding anything it does not need to:
+//
+//   - a List or typed list (`{"kind":"PodList","items":[...]}`): each item, one at a time,
+//     plus the list's kind and apiVersion (which kubectl writes after "items");
+//   - a JSON array of objects: each element;
+//   - any other top-level object: the object itself;
+//   - several top-level documents one after the other (cluster-info dump's stdout): each.
+//
+// It keeps in memory only the value being handed out, counts lines exactly (so
+// evidence can name file:line) and reports where JSON is malformed or truncated.
+type jsonSplitter struct {
+	r    io.Reader
+	buf  []byte
+	pos  int // next byte to examine in buf
+	keep int // buf[keep:] must be retained (start of the value being collected), -1 = none
+	line int // 1-based line of buf[pos]
+	eof  bool
+	err  error
+
+	maxValue int // values larger than this are skipped with an error
+}
+
+// item is one object found by the splitter.
+type item struct {
+	raw        []byte // the object's JSON text (valid only until the next call)
+	line       int    // line of its opening brace
+	listKind   string // kind of the enclosing list ("PodList", "List"), "" when not in a list
+	listAPIVer string
+}
+
+// errSplit reports malformed input with its line.
+type errSplit struct {
+	line int
+	msg  string
+}
+
+func (e *errSplit) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
+
+func newSplitter(r io.Reader, maxValue int) *jsonSplitter {
+	return &jsonSplitter{r: r, buf: make([]byte, 0, 256<<10), keep: -1, line: 1, maxValue: maxValue}
+}
+
+// fill reads more input, discarding bytes nobody needs. It returns false at EOF.
+func (s *jsonSplitter) fill() bool {
+	if s.eof {
+		return false
+	}
+	drop := s.pos
+	if s.keep >= 0 && s.keep < drop {
+		drop = s.keep
+	}
+	if drop > 0 {
+		n := copy(s.buf, s.buf[drop:])
+		s.buf = s.buf[:n]
+		s.pos -= drop
+		if s.keep >= 0 {
+			s.keep -= drop
+		}
+	}
+	if len(s.buf) == cap(s.buf) {
+		nb := make([]byte, len(s.buf), 2*cap(s.buf))
+		copy(nb, s.buf)
+		s.buf = nb
+	}
+	n, err := s.r.Read(s.buf[len(s.buf):cap(s.buf)])
+	s.buf = s.buf[:len(s.buf)+n]
+	if err != nil {
+		s.eof = true
+		if !errors.Is(err, io.EOF) {
+			s.err = err
+		}
+	}
+	return n > 0 || !s.eof
+}
+
+// peek returns the next non-space byte without consuming it (0 at EOF).
+func (s *jsonSplitter) peek() byte {
+	for {
+		for s.pos < len(s.buf) {
+			c := s.buf[s.pos]
+			switch c {
+			case '\n':
+				s.line++
+				s.pos++
+			case ' ', '\t', '\r', ',', ':':
+				s.pos++
+			default:
+				return c
+			}
+		}
+		if !s.fill() {
+			return 0
+		}
+	}
+}
+
+// skipValue advances over one JSON value starting at s.pos. It returns false when the
+// input ended inside the value.
+func (s *jsonSplitter) skipValue() (bool, error) {
+	depth := 0
+	for {
+		if s.pos >= len(s.buf) {
+			if s.keep >= 0 && s.maxValue > 0 && len(s.buf)-s.keep > s.maxValue {
+				return false, &errSplit{s.line, fmt.Sprintf("object larger than %d bytes skipped", s.maxValue)}
+			}
+			if !s.fill() {
+				return false, nil
+			}
+			continue
+		}
+		c := s.buf[s.pos]
+		switch c {
+		case '"':
+			if !s.skipString() {
+				return false, nil
+			}
+			if depth == 0 {
+				return true, nil
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth < 0 {
+				return false, &errSplit{s.line, fmt.Sprintf("unexpected %q", c)}
+			}
+			if depth == 0 {
+				s.pos++
+				return true, nil
+			}
+		case '\n':
+			s.line++
+		case ',', ' ', '\t', '\r', ':':
+			if depth == 0 {
+				return true, nil
+			}
+		default:
+			if depth == 0 {
+				// a scalar: read to the next delimiter
+				for {
+					for s.pos < len(s.buf) {
+						switch s.buf[s.pos] {
+						case ',', '}', ']', ' ', '\n', '\t', '\r':
+							return true, nil
+						}
+						s.pos++
+					}
+					if !s.fill() {
+						return true, nil
+					}
+				}
+			}
+		}
+		s.pos++
+	}
+}
+
+// skipString advances past the string starting at s.pos (which holds '"').
+func (s *jsonSplitter) skipString() bool {
+	s.pos++
+	for {
+		i := bytes.IndexByte(s.buf[s.pos:], '"')
+		if i < 0 {
+			if nl := bytes.Count(s.buf[s.pos:], []byte{'\n'}); nl > 0 {
+				s.line += nl // invalid JSON, but keep line numbers honest
+			}
+			s.pos = len(s.buf)
+			if !s.fill() {
+				return false
+			}
+			continue
+		}
+		end := s.pos + i
+		// count the backslashes before the quote
+		bs := 0
+		for j := end - 1; j >= s.pos && s.buf[j] == '\\'; j-- {
+			bs++
+		}
+		if nl := bytes.Count(s.buf[s.pos:end], []byte{'\n'}); nl > 0 {
+			s.line += nl
+		}
+		s.pos = end + 1
+		if bs%2 == 0 {
+			return true
+		}
+	}
+}
+
+// readString reads a string value at s.pos and returns its raw contents (escapes kept).
+func (s *jsonSplitter) readString() (string, bool) {
+	s.keep = s.pos
+	ok := s.skipString()
+	if !ok {
+		s.keep = -1
+		return "", false
+	}
+	v := string(s.buf[s.keep+1 : s.pos-1])
+	s.keep = -1
+	return v, true
+}
+
+// next returns the next object, or io.EOF. Malformed input returns an *errSplit after
+// which the splitter stops (the caller warns and keeps what it already has).
+func (s *jsonSplitter) next(st *splitState) (item, error) {
+	for {
+		c := s.peek()
+		if c == 0 {
+			if st.inList || st.inTop {
+				return item{}, &errSplit{s.line, "input ends inside a JSON value (truncated file?)"}
+			}
+			if s.err != nil {
+				return item{}, s.err
+			}
+			return item{}, io.EOF
+		}
+		switch {
+		case st.inList:
+			if c == ']' {
+				s.pos++
+				st.inList = false
+				if st.inArrayTop {
+					st.inArrayTop = false
+					st.inTop = false
+				}
+				continue
+			}
+			return s.collect(st, c)
+		case st.inTop:
+			// inside a top-level object that is known to be a list: read its keys
+			if c == '}' {
+				s.pos++
+				st.inTop = false
+				continue
+			}
+			if c != '"' {
+				return item{}, &errSplit{s.line, fmt.Sprintf("expected a key, found %q", c)}
+			}
+			key, ok := s.readString()
+			if !ok {
+				return item{}, &errSplit{s.line, "truncated key"}
+			}
+			v := s.peek()
+			switch {
+			case key == "items" && v == '[':
+				s.pos++
+				st.inList = true
+			case (key == "kind" || key == "apiVersion") && v == '"':
+				val, ok := s.readString()
+				if !ok {
+					return item{}, &errSplit{s.line, "truncated value"}
+				}
+				if key == "kind" {
+					st.listKind = val
+				} else {
+					st.listAPIVersion = val
+				}
+			default:
+				ok, err := s.skipValue()
+				if err != nil {
+					return item{}, err
+				}
+				if !ok {
+					return item{}, &errSplit{s.line, "input ends inside a JSON value (truncated file?)"}
+				}
+			}
+		default:
+			// top level
+			switch c {
+			case '[':
+				s.pos++
+				st.inList, st.inTop, st.inArrayTop = true, true, true
+				st.listKind, st.listAPIVersion = "", ""
+				continue
+			case '{':
+				return s.topObject(st)
+			default:
+				return item{}, &errSplit{s.line, fmt.Sprintf("not JSON: unexpected %q at top level", c)}
+			}
+		}
+	}
+}
+
+// splitState is the splitter's position in the document structure.
+type splitState struct {
+	inTop, inList, inArrayTop bool
+	listKind, listAPIVersion  string
+}
+
+// collect reads one element of a list.
+func (s *jsonSplitter) collect(st *splitState, c byte) (item, error) {
+	if c != '{' {
+		ok, err := s.skipValue()
+		if err != nil {
+			return item{}, err
+		}
+		if !ok {
+			return item{}, &errSplit{s.line, "input ends inside a JSON value (truncated file?)"}
+		}
+		return s.next(st)
+	}
+	line := s.line
+	s.keep = s.pos
+	ok, err := s.skipValue()
+	if err != nil {
+		s.keep = -1
+		return item{}, err
+	}
+	if !ok {
+		s.keep = -1
+		return item{}, &errSplit{line, "input ends inside an object (truncated file?)"}
+	}
+	raw := s.buf[s.keep:s.pos]
+	s.keep = -1
+	return item{raw: raw, line: line, listKind: st.listKind, listAPIVer: st.listAPIVersion}, nil
+}
+
+// topObject handles a top-level '{': a List whose items are streamed, or a single object.
+// It looks for an "items" key among the first keys; a single object is collected whole.
+func (s *jsonSplitter) topObject(st *splitState) (item, error) {
+	line := s.line
+	start := s.pos
+	s.keep = start
+	// Scan keys at depth 1 until "items" (a list) or the end of the object.
+	s.pos++
+	for {
+		c := s.peek()
+		if c == 0 {
+			s.keep = -1
+			return item{}, &errSplit{line, "input ends inside an object (truncated file?)"}
+		}
+		if c == '}' {
+			s.pos++
+			raw := s.buf[s.keep:s.pos]
+			s.keep = -1
+			return item{raw: raw, line: line}, nil
+		}
+		if c != '"' {
+			s.keep = -1
+			return item{}, &errSplit{s.line, fmt.Sprintf("expected a key, found %q", c)}
+		}
+		kstart := s.pos
+		if !s.skipString() {
+			s.keep = -1
+			return item{}, &errSplit{s.line, "truncated key"}
+		}
+		key := string(s.buf[kstart+1 : s.pos-1])
+		v := s.peek()
+		if key == "items" && (v == '[' || v == 'n') {
+			// A list: what came before "items" is list metadata; read kind/apiVersion from it.
+			head := s.buf[s.keep:kstart]
+			st.listKind = headString(head, "kind")
+			st.listAPIVersion = headString(head, "apiVersion")
+			s.keep = -1
+			st.inTop = true
+			if v == 'n' {
+				ok, err := s.skipValue()
+				if err != nil || !ok {
+					return item{}, &errSplit{s.line, "truncated list"}
+				}
+				return s.next(st)
+			}
+			s.pos++
+			st.inList = true
+			return s.next(st)
+		}
+		ok, err := s.skipValue()
+		if err != nil {
+			s.keep = -1
+			return item{}, err
+		}
+		if !ok {
+			s.keep = -1
+			return item{}, &errSplit{line, "input ends inside an object (truncated file?)"}
+		}
+	}
+}
+
+// headString finds `"key": "value"` in the small head of a list object.
+func headString(head []byte, key string) string {
+	k := []byte(`"` + key + `"`)
+	i := bytes.Index(head, k)
+	if i < 0 {
+		return ""
+	}
+	rest := bytes.TrimLeft(head[i+len(k):], " \t\r\n:")
+	if len(rest) == 0 || rest[0] != '"' {
+		return ""
+	}
+	end := bytes.IndexByte(rest[1:], '"')
+	if end < 0 {
+		return ""
+	}
+	return string(rest[1 : 1+end])
+}
