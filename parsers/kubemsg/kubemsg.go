@@ -108,8 +108,8 @@ func ParseDiscoveryFailure(text string) []GroupVersionError {
 		// entry whose error names a GV without a colon stays whole.
 		errText = strings.TrimRight(errText, "]\"")
 		errText = strings.TrimSuffix(errText, "\\")
-		errText = strings.TrimSpace(errText)
-		if k > 0 && len(out) > 0 && !validGVError(errText) {
+		errText = strings.TrimLeft(strings.TrimSpace(errText), "\"")
+		if errText == "" {
 			continue
 		}
 		if seen[gv] {
@@ -120,8 +120,6 @@ func ParseDiscoveryFailure(text string) []GroupVersionError {
 	}
 	return out
 }
-
-func validGVError(s string) bool { return s != "" }
 
 // APIServiceName returns the name Kubernetes gives the APIService that serves a
 // group/version: "<version>.<group>" ("v1beta1.metrics.k8s.io"), "v1." for the core group.

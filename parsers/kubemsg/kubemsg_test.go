@@ -1,0 +1,112 @@
+package kubemsg
+
+import (
+	"reflect"
+	"testing"
+)
+
+// Lines below are copied from the fixtures (real Kubernetes output) unless noted.
+func TestParseDiscoveryFailure(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []GroupVersionError
+	}{
+		{"1.34 condition, aggregated discovery",
+			"Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: stale GroupVersion discovery: metrics.k8s.io/v1beta1",
+			[]GroupVersionError{{"metrics.k8s.io/v1beta1", "stale GroupVersion discovery: metrics.k8s.io/v1beta1"}}},
+		{"1.26 KCM printf line",
+			"deletion of namespace stars failed: unable to retrieve the complete list of server APIs: projectcalico.org/v3: the server is currently unable to handle the request",
+			[]GroupVersionError{{"projectcalico.org/v3", "the server is currently unable to handle the request"}}},
+		{"two group/versions, kubevirt describe",
+			"Discovery failed for some groups, 2 failing: unable to retrieve the complete list of server APIs: subresources.kubevirt.io/v1: stale GroupVersion discovery: subresources.kubevirt.io/v1, subresources.kubevirt.io/v1alpha3: stale GroupVersion discovery: subresources.kubevirt.io/v1alpha3",
+			[]GroupVersionError{{"subresources.kubevirt.io/v1", "stale GroupVersion discovery: subresources.kubevirt.io/v1"}, {"subresources.kubevirt.io/v1alpha3", "stale GroupVersion discovery: subresources.kubevirt.io/v1alpha3"}}},
+		{"GC map, 1.14-1.27",
+			"failed to discover some groups: map[projectcalico.org/v3:the server is currently unable to handle the request]",
+			[]GroupVersionError{{"projectcalico.org/v3", "the server is currently unable to handle the request"}}},
+		{"GC map %q, 1.34",
+			`failed to discover some groups map["metrics.k8s.io/v1beta1":"stale GroupVersion discovery: metrics.k8s.io/v1beta1"]`,
+			[]GroupVersionError{{"metrics.k8s.io/v1beta1", "stale GroupVersion discovery: metrics.k8s.io/v1beta1"}}},
+		{"error text with a URL and a comma (illustrative)",
+			`unable to retrieve the complete list of server APIs: custom.metrics.k8s.io/v1beta1: Get "https://10.0.0.1:443/apis/custom.metrics.k8s.io/v1beta1": dial tcp 10.0.0.1:443: i/o timeout, metrics.k8s.io/v1beta1: the server is currently unable to handle the request`,
+			[]GroupVersionError{{"custom.metrics.k8s.io/v1beta1", `Get "https://10.0.0.1:443/apis/custom.metrics.k8s.io/v1beta1": dial tcp 10.0.0.1:443: i/o timeout`}, {"metrics.k8s.io/v1beta1", "the server is currently unable to handle the request"}}},
+		{"unrelated", "All resources successfully discovered", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ParseDiscoveryFailure(tt.text)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %#v\nwant %#v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestConditionMessages(t *testing.T) {
+	rc := ParseContentRemaining("Some resources are remaining: cephobjectstoreusers.ceph.rook.io has 1 resource instances, pods. has 2 resource instances")
+	want := []ResourceCount{{"cephobjectstoreusers", "ceph.rook.io", 1}, {"pods", "", 2}}
+	if !reflect.DeepEqual(rc, want) {
+		t.Errorf("content remaining: got %#v", rc)
+	}
+	if rc[1].GroupResource() != "pods" || rc[0].GroupResource() != "cephobjectstoreusers.ceph.rook.io" {
+		t.Errorf("GroupResource: %q %q", rc[0].GroupResource(), rc[1].GroupResource())
+	}
+	fc := ParseFinalizersRemaining("Some content in the namespace has finalizers remaining: kubevirt.io/virtOperatorFinalize in 1 resource instances, finalizer.keda.sh in 3 resource instances")
+	if !reflect.DeepEqual(fc, []FinalizerCount{{"kubevirt.io/virtOperatorFinalize", 1}, {"finalizer.keda.sh", 3}}) {
+		t.Errorf("finalizers remaining: got %#v", fc)
+	}
+	n, errText, ok := ParseContentFailure(`Failed to delete all resource types, 1 remaining: Internal error occurred: failed calling webhook "configmap-guard.example.io": failed to call webhook: Post "https://configmap-guard.webhook-system.svc:9443/validate?timeout=5s": dial tcp 127.0.0.1:9443: connect: connection refused`)
+	if !ok || n != 1 || ClassifyError(errText).Code != "connection-refused" {
+		t.Errorf("content failure: %d %q %v", n, errText, ok)
+	}
+	ws := ParseWebhookFailures(errText)
+	if len(ws) != 1 || ws[0].Webhook != "configmap-guard.example.io" {
+		t.Errorf("webhook failures: %#v", ws)
+	}
+}
+
+func TestNamesAndLines(t *testing.T) {
+	if got := APIServiceName("metrics.k8s.io/v1beta1"); got != "v1beta1.metrics.k8s.io" {
+		t.Errorf("APIServiceName = %q", got)
+	}
+	if got := APIServiceName("v1"); got != "v1." {
+		t.Errorf("APIServiceName(core) = %q", got)
+	}
+	if got := GroupVersionOfAPIService("v1alpha3.subresources.kubevirt.io"); got != "subresources.kubevirt.io/v1alpha3" {
+		t.Errorf("GroupVersionOfAPIService = %q", got)
+	}
+	ns, errText, ok := ParseNamespaceDeletionFailed("deletion of namespace tobedeleted failed: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: stale GroupVersion discovery: metrics.k8s.io/v1beta1")
+	if !ok || ns != "tobedeleted" || len(ParseDiscoveryFailure(errText)) != 1 {
+		t.Errorf("ParseNamespaceDeletionFailed = %q %q %v", ns, errText, ok)
+	}
+	f, ok := ParseAPIServiceFailure(`v3.projectcalico.org failed with: failing or missing response from https://10.104.159.195:443/apis/projectcalico.org/v3: Get "https://10.104.159.195:443/apis/projectcalico.org/v3": context deadline exceeded`)
+	if !ok || f.APIService != "v3.projectcalico.org" || f.Source != "availability" || ClassifyError(f.Detail).Code != "timeout" {
+		t.Errorf("ParseAPIServiceFailure = %#v", f)
+	}
+	f, ok = ParseAPIServiceFailure(`loading OpenAPI spec for "v1beta1.metrics.k8s.io" failed with: failed to download v1beta1.metrics.k8s.io: failed to retrieve openAPI spec, http error: ResponseCode: 503, Body: service unavailable`)
+	if !ok || f.APIService != "v1beta1.metrics.k8s.io" || f.Source != "openapi" {
+		t.Errorf("ParseAPIServiceFailure(openapi) = %#v", f)
+	}
+	cf, ok := ParseConversionFailure(`conversion webhook for stable.example.com/v1, Kind=CronTab failed: Post "https://crontab-conversion.crd-system.svc:443/convert?timeout=30s": service "crontab-conversion" not found`)
+	if !ok || cf.GroupVersion != "stable.example.com/v1" || cf.Kind != "CronTab" {
+		t.Errorf("ParseConversionFailure = %#v", cf)
+	}
+}
+
+func TestClassifyError(t *testing.T) {
+	for text, want := range map[string]string{
+		"dial tcp 10.244.1.7:4443: i/o timeout":                  "timeout",
+		"dial tcp 10.244.1.7:4443: connect: no route to host":    "no-route",
+		"dial tcp 127.0.0.1:443: connect: connection refused":    "connection-refused",
+		"x509: certificate signed by unknown authority":          "x509",
+		"the server is currently unable to handle the request":   "service-unavailable",
+		"stale GroupVersion discovery: metrics.k8s.io/v1beta1":   "stale-discovery",
+		`service/metrics-server in "kube-system" is not present`: "service-not-found",
+		"the server could not find the requested resource":       "bad-status",
+		"something else entirely":                                "unknown",
+	} {
+		if got := ClassifyError(text).Code; got != want {
+			t.Errorf("ClassifyError(%q) = %s, want %s", text, got, want)
+		}
+	}
+}

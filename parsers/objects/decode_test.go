@@ -1,0 +1,119 @@
+package objects
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
+)
+
+func decodeString(t *testing.T, s string) ([]*Object, []diag.Warning) {
+	t.Helper()
+	var out []*Object
+	w := &diag.Sink{}
+	DecodeJSON(strings.NewReader(s), "f.json", Options{}, w, func(o *Object) { out = append(out, o) })
+	return out, w.List
+}
+
+func TestDecodeShapes(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		kinds []string
+		lines []int
+		warn  int
+	}{
+		{"single object", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"a"}}`, []string{"Namespace"}, []int{1}, 0},
+		{"kubectl List, kind after items", "{\n  \"apiVersion\": \"v1\",\n  \"items\": [\n    {\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"}},\n    {\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"s\"}}\n  ],\n  \"kind\": \"List\"\n}",
+			[]string{"Pod", "Service"}, []int{4, 5}, 0},
+		{"typed list, items without kind", `{"kind":"PodList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"p1"}},{"metadata":{"name":"p2"}}]}`,
+			[]string{"Pod", "Pod"}, []int{1, 1}, 0},
+		{"JSON array", `[{"kind":"Namespace","metadata":{"name":"a"}},{"kind":"Namespace","metadata":{"name":"b"}}]`, []string{"Namespace", "Namespace"}, []int{1, 1}, 0},
+		{"concatenated documents", "{\"kind\":\"NodeList\",\"items\":[]}\n{\"kind\":\"EventList\",\"items\":null}\n{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"items\":[{\"metadata\":{\"name\":\"x\"}}]}", []string{"Pod"}, []int{3}, 0},
+		{"strings with braces and escapes", `{"kind":"ConfigMap","metadata":{"name":"c"},"data":{"k":"}\"]{["}}`, []string{"ConfigMap"}, []int{1}, 0},
+		{"truncated list keeps earlier items", `{"kind":"List","items":[{"kind":"Pod","metadata":{"name":"a"}},{"kind":"Pod","metadata":{"na`, []string{"Pod"}, []int{1}, 1},
+		{"wrong field type is read around", `{"kind":"Namespace","metadata":{"name":"a","finalizers":"kubernetes","deletionTimestamp":"2026-01-01T00:00:00Z"}}`, []string{"Namespace"}, []int{1}, 1},
+		{"not JSON", `hello`, nil, nil, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			objs, warns := decodeString(t, tt.in)
+			var kinds []string
+			var lines []int
+			for _, o := range objs {
+				kinds = append(kinds, o.Kind)
+				lines = append(lines, o.Source.Line)
+			}
+			if strings.Join(kinds, ",") != strings.Join(tt.kinds, ",") {
+				t.Errorf("kinds %v, want %v", kinds, tt.kinds)
+			}
+			for i := range lines {
+				if i < len(tt.lines) && lines[i] != tt.lines[i] {
+					t.Errorf("lines %v, want %v", lines, tt.lines)
+					break
+				}
+			}
+			if len(warns) != tt.warn {
+				t.Errorf("warnings %v, want %d", warns, tt.warn)
+			}
+		})
+	}
+}
+
+// TestRealNamespace decodes a real kubectl dump (Kubernetes v1.34.4) and checks the
+// fields and the line numbers evidence quotes.
+func TestRealNamespace(t *testing.T) {
+	f, err := os.Open("../../fixtures/realdata/a-discovery-failure/namespaces/tobedeleted/namespace.json")
+	if err != nil {
+		t.Skip("fixture not present:", err)
+	}
+	defer f.Close()
+	var objs []*Object
+	DecodeJSON(f, "namespace.json", Options{}, &diag.Sink{}, func(o *Object) { objs = append(objs, o) })
+	if len(objs) != 1 {
+		t.Fatalf("%d objects", len(objs))
+	}
+	o := objs[0]
+	if o.Kind != "Namespace" || o.Name != "tobedeleted" || o.Phase != "Terminating" || o.DeletionTimestamp.IsZero() {
+		t.Errorf("object %+v", o)
+	}
+	if len(o.SpecFinalizers) != 1 || o.SpecFinalizers[0] != "kubernetes" {
+		t.Errorf("spec.finalizers %v", o.SpecFinalizers)
+	}
+	c := o.Condition("NamespaceDeletionDiscoveryFailure")
+	if c == nil || c.Status != "True" || c.Line != 26 {
+		t.Errorf("condition %+v", c)
+	}
+	if l := o.Source.LineOf("metadata.deletionTimestamp"); l != 9 {
+		t.Errorf("deletionTimestamp line %d, want 9", l)
+	}
+}
+
+func TestDecodeYAML(t *testing.T) {
+	in := "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n---\n# comment\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: p\n    namespace: a\n    finalizers: [x/y]\n"
+	var objs []*Object
+	DecodeYAML(strings.NewReader(in), "f.yaml", Options{}, &diag.Sink{}, func(o *Object) { objs = append(objs, o) })
+	if len(objs) != 2 || objs[0].Kind != "Namespace" || objs[1].Kind != "Pod" || objs[1].Finalizers[0] != "x/y" {
+		t.Fatalf("objects %v", objs)
+	}
+	if objs[1].Source.Line != 6 {
+		t.Errorf("second document line %d, want 6", objs[1].Source.Line)
+	}
+}
+
+func TestSniff(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"ts":1795991714852.3806,"caller":"x.go:1","msg":"m","v":0}`:           "jsonlog",
+		`{"log":"I0101 ...\n","stream":"stderr","time":"2019-01-01T00:00:00Z"}`: "jsonlog",
+		"{\n \"kind\": \"List\"": "json",
+		"[{}]":                   "json",
+		"apiVersion: v1\n":       "yaml",
+		"I1129 22:25:53.178493    2523 flags.go:64] FLAG": "text",
+		"\x00\x01binary": "binary",
+	} {
+		if got := Sniff([]byte(in)); got != want {
+			t.Errorf("Sniff(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
