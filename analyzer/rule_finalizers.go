@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
@@ -116,51 +117,136 @@ func resourceName(ix *Index, o *objects.Object) string {
 	return strings.ToLower(o.Kind) + "." + g
 }
 
-// finalizerOwnerLink tells who is expected to remove a finalizer and whether the bundle
-// shows it running.
+// finalizerOwnerLink tells who is expected to remove a finalizer and what the bundle
+// shows of it: absent (the finalizer will never be removed), present but failing, or
+// healthy (it is working on it).
 func finalizerOwnerLink(ix *Index, finalizer string, objs []*objects.Object) Link {
 	link := Link{Component: "finalizer " + finalizer}
-	if known, ok := knownFinalizer(finalizer); ok {
-		link.Finding = fmt.Sprintf("%s is removed by %s.", finalizer, known)
+	owner, known := lookupFinalizer(finalizer)
+	if known && owner.BuiltIn {
+		link.Finding = fmt.Sprintf("%s is removed by %s.", finalizer, owner.Controller)
 		return link
+	}
+	who := "its controller"
+	if known {
+		who = owner.Controller
 	}
 	tokens := finalizerTokens(finalizer, objs)
-	var candidates []*objects.Object
+	if known {
+		tokens = append(append([]string{}, owner.Workloads...), tokens...)
+	}
+	for _, o := range objs {
+		if contains(o.Finalizers, finalizer) {
+			for _, m := range o.Managers {
+				if !strings.HasPrefix(m, "kubectl") && m != "kube-controller-manager" && m != "kube-apiserver" && !contains(tokens, strings.ToLower(m)) {
+					tokens = append(tokens, strings.ToLower(m))
+				}
+			}
+		}
+	}
+	var healthy, failing []string
 	for _, kind := range []string{"Deployment", "StatefulSet", "DaemonSet", "Pod"} {
 		for _, w := range ix.ByKind[kind] {
-			if matchesTokens(w, tokens) {
-				candidates = append(candidates, w)
+			if !matchesTokens(w, tokens) || isControlPlane(w) || len(healthy)+len(failing) >= 6 {
+				continue
+			}
+			state, ok := workloadHealth(w)
+			desc := w.Ref() + " (" + state + ")"
+			link.Evidence = append(link.Evidence, Evidence{File: w.Source.File, Line: w.Source.Line, Object: w.Ref(), Text: desc})
+			if ok {
+				healthy = append(healthy, desc)
+			} else {
+				failing = append(failing, desc)
 			}
 		}
 	}
-	if len(candidates) > 0 {
-		var parts []string
-		for _, c := range candidates {
-			state := ""
-			switch {
-			case c.Workload != nil && c.Workload.Replicas != nil:
-				state = fmt.Sprintf(" (%d/%d ready)", c.Workload.ReadyReplicas, *c.Workload.Replicas)
-			case c.Pod != nil:
-				state = " (" + podState(c) + ")"
-			}
-			parts = append(parts, c.Ref()+state)
-			link.Evidence = append(link.Evidence, Evidence{File: c.Source.File, Line: c.Source.Line, Object: c.Ref(), Text: c.Ref() + state})
-			if len(parts) == 5 {
-				break
-			}
+	crdNote := crdState(ix, finalizer, objs)
+	switch {
+	case len(healthy) > 0:
+		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle shows it running: %s. It is working on the object: wait, or read its logs for why the cleanup does not finish.",
+			finalizer, who, strings.Join(healthy, ", "))
+		if len(failing) > 0 {
+			link.Finding += " Not healthy: " + strings.Join(failing, ", ") + "."
 		}
-		link.Finding = fmt.Sprintf("Possible controller for %s in the bundle (name or image matches %q): %s. Check that it runs and reconciles; its logs should say why it does not remove the finalizer.",
-			finalizer, strings.Join(tokens, "\", \""), strings.Join(parts, ", "))
-		return link
+	case len(failing) > 0:
+		link.Finding = fmt.Sprintf("%s is removed by %s, which is present but not healthy: %s. Fix it (its events and logs say why) and it will remove the finalizer.",
+			finalizer, who, strings.Join(failing, ", "))
+	case !ix.Has("Deployment") && !ix.Has("Pod") && !ix.Has("StatefulSet") && !ix.Has("DaemonSet") &&
+		!ix.Dumped("deployments") && !ix.Dumped("pods"):
+		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle has no Deployments, StatefulSets, DaemonSets or Pods, so it cannot show whether it runs (collect: kubectl get deploy,sts,ds,pods -A -o json).", finalizer, who)
+	default:
+		link.Finding = fmt.Sprintf("%s is removed by %s, and nothing in the bundle looks like it (no Deployment, StatefulSet, DaemonSet or Pod whose name or image matches %s): unless it runs outside this cluster, the finalizer will never be removed.",
+			finalizer, who, quoteList(tokens))
 	}
-	if !ix.Has("Deployment") && !ix.Has("Pod") && !ix.Has("StatefulSet") && !ix.Has("DaemonSet") &&
-		!ix.Dumped("deployments") && !ix.Dumped("pods") {
-		link.Finding = fmt.Sprintf("The bundle has no Deployments, StatefulSets, DaemonSets or Pods, so it cannot show whether the controller for %s runs (collect: kubectl get deploy,sts,ds,pods -A -o json).", finalizer)
-		return link
+	if crdNote != "" {
+		link.Finding += " " + crdNote
 	}
-	link.Finding = fmt.Sprintf("Nothing in the bundle looks like the controller that removes %s (no Deployment, StatefulSet, DaemonSet or Pod whose name or image matches %q): unless it runs outside this cluster, the finalizer will never be removed.",
-		finalizer, strings.Join(tokens, "\", \""))
 	return link
+}
+
+func quoteList(s []string) string {
+	q := make([]string, len(s))
+	for i, x := range s {
+		q[i] = strconv.Quote(x)
+	}
+	return strings.Join(q, ", ")
+}
+
+// isControlPlane is true for the static control-plane pods, which share names like
+// "etcd" with many finalizer domains but never remove custom finalizers.
+func isControlPlane(o *objects.Object) bool {
+	if o.Namespace != "kube-system" {
+		return false
+	}
+	for _, p := range []string{"etcd-", "kube-apiserver-", "kube-controller-manager-", "kube-scheduler-", "kube-proxy"} {
+		if strings.HasPrefix(o.Name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// workloadHealth describes a workload or pod and says whether it looks healthy.
+func workloadHealth(o *objects.Object) (string, bool) {
+	switch {
+	case o.Workload != nil:
+		want := 1
+		if o.Workload.Replicas != nil {
+			want = *o.Workload.Replicas
+		}
+		if o.Kind == "DaemonSet" {
+			return fmt.Sprintf("%d ready", o.Workload.ReadyReplicas), o.Workload.ReadyReplicas > 0
+		}
+		if want == 0 {
+			return "scaled to 0 replicas", false
+		}
+		return fmt.Sprintf("%d/%d ready", o.Workload.ReadyReplicas, want), o.Workload.ReadyReplicas >= want
+	case o.Pod != nil:
+		return podState(o), o.Pod.Ready
+	}
+	return "state unknown", false
+}
+
+// crdState tells whether the CRD of the objects holding a finalizer is itself being
+// deleted (it then waits for its instances, which wait for their finalizer) or absent.
+func crdState(ix *Index, finalizer string, objs []*objects.Object) string {
+	for _, o := range objs {
+		if !contains(o.Finalizers, finalizer) || o.Group() == "" {
+			continue
+		}
+		for _, crd := range ix.CRDs {
+			if crd.CRD != nil && crd.CRD.Group == o.Group() && crd.CRD.Kind == o.Kind {
+				if !crd.DeletionTimestamp.IsZero() {
+					return fmt.Sprintf("CRD %s is itself being deleted (since %s): it waits for its objects, which wait for this finalizer.", crd.Name, fmtTime(crd.DeletionTimestamp))
+				}
+				return ""
+			}
+		}
+		if ix.Has("CustomResourceDefinition") || ix.Dumped("crds") || ix.Dumped("customresourcedefinitions") {
+			return fmt.Sprintf("The CRD of %s (%s) is not in the bundle's CRD dump: it was deleted, or is being deleted, while its objects remain.", o.Kind, o.Group())
+		}
+	}
+	return ""
 }
 
 // finalizerTokens are the words that name a finalizer's controller: the labels of its
@@ -208,29 +294,4 @@ func matchesTokens(o *objects.Object, tokens []string) bool {
 		}
 	}
 	return false
-}
-
-// knownFinalizer names the controller of finalizers Kubernetes itself manages.
-func knownFinalizer(f string) (string, bool) {
-	switch f {
-	case "kubernetes.io/pvc-protection":
-		return "kube-controller-manager's pvc-protection controller once no pod uses the PersistentVolumeClaim (a pod still mounting it blocks)", true
-	case "kubernetes.io/pv-protection":
-		return "kube-controller-manager's pv-protection controller once the PersistentVolume is no longer bound", true
-	case "foregroundDeletion":
-		return "the garbage collector once every dependent with blockOwnerDeletion is gone", true
-	case "orphan":
-		return "the garbage collector after it orphans the dependents", true
-	case "customresourcecleanup.apiextensions.k8s.io":
-		return "kube-apiserver's CRD finalizer once every custom resource of the CRD is deleted", true
-	case "kubernetes":
-		return "the namespace controller", true
-	case "batch.kubernetes.io/job-tracking":
-		return "the Job controller", true
-	case "service.kubernetes.io/load-balancer-cleanup":
-		return "the cloud-controller-manager's service controller after the cloud load balancer is deleted", true
-	case "kubernetes.io/legacy-token-invalidation":
-		return "kube-controller-manager", true
-	}
-	return "", false
 }

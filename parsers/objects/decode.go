@@ -153,6 +153,9 @@ type wire struct {
 		Finalizers        []string          `json:"finalizers"`
 		Labels            map[string]string `json:"labels"`
 		OwnerReferences   []OwnerReference  `json:"ownerReferences"`
+		ManagedFields     []struct {
+			Manager string `json:"manager"`
+		} `json:"managedFields"`
 	} `json:"metadata"`
 	Spec struct {
 		Finalizers []string `json:"finalizers"`
@@ -334,6 +337,7 @@ func decodeItem(it item, path string, yamlLine int, opts Options, warn *diag.Sin
 		Finalizers:        w.Metadata.Finalizers,
 		Labels:            w.Metadata.Labels,
 		OwnerReferences:   w.Metadata.OwnerReferences,
+		Managers:          managers(w.Metadata.ManagedFields),
 		Phase:             w.Status.Phase,
 		SpecFinalizers:    w.Spec.Finalizers,
 		Source:            Source{File: path, Line: it.line},
@@ -352,6 +356,28 @@ func decodeItem(it item, path string, yamlLine int, opts Options, warn *diag.Sin
 		locateFields(o, it.raw, it.line)
 	}
 	return o
+}
+
+// managers lists the distinct field managers of an object (managedFields[].manager).
+func managers(mf []struct {
+	Manager string `json:"manager"`
+}) []string {
+	var out []string
+	for _, m := range mf {
+		if m.Manager != "" && !containsString(out, m.Manager) {
+			out = append(out, m.Manager)
+		}
+	}
+	return out
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func fillKind(o *Object, w *wire) {

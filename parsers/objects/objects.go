@@ -22,6 +22,7 @@ type Object struct {
 	Finalizers        []string  // metadata.finalizers
 	Labels            map[string]string
 	OwnerReferences   []OwnerReference
+	Managers          []string // metadata.managedFields[].manager, distinct, in order
 
 	Phase          string      // status.phase
 	Conditions     []Condition // status.conditions

@@ -1,0 +1,92 @@
+package analyzer
+
+import "strings"
+
+// finalizerOwner describes the controller that removes a family of finalizers.
+type finalizerOwner struct {
+	// match reports whether a finalizer belongs to this owner.
+	match func(f string) bool
+	// Controller names who removes it, in words for the report.
+	Controller string
+	// Workloads are fragments of Deployment/StatefulSet/DaemonSet/Pod names or images
+	// that identify the controller in a bundle.
+	Workloads []string
+	// BuiltIn is true for controllers that run inside kube-controller-manager or
+	// kube-apiserver (no workload of their own to look for).
+	BuiltIn bool
+}
+
+func exact(names ...string) func(string) bool {
+	return func(f string) bool {
+		for _, n := range names {
+			if f == n {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// domain matches finalizers whose domain (before the slash, or the whole name when it
+// has none) is d or ends in "."+d.
+func domain(ds ...string) func(string) bool {
+	return func(f string) bool {
+		dom := f
+		if i := strings.IndexByte(f, '/'); i >= 0 {
+			dom = f[:i]
+		}
+		for _, d := range ds {
+			if dom == d || strings.HasSuffix(dom, "."+d) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// finalizerCatalog lists well-known finalizers and their controllers, most specific first.
+var finalizerCatalog = []finalizerOwner{
+	{match: exact("kubernetes"), Controller: "the namespace controller in kube-controller-manager", BuiltIn: true},
+	{match: exact("kubernetes.io/pvc-protection"), Controller: "kube-controller-manager's pvc-protection controller, once no pod uses the PersistentVolumeClaim (a pod still mounting it blocks)", BuiltIn: true},
+	{match: exact("kubernetes.io/pv-protection"), Controller: "kube-controller-manager's pv-protection controller, once the PersistentVolume is no longer bound", BuiltIn: true},
+	{match: exact("foregroundDeletion"), Controller: "the garbage collector in kube-controller-manager, once every dependent with blockOwnerDeletion is gone", BuiltIn: true},
+	{match: exact("orphan"), Controller: "the garbage collector in kube-controller-manager, after it orphans the dependents", BuiltIn: true},
+	{match: exact("customresourcecleanup.apiextensions.k8s.io"), Controller: "kube-apiserver's CRD finalizer, once every custom resource of the CRD is deleted", BuiltIn: true},
+	{match: exact("batch.kubernetes.io/job-tracking"), Controller: "the Job controller in kube-controller-manager", BuiltIn: true},
+	{match: exact("kubernetes.io/legacy-token-invalidation"), Controller: "kube-controller-manager", BuiltIn: true},
+	{match: exact("service.kubernetes.io/load-balancer-cleanup"), Controller: "the cloud-controller-manager's service controller, after the cloud load balancer is deleted", Workloads: []string{"cloud-controller-manager"}},
+	{match: domain("external-attacher"), Controller: "the CSI external-attacher sidecar of the volume's CSI driver", Workloads: []string{"csi", "attacher"}},
+	{match: domain("snapshot.storage.kubernetes.io"), Controller: "the CSI snapshot-controller", Workloads: []string{"snapshot-controller"}},
+	{match: domain("cert-manager.io"), Controller: "cert-manager", Workloads: []string{"cert-manager"}},
+	{match: domain("operators.coreos.com", "operatorframework.io"), Controller: "OLM (olm-operator / catalog-operator)", Workloads: []string{"olm-operator", "catalog-operator"}},
+	{match: domain("ceph.rook.io", "rook.io"), Controller: "the Rook operator (rook-ceph-operator)", Workloads: []string{"rook-ceph-operator", "rook"}},
+	{match: domain("objectbucket.io"), Controller: "the Rook/NooBaa object bucket provisioner", Workloads: []string{"rook-ceph-operator", "noobaa"}},
+	{match: domain("noobaa.io"), Controller: "the NooBaa operator", Workloads: []string{"noobaa-operator"}},
+	{match: domain("kapp.k14s.io"), Controller: "kapp (the kapp CLI or kapp-controller)", Workloads: []string{"kapp-controller"}},
+	{match: domain("cattle.io"), Controller: "Rancher (cattle-system/rancher) or its cluster agent", Workloads: []string{"rancher", "cattle-cluster-agent"}},
+	{match: domain("kubevirt.io"), Controller: "KubeVirt (virt-operator / virt-controller)", Workloads: []string{"virt-operator", "virt-controller"}},
+	{match: domain("argocd.argoproj.io", "argoproj.io"), Controller: "the Argo CD application controller", Workloads: []string{"argocd-application-controller", "argocd"}},
+	{match: domain("crossplane.io"), Controller: "Crossplane or the Crossplane provider of the resource", Workloads: []string{"crossplane", "provider-"}},
+	{match: domain("zalando.org"), Controller: "the kopf-based operator that manages the resource", Workloads: []string{"operator"}},
+	{match: domain("keda.sh"), Controller: "the KEDA operator", Workloads: []string{"keda-operator"}},
+	{match: domain("velero.io"), Controller: "Velero", Workloads: []string{"velero"}},
+	{match: domain("longhorn.io"), Controller: "Longhorn (longhorn-manager)", Workloads: []string{"longhorn-manager"}},
+	{match: domain("k8s.aws"), Controller: "the AWS Load Balancer Controller", Workloads: []string{"aws-load-balancer-controller"}},
+	{match: domain("fluxcd.io", "toolkit.fluxcd.io"), Controller: "Flux (its kustomize/helm/source controllers)", Workloads: []string{"kustomize-controller", "helm-controller", "source-controller"}},
+	{match: domain("istio.io"), Controller: "the Istio operator", Workloads: []string{"istio-operator", "istiod"}},
+	{match: domain("cluster.x-k8s.io"), Controller: "Cluster API (capi-controller-manager and its providers)", Workloads: []string{"capi-controller-manager", "capi"}},
+	{match: domain("knative.dev"), Controller: "the Knative controllers", Workloads: []string{"controller", "knative"}},
+	{match: domain("strimzi.io"), Controller: "the Strimzi cluster operator", Workloads: []string{"strimzi-cluster-operator"}},
+	{match: domain("tekton.dev"), Controller: "the Tekton controllers", Workloads: []string{"tekton-pipelines-controller", "tekton"}},
+	{match: domain("openshift.io"), Controller: "an OpenShift controller (openshift-controller-manager or an operator)", Workloads: []string{"openshift-controller-manager", "operator"}},
+}
+
+// lookupFinalizer returns the catalog entry of a finalizer, if any.
+func lookupFinalizer(f string) (finalizerOwner, bool) {
+	for _, o := range finalizerCatalog {
+		if o.match(f) {
+			return o, true
+		}
+	}
+	return finalizerOwner{}, false
+}
