@@ -35,6 +35,11 @@ type Index struct {
 
 	CapturedAt       time.Time
 	CapturedAtSource string
+	// KubernetesVersion is the server version from a saved `kubectl version -o json`
+	// or a component's start-up log line ("" when unknown).
+	KubernetesVersion string
+	// CloudLines are cloud-controller/CNI lines about routes and cloud permissions.
+	CloudLines []*logs.Entry
 }
 
 // DiscoveryLine is a log line that lists failing group/versions.
@@ -87,6 +92,8 @@ func NewIndex(rec *bundle.Records) *Index {
 			}
 		case "CustomResourceDefinition":
 			ix.CRDs[o.Name] = o
+		case objects.KindVersionInfo:
+			ix.KubernetesVersion = o.ServerVersion
 		}
 		if o.Namespace != "" {
 			ix.ByNamespace[o.Namespace] = append(ix.ByNamespace[o.Namespace], o)
@@ -151,6 +158,16 @@ func (ix *Index) addEntry(e *logs.Entry) {
 	}
 	if _, ok := kubemsg.ParseConversionFailure(d); ok {
 		ix.ConversionLines = append(ix.ConversionLines, e)
+	}
+	if ix.KubernetesVersion == "" && (e.Component == "kube-controller-manager" || e.Component == "kube-apiserver") {
+		if v := e.Field("version"); strings.HasPrefix(v, "v1.") {
+			ix.KubernetesVersion = v
+		} else if i := strings.Index(d, "Version: v1."); i >= 0 {
+			ix.KubernetesVersion = strings.Fields(d[i+len("Version: "):])[0]
+		}
+	}
+	if kubemsg.IsCloudRouteOrPermissionError(d) {
+		ix.CloudLines = append(ix.CloudLines, e)
 	}
 }
 

@@ -189,17 +189,16 @@ func anyGV(fs []kubemsg.GroupVersionError, found map[string]*gvFinding) bool {
 
 // apiServiceChain follows one failing group/version from the namespace controller to
 // the deepest component the bundle has evidence for.
-func apiServiceChain(p *Pass, gv, name, errText string, condEv []Evidence, nsLines, wide []*logs.Entry) ([]Link, string, []*logs.Entry) {
+func apiServiceChain(p *Pass, gv, name, errText string, condEv []Evidence, nsLines, wide []*logs.Entry) (chain []Link, summary string, kasLines []*logs.Entry) {
 	ix := p.Index
-	var chain []Link
 	kcm := Link{Component: "namespace controller (kube-controller-manager)",
 		Finding: fmt.Sprintf("discovery of %s fails: %s", gv, errText)}
 	kcm.Evidence = append(kcm.Evidence, condEv...)
 	kcm.Evidence = append(kcm.Evidence, sampleLines(filterGV(ix, append(append([]*logs.Entry{}, nsLines...), wide...), gv), 4)...)
 	chain = append(chain, kcm)
 
-	summary := "APIService " + name
-	kasLines := ix.APIServiceLines[name]
+	summary = "APIService " + name
+	kasLines = ix.APIServiceLines[name]
 	if len(kasLines) > 0 {
 		sorted := append([]*logs.Entry{}, kasLines...)
 		sortEntries(sorted)
@@ -220,6 +219,12 @@ func apiServiceChain(p *Pass, gv, name, errText string, condEv []Evidence, nsLin
 			finding += "; " + code + ": " + classes[code].Meaning
 		}
 		chain = append(chain, Link{Component: "kube-apiserver (aggregator)", Finding: finding, Evidence: sampleLines(sorted, 6)})
+		_, timeout := classes["timeout"]
+		_, noRoute := classes["no-route"]
+		if timeout || noRoute {
+			// the network path is the deepest link: append it after the backend's links
+			defer func() { chain = append(chain, networkLinks(ix)...) }()
+		}
 	} else if ix.HasLogsOf("kube-apiserver") {
 		chain = append(chain, Link{Component: "kube-apiserver (aggregator)", Finding: "the kube-apiserver log in the bundle has no line about APIService " + name})
 	}
@@ -277,6 +282,42 @@ func apiServiceChain(p *Pass, gv, name, errText string, condEv []Evidence, nsLin
 	}
 	chain = append(chain, backendChain(ix, svcRef.Namespace, svcRef.Name, port)...)
 	return chain, summary, kasLines
+}
+
+// networkLinks adds what the bundle says about the network path from the control
+// plane to the pod network when the aggregator's calls time out or find no route:
+// cloud route-controller failures and cloud permission errors.
+func networkLinks(ix *Index) []Link {
+	if len(ix.CloudLines) == 0 {
+		return []Link{{Component: "network path (control plane → pod network)",
+			Finding: "the calls time out or find no route, which points at the network path (routes, CNI, firewalls) rather than at the backend pods; the bundle has no cloud-controller-manager or CNI log line about routes or permissions (collect: cloud-controller-manager and CNI logs, the node's routing table `ip route`, the cloud route table)"}}
+	}
+	lines := append([]*logs.Entry{}, ix.CloudLines...)
+	sortEntries(lines)
+	var perm, route bool
+	for _, e := range lines {
+		d := e.Detail()
+		if strings.Contains(d, "reconcile node routes") || strings.Contains(d, "Could not create route") {
+			route = true
+		}
+		if strings.Contains(d, "UnauthorizedOperation") || strings.Contains(d, "AuthorizationFailed") || strings.Contains(d, "AccessDenied") {
+			perm = true
+		}
+	}
+	comp := "cloud-controller-manager (route controller)"
+	if c := lines[0].Component; c != "" && c != "cloud-controller-manager" {
+		comp = c
+	}
+	finding := fmt.Sprintf("%d lines about pod-network routes or cloud permissions (first %s, last %s)", len(lines), fmtTime(lines[0].Time), fmtTime(lines[len(lines)-1].Time))
+	switch {
+	case route && perm:
+		finding += ": the route controller cannot manage the routes to the pod network because the cloud refuses its calls (permissions). Without those routes kube-apiserver cannot reach pods on other nodes; restore the cloud permissions (IAM role/policy of the controller) and the routes come back"
+	case route:
+		finding += ": the route controller cannot manage the routes to the pod network, so kube-apiserver cannot reach pods on other nodes"
+	case perm:
+		finding += ": the cloud refuses the controller's calls (permissions)"
+	}
+	return []Link{{Component: comp, Finding: finding, Evidence: sampleLines(lines, 4)}}
 }
 
 func filterGV(ix *Index, es []*logs.Entry, gv string) []*logs.Entry {

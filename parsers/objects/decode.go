@@ -275,6 +275,10 @@ type wire struct {
 	DeprecatedLastTimestamp string           `json:"deprecatedLastTimestamp"`
 	DeprecatedCount         int              `json:"deprecatedCount"`
 	ReportingController     string           `json:"reportingController"`
+	// `kubectl version -o json`
+	ServerVersion *struct {
+		GitVersion string `json:"gitVersion"`
+	} `json:"serverVersion"`
 }
 
 type wireContainer struct {
@@ -324,6 +328,9 @@ func decodeItem(it item, path string, yamlLine int, opts Options, warn *diag.Sin
 		w.APIVersion = it.listAPIVer
 	}
 	if w.Kind == "" && w.Metadata.Name == "" {
+		if w.ServerVersion != nil && w.ServerVersion.GitVersion != "" {
+			return &Object{Kind: KindVersionInfo, Name: "server", ServerVersion: w.ServerVersion.GitVersion, Source: Source{File: path, Line: it.line}}
+		}
 		return nil // not a Kubernetes object
 	}
 	o := &Object{

@@ -9,6 +9,9 @@ import (
 	"time"
 )
 
+// KindVersionInfo is the synthetic kind of a saved `kubectl version -o json`.
+const KindVersionInfo = "VersionInfo"
+
 // Object is one Kubernetes object as saved in the bundle.
 type Object struct {
 	APIVersion string
@@ -29,6 +32,9 @@ type Object struct {
 	SpecFinalizers []string    // spec.finalizers (Namespace)
 
 	Source Source
+
+	// ServerVersion is the server's gitVersion of a KindVersionInfo record.
+	ServerVersion string
 
 	// Kind-specific details; nil unless Kind matches.
 	APIService *APIServiceInfo

@@ -1,0 +1,115 @@
+package analyzer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
+)
+
+// ControllerNotRunningRule finds a namespace controller that does not run.
+var ControllerNotRunningRule = &Rule{
+	Name: CauseControllerNotRunning,
+	Doc: `The namespace controller (in kube-controller-manager) is not running.
+
+Nothing deletes a namespace's content while kube-controller-manager is down, crash-
+looping, or has lost its leader election: the namespace keeps its deletion timestamp
+and never gets (new) deletion conditions. Signs: the kube-system/kube-controller-manager
+Lease not renewed long before the bundle was captured, a kube-controller-manager pod
+that is missing or not Ready, its log ending before the namespace was deleted, or a
+namespace deleted minutes ago with no deletion conditions at all on a version that
+sets them (1.16+).`,
+	Run: runControllerNotRunning,
+}
+
+// leaseGrace is how long after its last renewal a leader Lease counts as abandoned
+// beyond its own duration: kube-controller-manager renews every 2s (lease 15s).
+const leaseGrace = 2 * time.Minute
+
+func runControllerNotRunning(p *Pass) ([]Cause, string) {
+	ix := p.Index
+	capture := ix.CapturedAt
+	var signals []string
+	var ev []Evidence
+	var checked []string
+
+	// 1. the leader-election Lease
+	if l := ix.Find("Lease", "kube-system", "kube-controller-manager"); l != nil && l.Lease != nil && !l.Lease.RenewTime.IsZero() {
+		dur := time.Duration(l.Lease.DurationSecs) * time.Second
+		age := capture.Sub(l.Lease.RenewTime)
+		text := fmt.Sprintf("Lease kube-system/kube-controller-manager: holder %q, renewTime %s, leaseDurationSeconds %d",
+			l.Lease.Holder, fmtTime(l.Lease.RenewTime), l.Lease.DurationSecs)
+		if !capture.IsZero() && age > dur+leaseGrace && (p.Deletion.IsZero() || l.Lease.RenewTime.Before(capture.Add(-leaseGrace))) {
+			signals = append(signals, fmt.Sprintf("its leader Lease was last renewed %s before the bundle was captured (renewTime %s): no kube-controller-manager holds the leadership", fmtDuration(age), fmtTime(l.Lease.RenewTime)))
+			ev = append(ev, Evidence{File: l.Source.File, Line: l.Source.Line, Object: l.Ref(), Field: "spec.renewTime", Text: text})
+		} else {
+			checked = append(checked, fmt.Sprintf("the leader Lease was renewed %s before capture", fmtDuration(age)))
+		}
+	}
+	// 2. the kube-controller-manager pods
+	var kcmPods []*objects.Object
+	for _, pod := range ix.InNamespace("kube-system", "Pod") {
+		if strings.HasPrefix(pod.Name, "kube-controller-manager") || pod.Labels["component"] == "kube-controller-manager" {
+			kcmPods = append(kcmPods, pod)
+		}
+	}
+	readyPods := 0
+	for _, pod := range kcmPods {
+		if pod.Pod != nil && pod.Pod.Ready {
+			readyPods++
+			continue
+		}
+		signals = append(signals, fmt.Sprintf("pod %s is not Ready (%s)", pod.Name, podState(pod)))
+		ev = append(ev, Evidence{File: pod.Source.File, Line: pod.Source.Line, Object: pod.Ref(), Text: "Pod " + pod.Name + ": " + podState(pod)})
+	}
+	if readyPods > 0 {
+		checked = append(checked, fmt.Sprintf("%d kube-controller-manager pod(s) Ready", readyPods))
+	}
+	// 3. the log stops before the deletion
+	for _, f := range ix.Records.LogFiles {
+		if f.Component != "kube-controller-manager" || f.Last.IsZero() {
+			continue
+		}
+		if !p.Deletion.IsZero() && f.Last.Before(p.Deletion) && capture.Sub(p.Deletion) > leaseGrace {
+			signals = append(signals, fmt.Sprintf("its log %s ends at %s, before the namespace was deleted at %s", f.Path, fmtTime(f.Last), fmtTime(p.Deletion)))
+			ev = append(ev, Evidence{File: f.Path, Line: f.Lines, Time: timePtr(f.Last), Component: f.Component, Text: "last line of the kube-controller-manager log"})
+		} else if !p.Deletion.IsZero() && f.Last.After(p.Deletion) {
+			checked = append(checked, fmt.Sprintf("the kube-controller-manager log runs until %s, after the deletion", fmtTime(f.Last)))
+		}
+	}
+	// 4. no deletion conditions on a version that sets them
+	if p.Object != nil && len(p.Object.Conditions) == 0 && !p.Deletion.IsZero() && capture.Sub(p.Deletion) > leaseGrace {
+		if v := ix.KubernetesVersion; minorAtLeast(v, 16) {
+			signals = append(signals, fmt.Sprintf("the namespace was deleted %s before capture but has no deletion conditions, which the namespace controller of %s sets on its first pass", fmtDuration(capture.Sub(p.Deletion)), v))
+			ev = append(ev, fieldEvidence(p.Object, "status.phase", "Namespace "+p.Namespace+": phase "+p.Object.Phase+", no status.conditions"))
+		}
+	}
+	if len(signals) == 0 {
+		if len(checked) == 0 {
+			return nil, "no sign of kube-controller-manager trouble (no Lease, pods or log of it in the bundle to say otherwise)"
+		}
+		return nil, strings.Join(checked, "; ")
+	}
+	confidence := "medium"
+	if len(signals) >= 2 {
+		confidence = "high"
+	}
+	cause := Cause{Type: CauseControllerNotRunning, Confidence: confidence, GroupVersions: []string{}, APIServices: []string{},
+		Finalizers: []string{}, Objects: []ObjectRef{}, Evidence: ev}
+	cause.Summary = "The namespace controller is not running: " + strings.Join(signals, "; ") + ". Nothing deletes the namespace's content until kube-controller-manager runs and holds the leadership again."
+	cause.Chain = []Link{{Component: "kube-controller-manager", Finding: strings.Join(signals, "; "), Evidence: ev}}
+	return []Cause{cause}, ""
+}
+
+// minorAtLeast reports whether a version like "v1.34.4" has minor >= m.
+func minorAtLeast(v string, m int) bool {
+	v = strings.TrimPrefix(v, "v")
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 || parts[0] != "1" {
+		return false
+	}
+	n, err := strconv.Atoi(strings.TrimRight(parts[1], "+"))
+	return err == nil && n >= m
+}
