@@ -5,6 +5,7 @@ go 1.24.0
 require (
 	github.com/sirupsen/logrus v1.10.2
 	github.com/spf13/pflag v1.1.0
+	github.com/ulikunitz/xz v0.5.15
 	sigs.k8s.io/yaml v1.6.0
 )
 

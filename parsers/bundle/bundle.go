@@ -1,16 +1,24 @@
 // Package bundle opens a support bundle read-only, finds the object dumps and the
 // component logs in it, and runs the object and log parsers over them.
 //
-// Objects are read first: their timestamps give the year that klog lines lack. Logs
-// are then read once each, streaming, with the caller's key phrases as a prefilter.
-// Nothing is ever written into the bundle.
+// A bundle is a directory, a tar archive (plain, gzip, bzip2 or xz compressed), a zip
+// archive or a single file. Archives are read in place as streams: nothing is
+// extracted, nothing is written anywhere, and member names are only data. Every
+// member is read once, in the order the bundle stores it; a single directory wrapping
+// the whole bundle is dropped from the reported paths. Symbolic links are never
+// followed outside the bundle and never loop: a link to a file of the bundle names
+// content that is read under its own path.
+//
+// Objects and logs may come in any order, so the years of year-less log times (klog,
+// journald short format) are chosen once the whole bundle is read, from the rest of
+// the bundle (see logs.ResolveYears).
 package bundle
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -34,9 +42,9 @@ type Options struct {
 	KeepObject func(*objects.Object) bool
 }
 
-// Records is everything the parsers extracted from a bundle.
+// Records is everything the parsers extracted from a bundle (or several, merged).
 type Records struct {
-	Path     string // as given
+	Path     string // as given (several bundles: joined with ", ")
 	Objects  []*objects.Object
 	Entries  []logs.Entry
 	LogFiles []logs.FileInfo
@@ -49,196 +57,337 @@ type Records struct {
 	// NewestObjectTime is the newest timestamp found in any object: the best estimate of
 	// when the bundle was collected when nothing better says so.
 	NewestObjectTime time.Time
+	// Layouts names the layouts recognised (LayoutTroubleshoot, LayoutClusterInfo, ...), sorted.
+	Layouts []string
+	// Bundles describes each bundle read; with several, every path in the records
+	// starts with the bundle's Label and a colon ("b.tgz:cluster/namespaces.json").
+	Bundles []Source
+	// Links maps symbolic links of the bundle that reach a file to that file.
+	Links map[string]string
 }
 
-// file is one regular file of the bundle.
-type file struct {
-	rel  string
-	full string
-	size int64
+// Source is one bundle read into Records.
+type Source struct {
+	Path    string   // as given
+	Label   string   // prefix of its paths when several bundles are merged ("" for one)
+	Format  string   // FormatDirectory, FormatTarGzip, FormatZip, ...
+	Root    string   // wrapping directory dropped from paths ("" when none)
+	Layouts []string // layouts recognised in it
 }
 
-// Load reads the bundle at root (a directory or a single file).
+// Load reads the bundle at root (a directory, an archive or a single file).
 func Load(root string, opts Options) (*Records, error) {
-	st, err := os.Stat(root)
-	if err != nil {
-		return nil, fmt.Errorf("cannot open bundle: %w", err)
-	}
-	rec := &Records{Path: root}
-	warn := &diag.Sink{}
-	var files []file
-	if st.IsDir() {
-		files = walk(root, opts, warn)
-	} else if st.Mode().IsRegular() {
-		files = []file{{rel: filepath.Base(root), full: root, size: st.Size()}}
-	} else {
-		return nil, fmt.Errorf("cannot read bundle %s: not a directory or a regular file", root)
-	}
-	if len(files) == 0 {
-		rec.Warnings = warn.List
-		return rec, fmt.Errorf("bundle %s holds no readable file", root)
-	}
+	return LoadAll([]string{root}, opts)
+}
 
-	var logFiles []file
+// LoadAll reads several bundles into one view (`nsanalyze a.tgz b/`). Each object and
+// log line keeps its provenance: with more than one bundle, paths are prefixed with the
+// bundle's label (its base name).
+func LoadAll(paths []string, opts Options) (*Records, error) {
+	rec := &Records{Path: strings.Join(paths, ", "), Links: map[string]string{}}
+	if len(paths) == 0 {
+		return rec, fmt.Errorf("no bundle given")
+	}
+	labels := map[string]int{}
 	readable := 0
-	for _, f := range files {
-		rec.Files = append(rec.Files, f.rel)
-		kind, ok := sniffFile(f, warn)
-		if !ok {
-			continue
+	var errs []string
+	for _, p := range paths {
+		label := ""
+		if len(paths) > 1 {
+			label = filepath.Base(filepath.Clean(p))
+			labels[label]++
+			if n := labels[label]; n > 1 {
+				label = fmt.Sprintf("%s#%d", label, n)
+			}
 		}
-		readable++
-		switch kind {
-		case "json", "yaml":
-			rec.loadObjects(f, kind, opts, warn)
-		case "jsonlog", "text":
-			logFiles = append(logFiles, f)
+		l := newLoader(rec, opts, label)
+		n, err := l.load(p)
+		readable += n
+		if err != nil {
+			errs = append(errs, err.Error())
 		}
 	}
-	for _, f := range logFiles {
-		rec.loadLog(f, opts, warn)
+	seen := map[string]bool{}
+	for _, b := range rec.Bundles {
+		for _, l := range b.Layouts {
+			if !seen[l] {
+				seen[l] = true
+				rec.Layouts = append(rec.Layouts, l)
+			}
+		}
 	}
-	rec.Warnings = warn.List
+	sort.Strings(rec.Layouts)
+	if len(errs) > 0 && readable == 0 {
+		return rec, fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
 	if readable == 0 {
-		return rec, fmt.Errorf("no file of bundle %s could be read", root)
+		return rec, fmt.Errorf("no file of bundle %s could be read", rec.Path)
+	}
+	for _, e := range errs {
+		rec.Warnings = append(rec.Warnings, diag.Warning{Message: e})
 	}
 	return rec, nil
+}
+
+// loader reads one bundle into the shared Records.
+type loader struct {
+	rec      *Records
+	opts     Options
+	label    string
+	warn     *diag.Sink
+	br       *bufio.Reader
+	rels     []string // every member and link, full paths
+	objFiles map[string]bool
+	logFiles []*logFile
+	crs      []crRef // custom resources waiting for their CRD's kind
+	stdout   bool    // a cluster-info dump stdout stream was seen
+	newest   time.Time
+	objStart int // index of this bundle's first object in rec.Objects
+	readable int
+	depth    int
+}
+
+type logFile struct {
+	f   *logs.File
+	rel string
+}
+
+type crRef struct {
+	o   *objects.Object
+	crd string
+}
+
+func newLoader(rec *Records, opts Options, label string) *loader {
+	return &loader{rec: rec, opts: opts, label: label, warn: &diag.Sink{}, br: bufio.NewReaderSize(nil, 64<<10),
+		objFiles: map[string]bool{}, objStart: len(rec.Objects)}
+}
+
+func (l *loader) load(p string) (int, error) {
+	links := &linkSet{}
+	format, err := walkPath(p, l.member, links, l.warn)
+	if err != nil && format == "" {
+		return 0, err
+	}
+	// links: resolve now that every member is known
+	files, dirs := map[string]bool{}, map[string]bool{}
+	for _, r := range l.rels {
+		files[r] = true
+		for d := path.Dir(r); d != "." && d != "/" && !dirs[d]; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	for r := range links.links {
+		l.rels = append(l.rels, r)
+	}
+	resolved := resolveLinks(links, files, dirs, l.warn)
+	l.fixCRKinds()
+	layouts := detectLayouts(l.rels, l.objFiles, format, l.stdout)
+	root := wrapperRoot(l.rels)
+	strip := func(s string) string {
+		s = strings.TrimPrefix(s, root)
+		if l.label != "" {
+			s = l.label + ":" + s
+		}
+		return s
+	}
+	if root != "" || l.label != "" {
+		for _, o := range l.rec.Objects[l.objStart:] {
+			o.Source.File = strip(o.Source.File)
+		}
+		for i := range l.warn.List {
+			if l.warn.List[i].File != "" {
+				l.warn.List[i].File = strip(l.warn.List[i].File)
+			}
+		}
+	}
+	for _, r := range l.rels {
+		if files[r] {
+			l.rec.Files = append(l.rec.Files, strip(r))
+		}
+	}
+	sort.Strings(l.rec.Files)
+	for _, r := range sortedKeys(l.objFiles) {
+		l.rec.ObjectFiles = append(l.rec.ObjectFiles, strip(r))
+	}
+	for k, v := range resolved {
+		l.rec.Links[strip(k)] = strip(v)
+	}
+	l.finishLogs(strip, resolved)
+	l.rec.Warnings = append(l.rec.Warnings, l.warn.List...)
+	l.rec.Bundles = append(l.rec.Bundles, Source{Path: p, Label: l.label, Format: format, Root: strings.TrimSuffix(root, "/"), Layouts: layouts})
+	if err != nil {
+		return l.readable, err
+	}
+	if len(files) == 0 {
+		return 0, fmt.Errorf("bundle %s holds no readable file", p)
+	}
+	return l.readable, nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // skippedExt are files that are never objects or logs.
 var skippedExt = map[string]bool{".md": true, ".cmdline": true, ".pem": true, ".crt": true, ".key": true,
 	".png": true, ".jpg": true, ".html": true, ".svg": true, ".pdf": true}
 
-func walk(root string, opts Options, warn *diag.Sink) []file {
-	var files []file
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if err != nil {
-			warn.Add(rel, 0, "cannot read: %v", err)
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if excluded(rel, opts.Exclude) {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			return nil
-		}
-		if skippedExt[strings.ToLower(path.Ext(rel))] {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			warn.Add(rel, 0, "cannot stat: %v", err)
-			return nil
-		}
-		if info.Mode()&fs.ModeSymlink != 0 {
-			target, err := filepath.EvalSymlinks(p)
-			if err != nil {
-				warn.Add(rel, 0, "broken or looping symlink not followed: %v", err)
-				return nil
-			}
-			absRoot, _ := filepath.EvalSymlinks(root)
-			if r, err := filepath.Rel(absRoot, target); err != nil || strings.HasPrefix(r, "..") {
-				warn.Add(rel, 0, "symlink pointing outside the bundle not followed")
-				return nil
-			}
-			ti, err := os.Stat(target)
-			if err != nil || !ti.Mode().IsRegular() {
-				return nil
-			}
-			files = append(files, file{rel: rel, full: target, size: ti.Size()})
-			return nil
-		}
-		if !info.Mode().IsRegular() {
-			warn.Add(rel, 0, "not a regular file (%s), skipped", info.Mode().Type())
-			return nil
-		}
-		files = append(files, file{rel: rel, full: p, size: info.Size()})
-		return nil
-	})
-	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
-	return files
-}
-
 func excluded(rel string, ex []string) bool {
+	alt := rel
+	if i := strings.IndexByte(rel, '/'); i >= 0 {
+		alt = rel[i+1:] // the same path under a wrapping directory
+	}
 	for _, e := range ex {
 		e = strings.Trim(filepath.ToSlash(e), "/")
-		if e != "" && (rel == e || strings.HasPrefix(rel, e+"/")) {
-			return true
+		if e == "" {
+			continue
+		}
+		for _, r := range []string{rel, alt} {
+			if r == e || strings.HasPrefix(r, e+"/") {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// sniffFile reads the head of a file and classifies it.
-func sniffFile(f file, warn *diag.Sink) (string, bool) {
-	if f.size == 0 {
-		return "", false
-	}
-	fh, err := os.Open(f.full)
-	if err != nil {
-		warn.Add(f.rel, 0, "cannot open: %v", err)
-		return "", false
-	}
-	defer fh.Close()
-	head := make([]byte, 8192)
-	n, err := io.ReadFull(fh, head)
-	if n == 0 && err != nil {
-		warn.Add(f.rel, 0, "cannot read: %v", err)
-		return "", false
-	}
-	kind := objects.Sniff(head[:n])
-	if kind == "binary" {
-		warn.Add(f.rel, 0, "binary file skipped")
-		return "", false
-	}
-	ext := strings.ToLower(path.Ext(f.rel))
-	if kind == "text" && (ext == ".yaml" || ext == ".yml") {
-		return "yaml", true // YAML may start with comments
-	}
-	if kind == "text" && ext == ".json" {
-		warn.Add(f.rel, 1, "%s file does not start like JSON or YAML; read as a log", ext)
-	}
-	return kind, true
-}
+// compressedExt are the suffixes of compressed members, dropped to sniff the content.
+var compressedExt = []string{".gz", ".xz", ".bz2"}
 
-func (rec *Records) loadObjects(f file, kind string, opts Options, warn *diag.Sink) {
-	fh, err := os.Open(f.full)
-	if err != nil {
-		warn.Add(f.rel, 0, "cannot open: %v", err)
+// member reads one regular file of the bundle, once, as a stream.
+func (l *loader) member(m member, r io.Reader) {
+	l.rels = append(l.rels, m.rel)
+	if excluded(m.rel, l.opts.Exclude) || skippedExt[strings.ToLower(path.Ext(m.rel))] || m.size == 0 {
 		return
 	}
-	defer fh.Close()
-	emit := func(o *objects.Object) {
-		rec.ObjectCount++
-		rec.noteTimes(o)
-		if opts.KeepObject == nil || opts.KeepObject(o) {
-			rec.Objects = append(rec.Objects, o)
+	br := l.br
+	br.Reset(r)
+	head, _ := br.Peek(8192)
+	if len(head) == 0 {
+		return
+	}
+	var src io.Reader = br
+	name := m.rel
+	dr, comp, err := decompress(br, head)
+	if err != nil {
+		l.warn.Add(m.rel, 0, "cannot read %s member: %v", comp, err)
+		return
+	}
+	if comp != "" {
+		nb := bufio.NewReaderSize(dr, 64<<10)
+		src = nb
+		head, _ = nb.Peek(8192)
+		for _, ext := range compressedExt {
+			name = strings.TrimSuffix(name, ext)
+		}
+		if c, ok := dr.(io.Closer); ok {
+			defer c.Close()
 		}
 	}
-	var n int
-	oo := objects.Options{KindHint: kindHintFromPath(f.rel)}
-	if kind == "yaml" {
-		n = objects.DecodeYAML(fh, f.rel, oo, warn, emit)
-	} else {
-		n = objects.DecodeJSON(fh, f.rel, oo, warn, emit)
+	if isTar(head) {
+		if l.depth >= 2 {
+			l.warn.Add(m.rel, 0, "archive nested too deep, skipped")
+			return
+		}
+		l.depth++
+		defer func() { l.depth-- }()
+		// an archive inside the bundle (sonobuoy results, a node's logs): its members
+		// get paths under the archive's own path
+		if err := walkTar(src, m.rel+"/", l.member, &linkSet{}, l.warn); err != nil {
+			l.warn.Add(m.rel, 0, "cannot read nested archive: %v", err)
+		}
+		return
 	}
-	if n > 0 {
-		rec.ObjectFiles = append(rec.ObjectFiles, f.rel)
+	kind := objects.Sniff(head)
+	ext := strings.ToLower(path.Ext(name))
+	switch {
+	case kind == "binary":
+		l.warn.Add(m.rel, 0, "binary file skipped")
+		return
+	case kind == "text" && (ext == ".yaml" || ext == ".yml"):
+		kind = "yaml" // YAML may start with comments
+	case kind == "text" && ext == ".json":
+		l.warn.Add(m.rel, 1, "%s file does not start like JSON or YAML; read as a log", ext)
+	}
+	l.readable++
+	switch {
+	case isClusterInfoStdout(head, kind):
+		l.clusterInfoStdout(m, src)
+	case kind == "json" || kind == "yaml":
+		l.objects(m.rel, name, kind, src)
+	default:
+		l.log(m, src)
 	}
 }
 
-func (rec *Records) noteTimes(o *objects.Object) {
+// emit records one decoded object.
+func (l *loader) emitter(gv, crd string) func(*objects.Object) {
+	return func(o *objects.Object) {
+		if o.APIVersion == "" && gv != "" {
+			o.APIVersion = gv
+		}
+		l.rec.ObjectCount++
+		l.noteTimes(o)
+		if l.opts.KeepObject == nil || l.opts.KeepObject(o) {
+			l.rec.Objects = append(l.rec.Objects, o)
+			if crd != "" && o.Kind == "" {
+				l.crs = append(l.crs, crRef{o, crd})
+			}
+		}
+	}
+}
+
+func (l *loader) objects(rel, name, kind string, r io.Reader) {
+	gv, k, crd := pathHint(name)
+	oo := objects.Options{KindHint: k}
+	emit := l.emitter(gv, crd)
+	var n int
+	if kind == "yaml" {
+		n = objects.DecodeYAML(r, rel, oo, l.warn, emit)
+	} else {
+		n = objects.DecodeJSON(r, rel, oo, l.warn, emit)
+	}
+	if n > 0 {
+		l.objFiles[rel] = true
+	}
+}
+
+// fixCRKinds gives troubleshoot custom resources saved without kind the kind and
+// storage version of their CRD.
+func (l *loader) fixCRKinds() {
+	if len(l.crs) == 0 {
+		return
+	}
+	crds := map[string]*objects.Object{}
+	for _, o := range l.rec.Objects {
+		if o.Kind == "CustomResourceDefinition" {
+			crds[o.Name] = o
+		}
+	}
+	for _, c := range l.crs {
+		d := crds[c.crd]
+		if d == nil || d.CRD == nil {
+			continue
+		}
+		c.o.Kind = d.CRD.Kind
+		if v := d.CRD.StorageVersion; v != "" {
+			c.o.APIVersion = joinGV(d.CRD.Group, v)
+		}
+	}
+}
+
+func (l *loader) noteTimes(o *objects.Object) {
 	note := func(t time.Time) {
-		if t.After(rec.NewestObjectTime) {
-			rec.NewestObjectTime = t
+		if t.After(l.rec.NewestObjectTime) {
+			l.rec.NewestObjectTime = t
+		}
+		if t.After(l.newest) {
+			l.newest = t
 		}
 	}
 	note(o.CreationTimestamp)
@@ -254,30 +403,92 @@ func (rec *Records) noteTimes(o *objects.Object) {
 	}
 }
 
-func (rec *Records) loadLog(f file, opts Options, warn *diag.Sink) {
-	fh, err := os.Open(f.full)
-	if err != nil {
-		warn.Add(f.rel, 0, "cannot open: %v", err)
-		return
-	}
-	defer fh.Close()
-	lo := logs.Options{Keywords: opts.Keywords, Reference: rec.NewestObjectTime, Location: opts.LogLocation, MaxLineBytes: opts.MaxLineBytes}
-	info, err := logs.Scan(fh, f.rel, lo, warn, func(e logs.Entry) { rec.Entries = append(rec.Entries, e) })
-	if err != nil {
-		warn.Add(f.rel, 0, "%v", err)
-	}
-	rec.LogFiles = append(rec.LogFiles, info)
+func (l *loader) logOptions(rel string) logs.Options {
+	return logs.Options{Keywords: l.opts.Keywords, Location: l.opts.LogLocation, MaxLineBytes: l.opts.MaxLineBytes}
 }
 
-// kindHintFromPath names the kind of kind-less objects from well-known file names
-// (`namespaces/<ns>/namespace.json`, `apiservices.json`, ...).
-func kindHintFromPath(rel string) string {
-	base := strings.TrimSuffix(path.Base(rel), path.Ext(rel))
-	switch base {
-	case "namespace", "namespaces":
-		return "Namespace"
-	case "apiservices":
-		return "APIService"
+func (l *loader) log(m member, r io.Reader) {
+	f, err := logs.ScanFile(r, m.rel, l.logOptions(m.rel), l.warn)
+	if err != nil {
+		l.warn.Add(m.rel, 0, "%v", err)
 	}
-	return ""
+	f.Mtime = m.mtime
+	l.logFiles = append(l.logFiles, &logFile{f: f, rel: m.rel})
+}
+
+// finishLogs completes the years of year-less log times, rotated files of one log
+// together and oldest first, and adds the logs to the records.
+func (l *loader) finishLogs(strip func(string) string, links map[string]string) {
+	// a symlink named after a component gives the component to a file whose own path says nothing
+	aliases := map[string]string{}
+	for link, target := range links {
+		if c := logs.ComponentFromPath(link); c != "" {
+			aliases[target] = c
+		}
+	}
+	ref, basis := l.newest, "the newest object timestamp of the bundle"
+	if ref.IsZero() {
+		for _, lf := range l.logFiles {
+			if !lf.f.Info.YearInferred && lf.f.Info.Last.After(ref) {
+				ref, basis = lf.f.Info.Last, "the newest timestamped log line of the bundle"
+			}
+		}
+	}
+	for _, ch := range rotationChains(l.logFiles) {
+		r, b := ref, basis
+		if r.IsZero() {
+			if mt := ch[len(ch)-1].f.Mtime; !mt.IsZero() {
+				r, b = mt, "the modification time of "+strip(ch[len(ch)-1].rel)
+			} else {
+				r, b = time.Now(), "the current date (nothing in the bundle carries a year)"
+			}
+		}
+		files := make([]*logs.File, len(ch))
+		for i, lf := range ch {
+			files[i] = lf.f
+		}
+		logs.ResolveYears(files, r, b)
+		for _, lf := range ch {
+			info := lf.f.Info
+			if c := aliases[lf.rel]; c != "" && info.Component == "" {
+				info.Component = c
+				for i := range lf.f.Entries {
+					if lf.f.Entries[i].Component == "" {
+						lf.f.Entries[i].Component = c
+					}
+				}
+			}
+			p := strip(info.Path)
+			info.Path = p
+			for i := range lf.f.Entries {
+				lf.f.Entries[i].File = p
+			}
+			if len(info.Sections) > 0 {
+				for _, s := range info.Sections {
+					s.Path = p
+					l.rec.LogFiles = append(l.rec.LogFiles, s)
+				}
+			} else {
+				l.rec.LogFiles = append(l.rec.LogFiles, info)
+			}
+			l.rec.Entries = append(l.rec.Entries, lf.f.Entries...)
+		}
+	}
+	l.logFiles = nil
+}
+
+// isClusterInfoStdout recognises `kubectl cluster-info dump` written to stdout: JSON
+// lists (nodes first) and `==== START logs for container` blocks in one stream.
+func isClusterInfoStdout(head []byte, kind string) bool {
+	if bytes.Contains(head, []byte("==== START logs for container ")) {
+		return bytes.HasPrefix(bytes.TrimSpace(head), []byte("{"))
+	}
+	if kind != "json" {
+		return false
+	}
+	t := bytes.TrimSpace(head)
+	if len(t) > 200 {
+		t = t[:200]
+	}
+	return bytes.Contains(t, []byte(`"kind": "NodeList"`))
 }

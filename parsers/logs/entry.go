@@ -22,12 +22,16 @@ type Entry struct {
 	Time         time.Time // zero when the line carries no time
 	YearInferred bool      // klog lines carry no year: it was inferred (see Options.Reference)
 	TimeSource   string    // "klog", "json", "cri", "docker", "timestamp-prefix", "journald", ""
+	// YearInferred times (klog, journald short) are completed by ResolveYears; FileInfo.YearBasis
+	// says from what.
 
 	Severity string            // "I", "W", "E", "F", or "" when the format has none
 	Caller   string            // source file:line of the emitting call, e.g. "namespace_controller.go:164"
 	Message  string            // the message: printf text, or the structured message unquoted
 	Fields   map[string]string // structured key/value pairs (err, logger, name, ...), unquoted
 	Text     string            // the physical line as written (capped at MaxTextBytes)
+
+	process string // journald/syslog identifier of the writing process ("k3s", "kube-apiserver", ...)
 }
 
 // MaxTextBytes caps Entry.Text; the line number is unaffected.

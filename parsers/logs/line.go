@@ -14,7 +14,15 @@ import (
 type lineParser struct {
 	reference time.Time      // klog years are chosen so that times do not lie after reference+2 days
 	location  *time.Location // zone of klog times
+	// provisional: year-less times get the provisional year 2000+epoch (in location);
+	// the real year is chosen later for the whole file (see ResolveYears).
+	provisional bool
+	epoch       int
 }
+
+// provisionalYear is the year given to year-less times until ResolveYears runs. It is
+// a leap year, so 29 February survives.
+const provisionalYear = 2000
 
 // parse fills e from line. It never fails: a line in no known format becomes a plain
 // message. It reports whether the line carried a klog/JSON record header (a line
@@ -22,16 +30,20 @@ type lineParser struct {
 func (p *lineParser) parse(line []byte, e *Entry) (hasHeader bool) {
 	line = bytes.TrimRight(line, "\r\n")
 	e.Text = capText(line)
-	content, outer, src := stripFraming(line)
-	if !outer.IsZero() {
-		e.Time, e.TimeSource = outer, src
+	fr := p.stripFraming(line)
+	content := fr.content
+	if fr.ident != "" {
+		e.process = fr.ident
+	}
+	if !fr.time.IsZero() {
+		e.Time, e.TimeSource, e.YearInferred = fr.time, fr.source, fr.yearless
 	}
 	if len(content) > 0 && content[0] == '{' {
 		if p.parseJSON(content, e) {
 			return true
 		}
 	}
-	if p.parseKlog(content, e) {
+	if p.parseKlog(content, e, fr.yearless) {
 		return true
 	}
 	e.Message = string(bytes.TrimSpace(content))
@@ -45,27 +57,45 @@ func capText(b []byte) string {
 	return string(b)
 }
 
+// framing is what a container runtime, collector or viewer put around a log record.
+type framing struct {
+	content  []byte
+	time     time.Time
+	source   string // "cri", "docker", "timestamp-prefix", "journald", ""
+	yearless bool   // time carries no year (journald/syslog short format)
+	partial  bool   // CRI "P": the record continues on the next line
+	ident    string // journald/syslog identifier (process name)
+}
+
 // stripFraming removes a container-runtime or collector prefix and returns the time it
 // carried. Recognised: CRI (`<RFC3339Nano> stdout|stderr F|P <content>`), docker
-// json-file (`{"log":...,"stream":...,"time":...}`), and a bare RFC3339 timestamp
-// prefix (kubectl logs --timestamps, must-gather).
-func stripFraming(line []byte) (content []byte, t time.Time, source string) {
+// json-file (`{"log":...,"stream":...,"time":...}`), a bare RFC3339 timestamp prefix
+// (kubectl logs --timestamps, must-gather), and journald/syslog `short`, `short-precise`,
+// `short-iso` and `short-iso-precise` lines (`<time> <host> <ident>[<pid>]: <message>`).
+func (p *lineParser) stripFraming(line []byte) framing {
 	if len(line) > 20 && line[4] == '-' && line[7] == '-' && line[10] == 'T' && isDigit(line[0]) {
 		sp := bytes.IndexByte(line, ' ')
 		if sp > 0 {
 			ts, err := time.Parse(time.RFC3339Nano, string(line[:sp]))
+			if err != nil {
+				ts, err = parseISOOffset(line[:sp])
+			}
 			if err == nil {
 				rest := line[sp+1:]
 				if bytes.HasPrefix(rest, []byte("stdout ")) || bytes.HasPrefix(rest, []byte("stderr ")) {
 					rest = rest[7:]
+					partial := len(rest) > 0 && rest[0] == 'P'
 					if sp2 := bytes.IndexByte(rest, ' '); sp2 >= 0 {
 						rest = rest[sp2+1:]
 					} else {
 						rest = nil
 					}
-					return rest, ts, "cri"
+					return framing{content: rest, time: ts, source: "cri", partial: partial}
 				}
-				return rest, ts, "timestamp-prefix"
+				if ident, msg, ok := syslogTag(rest); ok {
+					return framing{content: msg, time: ts, source: "journald", ident: ident}
+				}
+				return framing{content: rest, time: ts, source: "timestamp-prefix"}
 			}
 		}
 	}
@@ -76,16 +106,117 @@ func stripFraming(line []byte) (content []byte, t time.Time, source string) {
 		}
 		if json.Unmarshal(line, &d) == nil {
 			ts, _ := time.Parse(time.RFC3339Nano, d.Time)
-			return []byte(strings.TrimRight(d.Log, "\n")), ts, "docker"
+			return framing{content: []byte(strings.TrimRight(d.Log, "\n")), time: ts, source: "docker",
+				partial: !strings.HasSuffix(d.Log, "\n")}
 		}
 	}
-	return line, time.Time{}, ""
+	if t, rest, ok := p.syslogTime(line); ok {
+		if ident, msg, ok := syslogTag(rest); ok {
+			return framing{content: msg, time: t, source: "journald", yearless: true, ident: ident}
+		}
+	}
+	return framing{content: line}
+}
+
+// parseISOOffset reads journald's short-iso time, whose zone has no colon
+// (`2026-01-01T10:00:00+0100`, `2026-01-01T10:00:00.123456+0100`).
+func parseISOOffset(b []byte) (time.Time, error) {
+	s := string(b)
+	if strings.IndexByte(s, '.') > 0 {
+		return time.Parse("2006-01-02T15:04:05.999999999-0700", s)
+	}
+	return time.Parse("2006-01-02T15:04:05-0700", s)
+}
+
+var monthIndex = map[string]time.Month{"Jan": 1, "Feb": 2, "Mar": 3, "Apr": 4, "May": 5, "Jun": 6,
+	"Jul": 7, "Aug": 8, "Sep": 9, "Oct": 10, "Nov": 11, "Dec": 12}
+
+// syslogTime reads `Mmm dd hh:mm:ss[.uuuuuu] ` (journald short/short-precise, rsyslog).
+func (p *lineParser) syslogTime(b []byte) (time.Time, []byte, bool) {
+	if len(b) < 16 || b[3] != ' ' || b[6] != ' ' || b[9] != ':' || b[12] != ':' {
+		return time.Time{}, nil, false
+	}
+	month, ok := monthIndex[string(b[:3])]
+	if !ok {
+		return time.Time{}, nil, false
+	}
+	day := 0
+	for _, c := range b[4:6] {
+		switch {
+		case c == ' ':
+		case isDigit(c):
+			day = day*10 + int(c-'0')
+		default:
+			return time.Time{}, nil, false
+		}
+	}
+	for _, i := range []int{7, 8, 10, 11, 13, 14} {
+		if !isDigit(b[i]) {
+			return time.Time{}, nil, false
+		}
+	}
+	hh := int(b[7]-'0')*10 + int(b[8]-'0')
+	mm := int(b[10]-'0')*10 + int(b[11]-'0')
+	ss := int(b[13]-'0')*10 + int(b[14]-'0')
+	i, nsec := 15, 0
+	if i < len(b) && b[i] == '.' {
+		j := i + 1
+		for j < len(b) && isDigit(b[j]) {
+			j++
+		}
+		f, _ := strconv.Atoi(string(b[i+1 : j]))
+		nsec = f * int(math.Pow10(9-min(9, j-i-1)))
+		i = j
+	}
+	if i >= len(b) || b[i] != ' ' || day < 1 || day > 31 || hh > 23 || mm > 59 || ss > 60 {
+		return time.Time{}, nil, false
+	}
+	t, _ := p.completeYear(month, day, hh, mm, ss, nsec)
+	return t, b[i+1:], true
+}
+
+// syslogTag reads `<host> <ident>[<pid>]: <message>` or `<host> <ident>: <message>`.
+func syslogTag(b []byte) (ident string, msg []byte, ok bool) {
+	sp := bytes.IndexByte(b, ' ')
+	if sp <= 0 {
+		return "", nil, false
+	}
+	rest := b[sp+1:]
+	i := 0
+	for i < len(rest) && isIdentByte(rest[i]) {
+		i++
+	}
+	if i == 0 || i >= len(rest) {
+		return "", nil, false
+	}
+	id := rest[:i]
+	if rest[i] == '[' {
+		j := i + 1
+		for j < len(rest) && isDigit(rest[j]) {
+			j++
+		}
+		if j == i+1 || j >= len(rest) || rest[j] != ']' {
+			return "", nil, false
+		}
+		i = j + 1
+	}
+	if i >= len(rest) || rest[i] != ':' {
+		return "", nil, false
+	}
+	if i+1 < len(rest) && rest[i+1] != ' ' {
+		return "", nil, false
+	}
+	return string(id), rest[min(i+2, len(rest)):], true
+}
+
+func isIdentByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || isDigit(c) || c == '-' || c == '_' || c == '.' || c == '/' || c == '@'
 }
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // parseKlog reads `Lmmdd hh:mm:ss.uuuuuu threadid file:line] msg`.
-func (p *lineParser) parseKlog(b []byte, e *Entry) bool {
+func (p *lineParser) parseKlog(b []byte, e *Entry, outerYearless bool) bool {
 	// shortest header: "I0102 15:04:05.000000 1 f:1] " = 30 bytes
 	if len(b) < 30 {
 		return false
@@ -142,7 +273,8 @@ func (p *lineParser) parseKlog(b []byte, e *Entry) bool {
 	msg := b[min(i+end+2, len(b)):]
 	e.Severity = string(b[0])
 	e.Caller = caller
-	if e.Time.IsZero() {
+	if e.Time.IsZero() || outerYearless {
+		// the klog clock is the process's own; a year-less journald clock is no stronger
 		nsec := 0
 		if len(frac) > 0 {
 			f, _ := strconv.Atoi(string(frac))
@@ -162,6 +294,9 @@ func (p *lineParser) completeYear(month time.Month, day, hh, mm, ss, nsec int) (
 	loc := p.location
 	if loc == nil {
 		loc = time.UTC
+	}
+	if p.provisional {
+		return time.Date(provisionalYear+p.epoch, month, day, hh, mm, ss, nsec, loc), true
 	}
 	ref := p.reference
 	if ref.IsZero() {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
 	"sort"
 	"strings"
 	"time"
@@ -23,17 +22,20 @@ const blockSize = 1 << 20
 type Options struct {
 	// Keywords: only lines that contain at least one of these literals are parsed.
 	Keywords []string
-	// Reference completes the year of klog times (which carry none): the year of the
-	// reference, or the one before when the time would lie more than two days after it.
-	// Zero means "now".
+	// Reference completes the year of klog times (which carry none) in Scan: the year
+	// that puts the file's last year-less time at most two days after it, counting
+	// year rollovers inside the file. Zero means "now". ScanFile ignores it (see ResolveYears).
 	Reference time.Time
 	// Location is the zone of klog times (default UTC).
 	Location *time.Location
 	// MaxLineBytes caps the length of a parsed line (default DefaultMaxLineBytes).
 	MaxLineBytes int
+	// Component, when set, is the component of the whole file (the caller knows better
+	// than the path, e.g. a symlink named after it).
+	Component string
 }
 
-// FileInfo summarises one scanned log file.
+// FileInfo summarises one scanned log file (or one section of it).
 type FileInfo struct {
 	Path      string
 	Component string
@@ -41,23 +43,70 @@ type FileInfo struct {
 	Matched   int
 	First     time.Time // time of the first line that carries one
 	Last      time.Time // time of the last line that carries one
-	Format    string    // "klog", "json", "cri", "docker", "timestamp-prefix", "plain"
+	Format    string    // "klog", "json", "cri", "docker", "timestamp-prefix", "journald", "plain"
 	Bytes     int64
+	// YearInferred is true when times of this file carry no year (klog, journald short)
+	// and YearBasis says how the year was chosen.
+	YearInferred bool
+	YearBasis    string
+	// Sections splits a file that holds the logs of several containers or components
+	// (`kubectl cluster-info dump` log blocks, k3s/journald logs mixing processes):
+	// one FileInfo each, with the same Path. Nil for a file of one component.
+	Sections []FileInfo
+}
+
+// File is the result of ScanFile: the entries of one log file, whose year-less times
+// are provisional until ResolveYears runs.
+type File struct {
+	Info    FileInfo
+	Entries []Entry
+	// Mtime is the file's modification time when known (a last resort for the year).
+	Mtime time.Time
+
+	provisional bool      // some times carry the provisional year
+	firstClock  time.Time // first year-less time seen (provisional year)
+	lastClock   time.Time // last year-less time seen (provisional year)
+	firstProv   bool      // Info.First is provisional
+	lastProv    bool      // Info.Last is provisional
+	anchorClock time.Time // a year-less time whose real year the file states (Trace lines)
+	anchorReal  time.Time
+	// sectionEntries lists, for each of Info.Sections, the indexes of its entries.
+	sectionEntries [][]int
 }
 
 // Scan reads r (the log file at path, relative to the bundle root) once and calls emit
 // for every line that contains one of opts.Keywords. Problems are added to warn; Scan
 // returns an error only when nothing at all could be read.
 func Scan(r io.Reader, path string, opts Options, warn *diag.Sink, emit func(Entry)) (FileInfo, error) {
+	f, err := ScanFile(r, path, opts, warn)
+	ref, basis := opts.Reference, "the reference time"
+	if ref.IsZero() {
+		ref, basis = time.Now(), "the current date"
+	}
+	ResolveYears([]*File{f}, ref, basis)
+	for _, e := range f.Entries {
+		emit(e)
+	}
+	return f.Info, err
+}
+
+// ScanFile reads r once and keeps the entries of the lines that contain a keyword.
+// Year-less times are provisional: pass the file (with the older files of the same
+// log, oldest first) to ResolveYears before using them.
+func ScanFile(r io.Reader, path string, opts Options, warn *diag.Sink) (*File, error) {
 	s := &scanner{
 		path:     path,
 		opts:     opts,
 		warn:     warn,
-		emit:     emit,
-		parser:   lineParser{reference: opts.Reference, location: opts.Location},
-		info:     FileInfo{Path: path, Component: ComponentFromPath(path)},
+		parser:   lineParser{location: opts.Location, provisional: true},
+		info:     FileInfo{Path: path, Component: opts.Component},
 		keywords: make([][]byte, len(opts.Keywords)),
+		file:     &File{},
 	}
+	if s.info.Component == "" {
+		s.info.Component = ComponentFromPath(path)
+	}
+	s.pathComponent = s.info.Component
 	for i, k := range opts.Keywords {
 		s.keywords[i] = []byte(k)
 	}
@@ -65,28 +114,43 @@ func Scan(r io.Reader, path string, opts Options, warn *diag.Sink, emit func(Ent
 		s.opts.MaxLineBytes = DefaultMaxLineBytes
 	}
 	err := s.run(r)
-	if s.info.Component == "" {
-		s.info.Component = s.guessedComponent()
-	}
-	return s.info, err
+	s.file.Info = s.info
+	return s.file, err
 }
 
 type scanner struct {
-	path     string
-	opts     Options
-	warn     *diag.Sink
-	emit     func(Entry)
-	parser   lineParser
-	info     FileInfo
-	keywords [][]byte
-	line     int // lines completed before the current region
-	callers  map[string]int
-	pending  []Entry // entries of this file, emitted at the end with the file's component
+	path          string
+	opts          Options
+	warn          *diag.Sink
+	parser        lineParser
+	info          FileInfo
+	pathComponent string
+	keywords      [][]byte
+	line          int // lines completed before the current region
+	callers       map[string]int
+	pending       []Entry // entries of this file, completed at the end with the file's component
+	file          *File
+	section       int // index+1 in sections of the current `==== START logs for container` block (0: none)
+	sections      []sectionState
+	lastClock     time.Time // last provisional time seen, for year rollovers
+	flagsChecked  bool
+	chainWarned   bool
+}
+
+// sectionState is one `==== START logs for container C of pod NS/P ====` block.
+type sectionState struct {
+	component string
+	name      string // ns/pod/container
+	startLine int
+	endLine   int
+	matched   int
+	entries   []int // indexes of its entries in pending
 }
 
 func (s *scanner) run(r io.Reader) error {
 	buf := make([]byte, blockSize)
 	carry := 0
+	var rerr error
 	for {
 		n, err := io.ReadFull(r, buf[carry:])
 		s.info.Bytes += int64(n)
@@ -95,6 +159,7 @@ func (s *scanner) run(r io.Reader) error {
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 				s.warn.Add(s.path, s.line+1, "read error, the rest of the file is not analysed: %v", err)
+				rerr = err
 			}
 			eof = true
 		}
@@ -105,6 +170,17 @@ func (s *scanner) run(r io.Reader) error {
 			break
 		}
 		last := bytes.LastIndexByte(data, '\n')
+		if last >= 0 {
+			// keep a trailing chain of CRI partial (P) lines whole for the next region
+			if cs := trailingPartialChain(data[:last+1]); cs > 0 {
+				last = cs - 1
+			} else if cs == 0 && len(buf) < s.opts.MaxLineBytes {
+				last = -1 // the whole buffer is one partial chain: grow
+			} else if cs == 0 && !s.chainWarned {
+				s.chainWarned = true
+				s.warn.Add(s.path, s.line+1, "CRI partial lines longer than %d bytes in all are not joined", s.opts.MaxLineBytes)
+			}
+		}
 		if last < 0 {
 			// One line fills the whole buffer.
 			if len(buf) < s.opts.MaxLineBytes {
@@ -124,10 +200,7 @@ func (s *scanner) run(r io.Reader) error {
 		carry = copy(buf, data[last+1:])
 	}
 	s.flush()
-	if s.info.Bytes == 0 {
-		return nil
-	}
-	return nil
+	return rerr
 }
 
 // skipLongLine discards the rest of a line longer than MaxLineBytes and returns the
@@ -150,21 +223,42 @@ func (s *scanner) skipLongLine(r io.Reader, already int) ([]byte, error) {
 	}
 }
 
+var sectionStart = []byte("==== START logs for container ")
+
+// item is a record to parse: a line, or a chain of CRI partial lines.
+type item struct {
+	st, end int // byte range in the region (end excludes the final newline)
+	chain   bool
+}
+
 // region processes complete lines (the last one may lack its newline at EOF).
 func (s *scanner) region(data []byte) {
-	if s.info.First.IsZero() {
-		s.firstTime(data)
+	if s.info.First.IsZero() && s.line == 0 {
+		s.firstLines(data)
 	}
-	starts := s.matchStarts(data)
-	pos, line := 0, s.line
-	for _, st := range starts {
-		line += bytes.Count(data[pos:st], []byte{'\n'})
-		pos = st
-		end := bytes.IndexByte(data[st:], '\n')
-		if end < 0 {
-			end = len(data) - st
+	if !s.flagsChecked {
+		s.flagsChecked = true
+		s.voteFlags(data)
+	}
+	s.anchor(data)
+	items := s.matchItems(data)
+	markers := s.markers(data)
+	pos, line, mi := 0, s.line, 0
+	for _, it := range items {
+		for mi < len(markers) && markers[mi] < it.st {
+			line += bytes.Count(data[pos:markers[mi]], []byte{'\n'})
+			pos = markers[mi]
+			s.startSection(data, markers[mi], line+1)
+			mi++
 		}
-		s.parseMatch(data, st, st+end, line+1)
+		line += bytes.Count(data[pos:it.st], []byte{'\n'})
+		pos = it.st
+		s.parseMatch(data, it, line+1)
+	}
+	for ; mi < len(markers); mi++ {
+		line += bytes.Count(data[pos:markers[mi]], []byte{'\n'})
+		pos = markers[mi]
+		s.startSection(data, markers[mi], line+1)
 	}
 	nl := bytes.Count(data, []byte{'\n'})
 	if len(data) > 0 && data[len(data)-1] != '\n' {
@@ -173,6 +267,97 @@ func (s *scanner) region(data []byte) {
 	s.line += nl
 	s.info.Lines = s.line
 	s.lastTime(data)
+}
+
+// markers returns the offsets of `==== START logs for container` lines.
+func (s *scanner) markers(data []byte) []int {
+	var out []int
+	off := 0
+	for {
+		i := bytes.Index(data[off:], sectionStart)
+		if i < 0 {
+			return out
+		}
+		abs := off + i
+		if abs == 0 || data[abs-1] == '\n' {
+			out = append(out, abs)
+		}
+		off = abs + len(sectionStart)
+	}
+}
+
+// startSection opens a section at the marker line `==== START logs for container C of pod NS/P ====`.
+func (s *scanner) startSection(data []byte, st, lineNo int) {
+	end := bytes.IndexByte(data[st:], '\n')
+	if end < 0 {
+		end = len(data) - st
+	}
+	l := string(data[st+len(sectionStart) : st+end])
+	l = strings.TrimSuffix(strings.TrimSpace(l), "====")
+	container, pod, _ := strings.Cut(strings.TrimSpace(l), " of pod ")
+	pod = strings.TrimSpace(pod)
+	s.closeSection(lineNo - 1)
+	name := pod + "/" + container
+	s.sections = append(s.sections, sectionState{component: ComponentFromPath(name), name: name, startLine: lineNo})
+	s.section = len(s.sections)
+}
+
+func (s *scanner) closeSection(lastLine int) {
+	if s.section > 0 {
+		s.sections[s.section-1].endLine = lastLine
+	}
+	s.section = 0
+}
+
+// matchItems returns, in order, the records to parse: lines containing a keyword, and
+// chains of CRI partial lines whose joined text contains one.
+func (s *scanner) matchItems(data []byte) []item {
+	starts := s.matchStarts(data)
+	chains := partialChains(data)
+	if len(chains) == 0 {
+		out := make([]item, len(starts))
+		for i, st := range starts {
+			end := bytes.IndexByte(data[st:], '\n')
+			if end < 0 {
+				end = len(data) - st
+			}
+			out[i] = item{st: st, end: st + end}
+		}
+		return out
+	}
+	var out []item
+	ci := 0
+	hit := make([]bool, len(chains))
+	for _, st := range starts {
+		for ci < len(chains) && chains[ci].end < st {
+			ci++
+		}
+		if ci < len(chains) && chains[ci].st <= st {
+			hit[ci] = true
+			continue
+		}
+		end := bytes.IndexByte(data[st:], '\n')
+		if end < 0 {
+			end = len(data) - st
+		}
+		out = append(out, item{st: st, end: st + end})
+	}
+	for i, c := range chains {
+		if hit[i] || s.containsKeyword(joinPartial(data[c.st:c.end])) {
+			out = append(out, item{st: c.st, end: c.end, chain: true})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].st < out[j].st })
+	return out
+}
+
+func (s *scanner) containsKeyword(b []byte) bool {
+	for _, k := range s.keywords {
+		if bytes.Contains(b, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchStarts returns the sorted, distinct start offsets of lines containing a keyword.
@@ -208,23 +393,126 @@ func (s *scanner) matchStarts(data []byte) []int {
 	return out
 }
 
-func (s *scanner) parseMatch(data []byte, st, end, lineNo int) {
-	if end-st > s.opts.MaxLineBytes {
+func (s *scanner) parseMatch(data []byte, it item, lineNo int) {
+	if it.end-it.st > s.opts.MaxLineBytes {
 		s.warn.Add(s.path, lineNo, "line longer than %d bytes skipped (limit: --max-line-bytes)", s.opts.MaxLineBytes)
 		return
 	}
 	e := Entry{File: s.path, Line: lineNo}
-	if !s.parser.parse(data[st:end], &e) {
-		s.inheritHeader(data, st, &e)
+	rec := data[it.st:it.end]
+	if it.chain {
+		rec = joinPartial(rec)
 	}
+	if !s.parser.parse(rec, &e) {
+		s.inheritHeader(data, it.st, &e)
+	}
+	s.observe(&e.Time, e.YearInferred)
 	if e.Caller != "" {
-		if s.callers == nil {
-			s.callers = map[string]int{}
-		}
-		s.callers[callerFile(e.Caller)]++
+		s.vote(callerFile(e.Caller), 1)
+	}
+	if s.section > 0 {
+		sec := &s.sections[s.section-1]
+		e.Component = sec.component
+		sec.matched++
+		sec.entries = append(sec.entries, len(s.pending))
 	}
 	s.info.Matched++
 	s.pending = append(s.pending, e)
+}
+
+// observe tracks year-less times in file order: a time more than half a year before
+// the previous one means the log crossed a new year (December → January), and it and
+// everything after it belong to the next year.
+func (s *scanner) observe(t *time.Time, inferred bool) {
+	if !inferred || t.IsZero() || t.Year() < provisionalYear {
+		return
+	}
+	if !s.lastClock.IsZero() && t.Before(s.lastClock.AddDate(0, -6, 0)) {
+		s.parser.epoch++
+		*t = t.AddDate(1, 0, 0)
+	}
+	s.lastClock = *t
+	if s.file.firstClock.IsZero() {
+		s.file.firstClock = *t
+	}
+	s.file.lastClock = *t
+	s.file.provisional = true
+}
+
+func (s *scanner) vote(file string, n int) {
+	if s.callers == nil {
+		s.callers = map[string]int{}
+	}
+	s.callers[file] += n
+}
+
+// voteFlags recognises the component from its start-up `FLAG: --x` lines, which name
+// flags only one component has.
+func (s *scanner) voteFlags(data []byte) {
+	for _, f := range flagComponents {
+		if bytes.Contains(data, []byte(f.flag)) {
+			s.vote("\x00"+f.component, 50)
+		}
+	}
+}
+
+// anchor looks for a year the file states itself: utiltrace's `Trace[id]: "..." ... (07-Jan-2023 04:27:30.541)`.
+func (s *scanner) anchor(data []byte) {
+	if !s.file.anchorClock.IsZero() {
+		return
+	}
+	off := 0
+	for tries := 0; tries < 4; tries++ {
+		i := bytes.Index(data[off:], []byte("Trace["))
+		if i < 0 {
+			return
+		}
+		abs := off + i
+		st := bytes.LastIndexByte(data[:abs], '\n') + 1
+		end := bytes.IndexByte(data[abs:], '\n')
+		if end < 0 {
+			end = len(data) - abs
+		}
+		line := data[st : abs+end]
+		off = abs + end
+		if len(line) > 4096 {
+			continue
+		}
+		var e Entry
+		if !s.parser.parse(line, &e) || !e.YearInferred {
+			continue
+		}
+		real, ok := traceTime(line)
+		if !ok {
+			continue
+		}
+		s.observe(&e.Time, true)
+		s.file.anchorClock, s.file.anchorReal = e.Time, real
+		return
+	}
+}
+
+// traceTime reads `(02-Jan-2006 15:04:05.000)` in a utiltrace line.
+func traceTime(line []byte) (time.Time, bool) {
+	i := bytes.Index(line, []byte("-20"))
+	for i >= 6 {
+		open := bytes.LastIndexByte(line[:i], '(')
+		if open >= 0 && i-open == 7 {
+			cl := bytes.IndexByte(line[open:], ')')
+			if cl > 0 {
+				t, err := time.Parse("02-Jan-2006 15:04:05.000", string(line[open+1:open+cl]))
+				if err == nil {
+					return t, true
+				}
+			}
+		}
+		j := bytes.Index(line[i+1:], []byte("-20"))
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return time.Time{}, false
 }
 
 // inheritHeader gives a header-less line (a continuation of a multi-line klog record,
@@ -234,9 +522,12 @@ func (s *scanner) inheritHeader(data []byte, st int, e *Entry) {
 	for hops := 0; hops < 64 && end > 0; hops++ {
 		ps := bytes.LastIndexByte(data[:end], '\n') + 1
 		var h Entry
-		if s.parser.parse(data[ps:end], &h) {
+		if end-ps <= 64<<10 && s.parser.parse(data[ps:end], &h) {
 			e.Time, e.YearInferred, e.TimeSource = h.Time, h.YearInferred, h.TimeSource
 			e.Severity, e.Caller = h.Severity, h.Caller
+			if e.process == "" {
+				e.process = h.process
+			}
 			if h.Fields != nil {
 				e.Fields = map[string]string{}
 				for k, v := range h.Fields {
@@ -251,21 +542,30 @@ func (s *scanner) inheritHeader(data []byte, st int, e *Entry) {
 	}
 }
 
-func (s *scanner) firstTime(data []byte) {
+// firstLines reads the time of the first line that has one, and votes with the
+// callers of the first lines.
+func (s *scanner) firstLines(data []byte) {
 	pos := 0
 	for i := 0; i < 50 && pos < len(data); i++ {
 		end := bytes.IndexByte(data[pos:], '\n')
 		if end < 0 {
 			end = len(data) - pos
 		}
-		var e Entry
-		if len(data[pos:pos+end]) <= s.opts.MaxLineBytes {
+		if end <= 64<<10 {
+			var e Entry
 			s.parser.parse(data[pos:pos+end], &e)
-		}
-		if !e.Time.IsZero() {
-			s.info.First = e.Time
-			s.info.Format = e.TimeSource
-			return
+			if e.Caller != "" {
+				s.vote(callerFile(e.Caller), 1)
+			}
+			if !e.Time.IsZero() && s.info.First.IsZero() {
+				s.observe(&e.Time, e.YearInferred)
+				s.info.First = e.Time
+				s.file.firstProv = e.YearInferred
+				s.info.Format = e.TimeSource
+				if e.TimeSource == "klog" && e.process != "" {
+					s.info.Format = "journald"
+				}
+			}
 		}
 		pos += end + 1
 	}
@@ -278,12 +578,17 @@ func (s *scanner) lastTime(data []byte) {
 			end--
 		}
 		st := bytes.LastIndexByte(data[:end], '\n') + 1
-		if end-st <= s.opts.MaxLineBytes {
+		if end-st <= 64<<10 {
 			var e Entry
 			s.parser.parse(data[st:end], &e)
+			if e.Caller != "" {
+				s.vote(callerFile(e.Caller), 1)
+			}
 			if !e.Time.IsZero() {
-				if e.Time.After(s.info.Last) {
+				s.observe(&e.Time, e.YearInferred)
+				if e.Time.After(s.info.Last) || e.YearInferred {
 					s.info.Last = e.Time
+					s.file.lastProv = e.YearInferred
 				}
 				return
 			}
@@ -296,25 +601,69 @@ func (s *scanner) flush() {
 	if s.info.Format == "" {
 		s.info.Format = "plain"
 	}
-	comp := s.info.Component
-	if comp == "" {
-		comp = s.guessedComponent()
+	s.closeSection(s.line)
+	voted := s.guessedComponent()
+	if s.info.Component == "" {
+		s.info.Component = voted
 	}
+	perComponent := map[string]*sectionState{}
 	for i := range s.pending {
-		e := s.pending[i]
-		e.Component = comp
-		if comp == "" {
-			e.Component = ComponentFromCaller(e.Caller)
+		e := &s.pending[i]
+		if e.Component == "" {
+			e.Component = s.lineComponent(e, voted)
 		}
-		s.emit(e)
+		if s.pathComponent == "" && len(s.sections) == 0 && e.Component != "" {
+			sec := perComponent[e.Component]
+			if sec == nil {
+				sec = &sectionState{component: e.Component, startLine: 1, endLine: s.info.Lines}
+				perComponent[e.Component] = sec
+			}
+			sec.matched++
+			sec.entries = append(sec.entries, i)
+		}
 	}
+	secs := s.sections
+	if len(perComponent) > 1 {
+		// a log of several processes (k3s, rke2, a journal): one section per component
+		for _, sec := range perComponent {
+			secs = append(secs, *sec)
+		}
+		sort.Slice(secs, func(i, j int) bool { return secs[i].component < secs[j].component })
+	}
+	for _, sec := range secs {
+		s.info.Sections = append(s.info.Sections, FileInfo{Path: s.path, Component: sec.component, Lines: sec.endLine - sec.startLine + 1,
+			Matched: sec.matched, Format: s.info.Format})
+		s.file.sectionEntries = append(s.file.sectionEntries, sec.entries)
+	}
+	s.info.YearInferred = s.file.provisional
+	s.file.Entries = s.pending
 	s.pending = nil
+}
+
+// lineComponent attributes one entry: a journald identifier naming a component wins,
+// then the file's path; processes that run several components (k3s, rke2, microk8s'
+// kubelite) are split by the klog caller; else the file's content vote.
+func (s *scanner) lineComponent(e *Entry, voted string) string {
+	if e.process != "" {
+		if c := ComponentFromProcess(e.process); c != "" {
+			return c
+		}
+	}
+	if s.pathComponent != "" {
+		return s.pathComponent
+	}
+	if c := ComponentFromCaller(e.Caller); c != "" {
+		return c
+	}
+	return voted
 }
 
 func (s *scanner) guessedComponent() string {
 	votes := map[string]int{}
 	for c, n := range s.callers {
-		if comp := ComponentFromCaller(c); comp != "" {
+		if strings.HasPrefix(c, "\x00") {
+			votes[c[1:]] += n
+		} else if comp := ComponentFromCaller(c); comp != "" {
 			votes[comp] += n
 		}
 	}
@@ -332,67 +681,6 @@ func callerFile(caller string) string {
 		return caller[:i]
 	}
 	return caller
-}
-
-// componentPatterns map path fragments to components, most specific first.
-var componentPatterns = []struct{ fragment, component string }{
-	{"kube-controller-manager", "kube-controller-manager"},
-	{"controller-manager", "kube-controller-manager"},
-	{"cloud-controller-manager", "cloud-controller-manager"},
-	{"kube-apiserver", "kube-apiserver"},
-	{"metrics-server", "metrics-server"},
-	{"kube-scheduler", "kube-scheduler"},
-	{"etcd", "etcd"},
-	{"kubelet", "kubelet"},
-	{"kubectl", "kubectl"},
-}
-
-// ComponentFromPath guesses the component from a log's path ("logs/kube-apiserver.log",
-// "kube-system/kube-apiserver-node1/logs.txt", ...). It returns "" when the path says nothing.
-func ComponentFromPath(p string) string {
-	lp := strings.ToLower(p)
-	base := path.Base(lp)
-	dir := path.Dir(lp)
-	for _, c := range componentPatterns {
-		if strings.Contains(base, c.fragment) {
-			return fixCloud(base, c.component)
-		}
-	}
-	for _, c := range componentPatterns {
-		if strings.Contains(dir, c.fragment) {
-			return fixCloud(dir, c.component)
-		}
-	}
-	return ""
-}
-
-func fixCloud(s, comp string) string {
-	if comp == "kube-controller-manager" && strings.Contains(s, "cloud-controller-manager") {
-		return "cloud-controller-manager"
-	}
-	return comp
-}
-
-// callerComponents map klog source files to the component that logs them.
-var callerComponents = map[string]string{
-	"namespace_controller.go":         "kube-controller-manager",
-	"namespaced_resources_deleter.go": "kube-controller-manager",
-	"garbagecollector.go":             "kube-controller-manager",
-	"resource_quota_controller.go":    "kube-controller-manager",
-	"controllermanager.go":            "kube-controller-manager",
-	"horizontal.go":                   "kube-controller-manager",
-	"available_controller.go":         "kube-apiserver",
-	"remote_available_controller.go":  "kube-apiserver",
-	"handler_proxy.go":                "kube-apiserver",
-	"dispatcher.go":                   "kube-apiserver",
-	"webhook_converter.go":            "kube-apiserver",
-	"crd_finalizer.go":                "kube-apiserver",
-	"status.go":                       "kube-apiserver",
-}
-
-// ComponentFromCaller guesses the component from a klog caller ("namespace_controller.go:164").
-func ComponentFromCaller(caller string) string {
-	return callerComponents[callerFile(caller)]
 }
 
 // String renders a FileInfo for diagnostics.

@@ -1,0 +1,97 @@
+package logs
+
+import (
+	"fmt"
+	"time"
+)
+
+// ResolveYears completes the year-less times (klog headers, journald short format) of
+// the files of one log, given oldest first (rotated files, then the current one): the
+// files are laid on one timeline, a year is added at every rollover (December →
+// January inside a file or between two files), and the whole timeline is placed
+//
+//   - by a year the log states itself (a utiltrace `Trace[...]` line carries a full date), else
+//   - so that its last time lies at most two days after ref (the newest object or
+//     timestamped log line of the bundle, or the file's modification time).
+//
+// basis names ref in FileInfo.YearBasis. Files without year-less times are untouched
+// (their sections still get their first and last times).
+func ResolveYears(chain []*File, ref time.Time, basis string) {
+	offs := make([]int, len(chain))
+	var prevLast time.Time
+	lastIdx, anchorIdx := -1, -1
+	for i, f := range chain {
+		if !f.provisional {
+			continue
+		}
+		if !prevLast.IsZero() {
+			off := prevLast.Year() - f.firstClock.Year()
+			if f.firstClock.AddDate(off, 0, 0).Before(prevLast.Add(-24 * time.Hour)) {
+				off++
+			}
+			offs[i] = max(off, 0)
+		}
+		prevLast = f.lastClock.AddDate(offs[i], 0, 0)
+		lastIdx = i
+		if anchorIdx < 0 && !f.anchorClock.IsZero() {
+			anchorIdx = i
+		}
+	}
+	shift := 0
+	switch {
+	case lastIdx < 0:
+	case anchorIdx >= 0:
+		f := chain[anchorIdx]
+		c := f.anchorClock.AddDate(offs[anchorIdx], 0, 0)
+		shift = f.anchorReal.Year() - c.Year()
+		t := c.AddDate(shift, 0, 0)
+		if d := t.Sub(f.anchorReal); d > 180*24*time.Hour {
+			shift--
+		} else if d < -180*24*time.Hour {
+			shift++
+		}
+		basis = fmt.Sprintf("the date of a utiltrace line of %s", f.Info.Path)
+	default:
+		last := prevLast
+		shift = ref.Year() - last.Year()
+		if last.AddDate(shift, 0, 0).After(ref.Add(48 * time.Hour)) {
+			shift--
+		}
+	}
+	for i, f := range chain {
+		if f.provisional {
+			years := offs[i] + shift
+			for j := range f.Entries {
+				e := &f.Entries[j]
+				if e.YearInferred && !e.Time.IsZero() {
+					e.Time = e.Time.AddDate(years, 0, 0).UTC()
+				}
+			}
+			if f.firstProv && !f.Info.First.IsZero() {
+				f.Info.First = f.Info.First.AddDate(years, 0, 0).UTC()
+			}
+			if f.lastProv && !f.Info.Last.IsZero() {
+				f.Info.Last = f.Info.Last.AddDate(years, 0, 0).UTC()
+			}
+			f.Info.YearInferred = true
+			f.Info.YearBasis = basis
+			f.provisional = false
+		}
+		for k := range f.Info.Sections {
+			sec := &f.Info.Sections[k]
+			sec.YearInferred, sec.YearBasis = f.Info.YearInferred, f.Info.YearBasis
+			for _, idx := range f.sectionEntries[k] {
+				t := f.Entries[idx].Time
+				if t.IsZero() {
+					continue
+				}
+				if sec.First.IsZero() || t.Before(sec.First) {
+					sec.First = t
+				}
+				if t.After(sec.Last) {
+					sec.Last = t
+				}
+			}
+		}
+	}
+}
