@@ -61,6 +61,7 @@ var Rules = []*Rule{
 	FinalizersRule,
 	ContentRemainingRule,
 	NamespaceFinalizerRule,
+	ControllerNotRunningRule,
 }
 
 // Options tune the analysis.

@@ -81,6 +81,19 @@ func remediation(p *Pass, nr NamespaceReport) []RemediationStep {
 				addTo(&safe, RemediationStep{Risk: RiskSafe, Command: fmt.Sprintf("kubectl get crd %s -o jsonpath='{.spec.conversion}'   # restore the conversion webhook's Service", o.Name),
 					Why: "Bring the conversion webhook back; listing and deleting the custom resources works again."})
 			}
+		case CauseContentRemaining:
+			for _, o := range c.Objects {
+				if o.Kind != "Pod" {
+					continue
+				}
+				addTo(&caution, RemediationStep{Risk: RiskCaution,
+					Command: fmt.Sprintf("kubectl -n %s delete pod %s --grace-period=0 --force", o.Namespace, o.Name),
+					Why:     "Only when the pod's node is gone for good: removes the pod object without the kubelet's confirmation; if the node comes back, its containers may still run until the kubelet notices."})
+			}
+		case CauseControllerNotRunning:
+			addTo(&safe, RemediationStep{Risk: RiskSafe,
+				Command: "kubectl -n kube-system get pods -l component=kube-controller-manager -o wide && kubectl -n kube-system get lease kube-controller-manager -o yaml",
+				Why:     "Bring kube-controller-manager back (static pod manifest on the control-plane nodes, or the provider's control plane); the namespace controller resumes on its own and finishes the deletion."})
 		case CauseNamespaceFinalizer:
 			addTo(&safe, RemediationStep{Risk: RiskSafe, Command: fmt.Sprintf("# restore the controller that owns %s on namespace %s", strings.Join(c.Finalizers, ", "), nr.Name),
 				Why: "The namespace's own extra finalizers belong to another controller; it must remove them."})

@@ -254,7 +254,8 @@ func crdState(ix *Index, finalizer string, objs []*objects.Object) string {
 // the objects that carry it, minus generic words.
 func finalizerTokens(finalizer string, objs []*objects.Object) []string {
 	generic := map[string]bool{"io": true, "com": true, "org": true, "net": true, "dev": true, "sh": true, "k8s": true,
-		"kubernetes": true, "x-k8s": true, "www": true, "example": true, "finalizer": true, "finalizers": true, "cloud": true, "v1": true}
+		"kubernetes": true, "x-k8s": true, "www": true, "example": true, "finalizer": true, "finalizers": true, "cloud": true, "v1": true,
+		"controller": true, "operator": true, "system": true, "cleanup": true, "protection": true}
 	seen := map[string]bool{}
 	var out []string
 	addDomain := func(d string) {

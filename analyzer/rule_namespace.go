@@ -31,7 +31,12 @@ func runContentRemaining(p *Pass) ([]Cause, string) {
 		return nil, "" // explained by finalizers-remaining
 	}
 	if f := p.ConditionTrue(kubemsg.CondContentFailure); f != nil {
-		return nil, "" // explained by the content failure (webhook, conversion, ...)
+		if len(kubemsg.ParseWebhookFailures(f.Message)) > 0 {
+			return nil, "" // explained by admission-webhook
+		}
+		if _, ok := kubemsg.ParseConversionFailure(f.Message); ok {
+			return nil, "" // explained by conversion-webhook
+		}
 	}
 	items := kubemsg.ParseContentRemaining(c.Message)
 	var parts []string
@@ -40,16 +45,38 @@ func runContentRemaining(p *Pass) ([]Cause, string) {
 	}
 	cause := Cause{Type: CauseContentRemaining, Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
 		Objects: []ObjectRef{}, Evidence: []Evidence{conditionEvidence(p.Object, c)}}
-	var pods []string
+	if f := p.ConditionTrue(kubemsg.CondContentFailure); f != nil {
+		cause.Evidence = append(cause.Evidence, conditionEvidence(p.Object, f))
+		parts = append(parts, "deletes fail: "+f.Message)
+	}
+	var pods, deadNodes []string
+	seenNode := map[string]bool{}
 	for _, o := range p.Index.InNamespace(p.Namespace, "Pod") {
-		if !o.DeletionTimestamp.IsZero() {
-			cause.Objects = append(cause.Objects, objectRef(o))
-			pods = append(pods, o.Name+" ("+podState(o)+")")
+		if o.DeletionTimestamp.IsZero() {
+			continue
+		}
+		cause.Objects = append(cause.Objects, objectRef(o))
+		pods = append(pods, o.Name+" ("+podState(o)+")")
+		cause.Evidence = append(cause.Evidence, fieldEvidence(o, "metadata.deletionTimestamp", fmt.Sprintf("Pod %s: deletionTimestamp %s, %s", o.Name, fmtTime(o.DeletionTimestamp), podState(o))))
+		if o.Pod == nil || o.Pod.NodeName == "" || seenNode[o.Pod.NodeName] {
+			continue
+		}
+		seenNode[o.Pod.NodeName] = true
+		if n := p.Index.Find("Node", "", o.Pod.NodeName); n != nil {
+			if c := n.Condition("Ready"); c != nil && c.Status != "True" {
+				deadNodes = append(deadNodes, fmt.Sprintf("node %s is Ready=%s (%s: %s) since %s", n.Name, c.Status, c.Reason, c.Message, fmtTime(c.LastTransitionTime)))
+				cause.Evidence = append(cause.Evidence, conditionEvidence(n, c))
+			}
 		}
 	}
 	cause.Summary = fmt.Sprintf("Objects remain without finalizers: %s.", strings.Join(parts, ", "))
 	if len(pods) > 0 {
-		cause.Summary += " Terminating pods: " + strings.Join(pods, "; ") + ". A pod on a node that no longer reports is never confirmed gone by its kubelet."
+		cause.Summary += " Terminating pods: " + strings.Join(pods, "; ") + "."
+	}
+	if len(deadNodes) > 0 {
+		cause.Confidence = "high"
+		cause.Summary += " " + strings.Join(deadNodes, "; ") + ": its kubelet never confirms the pods are gone, so they stay until the node returns or is deleted (kubectl delete node), or the pods are force-deleted."
+		cause.Chain = append(cause.Chain, Link{Component: "kubelet", Finding: strings.Join(deadNodes, "; ")})
 	}
 	return []Cause{cause}, ""
 }

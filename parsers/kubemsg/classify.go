@@ -20,7 +20,7 @@ var errorClasses = []struct {
 	{[]string{"x509:", "certificate signed by unknown authority", "tls: failed to verify certificate", "certificate has expired"}, ErrorClass{"x509", "TLS certificate problem between kube-apiserver and the backend (caBundle, expired or mismatched certificate)"}},
 	{[]string{"no such host"}, ErrorClass{"dns", "the backend's service name does not resolve"}},
 	{[]string{"no endpoints available for service", "have no addresses", "MissingEndpoints"}, ErrorClass{"no-endpoints", "the backend Service has no ready endpoints (no running, ready pod behind it)"}},
-	{[]string{"is not present", "ServiceNotFound", "services \""}, ErrorClass{"service-not-found", "the Service the APIService or webhook points at does not exist"}},
+	{[]string{"is not present", "ServiceNotFound", "services \"", "service \""}, ErrorClass{"service-not-found", "the Service the APIService or webhook points at does not exist"}},
 	{[]string{"cannot find endpoints", "cannot find endpointslices", "EndpointsNotFound"}, ErrorClass{"endpoints-not-found", "the Service has no Endpoints/EndpointSlices object at all"}},
 	{[]string{"stale GroupVersion discovery"}, ErrorClass{"stale-discovery", "kube-apiserver could not refresh the group/version's discovery document from its backend (aggregated discovery marks it stale)"}},
 	{[]string{"the server could not find the requested resource", "bad status from", "404"}, ErrorClass{"bad-status", "the backend answered, but not with a valid API discovery document (wrong backend, group no longer served, or an error status)"}},

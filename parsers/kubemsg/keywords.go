@@ -19,4 +19,11 @@ var LogKeywords = []string{
 	"Starting namespace controller",                       // namespace controller (re)started
 	"successfully acquired lease",                         // leader election (KCM restarts)
 	"currently unable to handle the request",              // 503 rendered by clients
+	`version="v1.`,                                        // component start-up, structured ("Starting" version=...)
+	"Version: v1.",                                        // component start-up, printf (before structured logging)
+	"reconcile node routes",                               // cloud route controller: "Couldn't reconcile node routes"
+	"Could not create route",                              // cloud route controller
+	"UnauthorizedOperation",                               // AWS permission error
+	"AuthorizationFailed",                                 // Azure permission error
+	"AccessDenied",                                        // AWS/GCP permission error
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Namespace condition types set by the namespace controller (1.16+, the last two 1.17+).
@@ -322,7 +323,11 @@ func firstClause(s string) string {
 	s = strings.TrimSpace(s)
 	s = strings.TrimSuffix(s, `"`)
 	if len(s) > 300 {
-		s = s[:300] + "…"
+		cut := 300
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut-- // never split a multi-byte character
+		}
+		s = s[:cut] + "…"
 	}
 	return s
 }

@@ -1,0 +1,163 @@
+package analyzer_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+)
+
+func analyze(t *testing.T, rel string) *analyzer.Report {
+	t.Helper()
+	rec, err := bundle.Load(filepath.Join("..", "fixtures", filepath.FromSlash(rel)), bundle.Options{
+		Keywords: kubemsg.LogKeywords, KeepObject: analyzer.KeepObject, Exclude: []string{"raw", "expected.json", "README.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return analyzer.Analyze(rec, analyzer.Options{})
+}
+
+// TestRuleChains checks, per cause, the links of the causal chain, the confidence, the
+// causes ruled out and the first rung of the ladder on fixtures of that cause.
+func TestRuleChains(t *testing.T) {
+	tests := []struct {
+		fixture    string
+		namespace  string
+		cause      string
+		confidence string
+		chain      []string // substrings that must each appear in some link (component or finding)
+		ruledOut   []string // cause types that must be ruled out
+		firstStep  string   // substring of the first remediation command
+	}{
+		{"handmade/metrics-server-unreachable-route", "team-a", analyzer.CauseAPIDiscovery, "high",
+			[]string{"namespace controller", "kube-apiserver (aggregator)", "timeout", "APIService v1beta1.metrics.k8s.io", "FailedDiscoveryCheck",
+				"Service kube-system/metrics-server", "1 ready", "Ready, node worker-1", "route controller", "permissions"},
+			[]string{analyzer.CauseFinalizers, analyzer.CauseAdmissionWebhook, analyzer.CauseControllerNotRunning, analyzer.CauseNamespaceFinalizer},
+			"kubectl get apiservice v1beta1.metrics.k8s.io"},
+		{"realdata/a-discovery-failure", "tobedeleted", analyzer.CauseAPIDiscovery, "high",
+			[]string{"stale GroupVersion discovery", "MissingEndpoints", "0 ready", "Pending", "not scheduled"},
+			[]string{analyzer.CauseFinalizers, analyzer.CauseAdmissionWebhook, analyzer.CauseControllerNotRunning},
+			"kubectl get apiservice"},
+		{"realworld/kube-metrics-circular-metrics-server-in-deleted-ns", "kube-metrics", analyzer.CauseAPIDiscovery, "medium",
+			[]string{"deadlock", "itself being deleted"}, nil,
+			"kubectl delete apiservice v1beta1.metrics.k8s.io"},
+		{"realworld/calico-apiserver-projectcalico-v3-discovery", "stars", analyzer.CauseAPIDiscovery, "medium",
+			[]string{"v3.projectcalico.org", "timeout", "not in the bundle", "Calico"}, nil, ""},
+		{"handmade/operator-deleted-before-cr", "etcd-operator", analyzer.CauseFinalizers, "high",
+			[]string{"etcd.database.coreos.com/cleanup", "will never be removed"},
+			[]string{analyzer.CauseAPIDiscovery, analyzer.CauseAdmissionWebhook}, "reinstall or restart the controller"},
+		{"realdata/b-finalizer-remaining", "kubevirt", analyzer.CauseFinalizers, "high",
+			[]string{"KubeVirt (virt-operator", "will never be removed"}, []string{analyzer.CauseAPIDiscovery}, ""},
+		{"realdata/c-webhook-content-failure", "appteam", analyzer.CauseAdmissionWebhook, "high",
+			[]string{"webhook configmap-guard.example.io", "failurePolicy Fail", "connection-refused", "Service webhook-system/configmap-guard"},
+			[]string{analyzer.CauseAPIDiscovery, analyzer.CauseFinalizers}, ""},
+		{"handmade/conversion-webhook", "cron", analyzer.CauseConversionWebhook, "medium",
+			[]string{"CRD crontabs.stable.example.com", "conversion strategy Webhook", "Service crd-system/crontab-conversion", "does not exist"},
+			[]string{analyzer.CauseAdmissionWebhook}, ""},
+		{"handmade/namespace-finalizer-rancher", "p-team", analyzer.CauseNamespaceFinalizer, "high",
+			[]string{"controller.cattle.io/namespace-auth", "Rancher"}, []string{analyzer.CauseFinalizers, analyzer.CauseAPIDiscovery}, ""},
+		{"handmade/content-remaining-dead-node", "web", analyzer.CauseContentRemaining, "high",
+			[]string{"worker-3", "Ready=Unknown"}, []string{analyzer.CauseFinalizers}, ""},
+		{"handmade/controller-not-running", "batch-jobs", analyzer.CauseControllerNotRunning, "high",
+			[]string{"Lease was last renewed", "ends at"}, []string{analyzer.CauseAPIDiscovery}, "kube-controller-manager"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			r := analyze(t, tt.fixture)
+			var ns *analyzer.NamespaceReport
+			for i := range r.Namespaces {
+				if r.Namespaces[i].Name == tt.namespace {
+					ns = &r.Namespaces[i]
+				}
+			}
+			if ns == nil {
+				t.Fatalf("namespace %s not reported", tt.namespace)
+			}
+			var cause *analyzer.Cause
+			for i := range ns.Causes {
+				if ns.Causes[i].Type == tt.cause {
+					cause = &ns.Causes[i]
+				}
+			}
+			if cause == nil {
+				t.Fatalf("cause %s not found in %+v", tt.cause, ns.Causes)
+			}
+			if cause.Confidence != tt.confidence {
+				t.Errorf("confidence %s, want %s", cause.Confidence, tt.confidence)
+			}
+			var all strings.Builder
+			for _, l := range cause.Chain {
+				all.WriteString(l.Component + ": " + l.Finding + "\n")
+			}
+			for _, want := range tt.chain {
+				if !strings.Contains(all.String(), want) {
+					t.Errorf("chain lacks %q:\n%s", want, all.String())
+				}
+			}
+			ruled := map[string]bool{}
+			for _, ro := range ns.RuledOut {
+				ruled[ro.Type] = true
+				if ro.Reason == "" {
+					t.Errorf("ruled-out %s has no reason", ro.Type)
+				}
+			}
+			for _, want := range tt.ruledOut {
+				if !ruled[want] {
+					t.Errorf("%s not ruled out (ruled out: %v)", want, ns.RuledOut)
+				}
+			}
+			if tt.firstStep != "" && !strings.Contains(ns.Remediation[0].Command, tt.firstStep) {
+				t.Errorf("first step %q, want it to contain %q", ns.Remediation[0].Command, tt.firstStep)
+			}
+			last := ns.Remediation[len(ns.Remediation)-1]
+			if last.Risk != analyzer.RiskDestructive || !strings.Contains(last.Command, "/api/v1/namespaces/"+tt.namespace+"/finalize") {
+				t.Errorf("last step %+v is not the /finalize last resort", last)
+			}
+		})
+	}
+}
+
+// TestNoFindingsOnHealthyBundles: healthy and resolved bundles give no stuck namespace;
+// broken APIServices and webhooks without a stuck namespace are latent risks.
+func TestNoFindingsOnHealthyBundles(t *testing.T) {
+	for _, f := range []string{"handmade/healthy-cluster", "handmade/resolved-namespace"} {
+		r := analyze(t, f)
+		if len(r.Namespaces) != 0 || len(r.Risks) != 0 {
+			t.Errorf("%s: namespaces %v, risks %v", f, r.Namespaces, r.Risks)
+		}
+	}
+	r := analyze(t, "handmade/latent-risk-apiservice")
+	if len(r.Namespaces) != 0 {
+		t.Fatalf("stuck namespaces reported: %v", r.Namespaces)
+	}
+	var objs []string
+	for _, rk := range r.Risks {
+		objs = append(objs, rk.Object)
+		if len(rk.Evidence) == 0 {
+			t.Errorf("risk %s has no evidence", rk.Object)
+		}
+	}
+	if strings.Join(objs, ",") != "APIService/v1beta1.custom.metrics.k8s.io,ValidatingWebhookConfiguration/policy-guard" {
+		t.Errorf("risks %v", objs)
+	}
+}
+
+// TestEveryRuleIsDocumented: each rule has a name that is a cause type and a doc string.
+func TestEveryRuleIsDocumented(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range analyzer.Rules {
+		if r.Name == "" || len(r.Doc) < 100 || r.Run == nil {
+			t.Errorf("rule %q lacks a name, a doc string or a Run function", r.Name)
+		}
+		if seen[r.Name] {
+			t.Errorf("rule %q registered twice", r.Name)
+		}
+		seen[r.Name] = true
+	}
+	if len(seen) != 7 {
+		t.Errorf("%d rules, want 7", len(seen))
+	}
+}

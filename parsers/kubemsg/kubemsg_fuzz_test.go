@@ -1,0 +1,211 @@
+package kubemsg
+
+import (
+	"bufio"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// Fuzz targets for the message parsers. Seeds are the lines of the real fixtures
+// (logs, condition messages, kubectl describe pastes) that contain one of the phrases
+// these parsers look for; crashers found by `go test -fuzz` are committed under
+// testdata/fuzz/<Target>/ and run by every plain `go test`.
+
+var seedPhrases = append([]string{"Some resources are remaining", "finalizers remaining", "Failed to delete all resource types",
+	"All content successfully deleted", "successfully discovered", "All content-preserving finalizers"}, LogKeywords...)
+
+// fixtureLines returns up to max fixture lines containing one of the seed phrases.
+func fixtureLines(f *testing.F, max int) []string {
+	f.Helper()
+	var out []string
+	seen := map[string]bool{}
+	for _, root := range []string{"../../fixtures/realdata", "../../fixtures/realworld", "../../fixtures/handmade"} {
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || len(out) >= max {
+				return nil
+			}
+			fh, err := os.Open(p)
+			if err != nil {
+				return nil
+			}
+			defer fh.Close()
+			sc := bufio.NewScanner(fh)
+			sc.Buffer(make([]byte, 64<<10), 1<<20)
+			for sc.Scan() && len(out) < max {
+				l := sc.Text()
+				for _, k := range seedPhrases {
+					if strings.Contains(l, k) && !seen[l] && len(l) < 8<<10 {
+						seen[l] = true
+						out = append(out, l)
+						break
+					}
+				}
+			}
+			return nil
+		})
+	}
+	if len(out) == 0 {
+		f.Log("no fixture lines found; fuzzing from the hand-written seeds only")
+	}
+	return out
+}
+
+func addSeeds(f *testing.F, hand ...string) {
+	for _, s := range hand {
+		f.Add(s)
+	}
+	for _, s := range fixtureLines(f, 300) {
+		f.Add(s)
+	}
+}
+
+var gvShape = regexp.MustCompile(`^(?:[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?/)?v[0-9][a-z0-9]*$`)
+
+// FuzzParseDiscoveryFailure: every group/version returned is well-formed, quoted from
+// the text, listed once, with a non-empty error; valid UTF-8 in gives valid UTF-8 out.
+func FuzzParseDiscoveryFailure(f *testing.F) {
+	addSeeds(f,
+		"unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: stale GroupVersion discovery: metrics.k8s.io/v1beta1",
+		`failed to discover some groups map["metrics.k8s.io/v1beta1":"stale GroupVersion discovery: metrics.k8s.io/v1beta1"]`,
+		"failed to discover some groups: map[projectcalico.org/v3:the server is currently unable to handle the request]",
+		"unable to retrieve the complete list of server APIs: ",
+		"failed to discover some groups map[",
+		"unable to retrieve the complete list of server APIs: v1: \xff\xfe, a/v2:")
+	f.Fuzz(func(t *testing.T, text string) {
+		got := ParseDiscoveryFailure(text)
+		seen := map[string]bool{}
+		for _, g := range got {
+			if !gvShape.MatchString(g.GroupVersion) {
+				t.Fatalf("malformed group/version %q", g.GroupVersion)
+			}
+			if !strings.Contains(text, g.GroupVersion) {
+				t.Fatalf("group/version %q not in the text", g.GroupVersion)
+			}
+			if seen[g.GroupVersion] {
+				t.Fatalf("group/version %q listed twice", g.GroupVersion)
+			}
+			seen[g.GroupVersion] = true
+			if g.Err == "" {
+				t.Fatalf("empty error for %q", g.GroupVersion)
+			}
+			if utf8.ValidString(text) && !utf8.ValidString(g.Err) {
+				t.Fatalf("invalid UTF-8 out of valid UTF-8 in: %q", g.Err)
+			}
+			// APIServiceName and its inverse agree on every well-formed group/version.
+			if back := GroupVersionOfAPIService(APIServiceName(g.GroupVersion)); back != g.GroupVersion {
+				t.Fatalf("APIServiceName(%q) does not round-trip: %q", g.GroupVersion, back)
+			}
+		}
+		if !strings.Contains(text, discoveryListPrefix) && !strings.Contains(text, "failed to discover some groups") && got != nil {
+			t.Fatalf("failures %v from a text without a discovery error", got)
+		}
+	})
+}
+
+// FuzzParseNamespaceMessages covers the namespace controller's condition and log
+// messages: counts are never negative, names are quoted from the text, and nothing is
+// found in a text without the message's fixed prefix.
+func FuzzParseNamespaceMessages(f *testing.F) {
+	addSeeds(f,
+		"Some resources are remaining: pods. has 2 resource instances, widgets.example.io has 1 resource instances",
+		"Some content in the namespace has finalizers remaining: kubevirt.io/virtOperatorFinalize in 1 resource instances",
+		"Some finalizers are remaining: a in 99999999999999999999999 resource instances",
+		"Failed to delete all resource types, 1 remaining: Internal error occurred: failed calling webhook \"x\": context deadline exceeded",
+		"deletion of namespace tobedeleted failed: unable to retrieve the complete list of server APIs: v1: x",
+		"All content successfully deleted, may be waiting on finalization",
+		"All content-preserving finalizers finished")
+	f.Fuzz(func(t *testing.T, text string) {
+		rc := ParseContentRemaining(text)
+		if rc != nil && !strings.Contains(text, contentRemainingPrefix) {
+			t.Fatalf("content remaining %v without the prefix", rc)
+		}
+		for _, r := range rc {
+			if r.Count < 0 || r.Resource == "" || !strings.Contains(text, r.GroupResource()) && !strings.Contains(text, r.Resource+".") {
+				t.Fatalf("bad resource count %+v", r)
+			}
+		}
+		for _, fc := range ParseFinalizersRemaining(text) {
+			if fc.Count < 0 || fc.Finalizer == "" || !strings.Contains(text, fc.Finalizer) {
+				t.Fatalf("bad finalizer count %+v", fc)
+			}
+		}
+		if n, errText, ok := ParseContentFailure(text); ok {
+			if n < 0 || !strings.HasSuffix(text, errText) {
+				t.Fatalf("content failure %d %q", n, errText)
+			}
+		}
+		if ns, errText, ok := ParseNamespaceDeletionFailed(text); ok {
+			if ns == "" || strings.ContainsAny(ns, " \t\n") || !strings.Contains(text, "deletion of namespace "+ns+" failed: ") || !strings.HasSuffix(text, errText) {
+				t.Fatalf("deletion failed %q %q", ns, errText)
+			}
+		}
+		for _, ct := range []string{CondDiscoveryFailure, CondGVParsingFailure, CondContentFailure, CondContentRemaining, CondFinalizersRemaining} {
+			// "False" (or anything but "True") never reads as the problem.
+			if ConditionMeaning(ct, text) == ConditionMeaning(ct, "True") && text != "True" {
+				t.Fatalf("status %q explained as the problem state of %s", text, ct)
+			}
+		}
+	})
+}
+
+// FuzzParseBackendFailures covers the webhook, conversion and APIService parsers and
+// the error classifier: names are quoted from the text, details are bounded.
+func FuzzParseBackendFailures(f *testing.F) {
+	addSeeds(f,
+		`admission webhook "x" denied; failed calling webhook "configmap-guard.example.io": failed to call webhook: Post "https://svc:443/?timeout=10s": context deadline exceeded`,
+		`Failed calling webhook, failing closed configmap-guard.example.io: failed calling webhook "configmap-guard.example.io": x`,
+		`conversion webhook for stable.example.com/v1, Kind=CronTab failed: Post "https://x": no route to host`,
+		`calling to conversion webhook failed for crontabs.stable.example.com: x`,
+		`v1beta1.metrics.k8s.io failed with: failing or missing response from https://10.96.0.1:443/apis/metrics.k8s.io/v1beta1: bad status from https://10.96.0.1:443/apis/metrics.k8s.io/v1beta1: 503`,
+		`loading OpenAPI spec for "v1beta1.metrics.k8s.io" failed with: failed to retrieve openAPI spec, http error: ResponseCode: 503`,
+		`error resolving kube-system/metrics-server: no endpoints available for service "metrics-server"`,
+		`failed calling webhook "`+strings.Repeat("é", 400)+`": `+strings.Repeat("é", 400),
+		`failed calling webhook "x": a`+strings.Repeat("é", 400)) // regression: the 300-byte cut split a character
+	f.Fuzz(func(t *testing.T, text string) {
+		valid := utf8.ValidString(text)
+		checkDetail := func(what, d string) {
+			if len(d) > 300+len("…") {
+				t.Fatalf("%s detail of %d bytes", what, len(d))
+			}
+			if valid && !utf8.ValidString(d) {
+				t.Fatalf("%s detail is invalid UTF-8 from valid input: %q", what, d)
+			}
+		}
+		seen := map[string]bool{}
+		for _, w := range ParseWebhookFailures(text) {
+			if w.Webhook == "" || !strings.Contains(text, w.Webhook) || seen[w.Webhook] {
+				t.Fatalf("webhook %+v", w)
+			}
+			seen[w.Webhook] = true
+			checkDetail("webhook", w.Detail)
+		}
+		if c, ok := ParseConversionFailure(text); ok {
+			if c.Kind == "" || !strings.Contains(text, c.Kind) || !strings.Contains(text, c.GroupVersion) {
+				t.Fatalf("conversion %+v", c)
+			}
+			checkDetail("conversion", c.Detail)
+		}
+		if a, ok := ParseAPIServiceFailure(text); ok {
+			if a.APIService == "" || !strings.Contains(text, a.APIService) || (a.Source != "openapi" && a.Source != "availability") {
+				t.Fatalf("apiservice %+v", a)
+			}
+			checkDetail("apiservice", a.Detail)
+		}
+		if ns, name, ok := ParseErrorResolving(text); ok {
+			if ns == "" || name == "" || !strings.Contains(text, ns+"/"+name) {
+				t.Fatalf("error resolving %q %q", ns, name)
+			}
+		}
+		if c := ClassifyError(text); c.Code == "" || (c.Code != "unknown" && c.Meaning == "") {
+			t.Fatalf("class %+v", c)
+		}
+		_ = GroupOf(text)
+		_ = WellKnownGroupOwner(text)
+		_ = SortedUnique(strings.Fields(text))
+	})
+}
