@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
@@ -167,6 +168,7 @@ func latentRisks(ix *Index, r *Report) []Risk {
 			Summary:  fmt.Sprintf("APIService %s is Available=%s (%s: %s). Discovery of %s fails, so any namespace deleted now will hang in Terminating.", name, c.Status, c.Reason, c.Message, kubemsg.GroupVersionOfAPIService(name)),
 			Evidence: []Evidence{conditionEvidence(a, c)}})
 	}
+	risks = append(risks, eventRisks(ix, reported)...)
 	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
 		for _, cfg := range ix.ByKind[kind] {
 			for _, wh := range cfg.Webhooks {
@@ -253,4 +255,53 @@ func coverage(ix *Index, r *Report) []Gap {
 		}
 	}
 	return gaps
+}
+
+// unavailableGroupRE finds the group of a client-side 503 in an event message:
+// "the server is currently unable to handle the request (get pods.metrics.k8s.io)".
+var unavailableGroupRE = regexp.MustCompile(`the server is currently unable to handle the request \((?:get|list|watch) [a-z0-9-]+\.([a-z0-9.-]+)\)`)
+
+// eventRisks finds API groups that Warning events show as unavailable, for bundles
+// without APIService objects (cluster-info dumps, troubleshoot bundles).
+func eventRisks(ix *Index, reported map[string]bool) []Risk {
+	var risks []Risk
+	byGroup := map[string][]*objects.Object{}
+	var groups []string
+	for _, ev := range ix.ByKind["Event"] {
+		if ev.Event == nil {
+			continue
+		}
+		m := unavailableGroupRE.FindStringSubmatch(ev.Event.Message)
+		if m == nil {
+			continue
+		}
+		if _, ok := byGroup[m[1]]; !ok {
+			groups = append(groups, m[1])
+		}
+		byGroup[m[1]] = append(byGroup[m[1]], ev)
+	}
+	for _, g := range groups {
+		known := false
+		for name := range ix.APIServices {
+			if kubemsg.GroupOf(kubemsg.GroupVersionOfAPIService(name)) == g {
+				known = true // the APIService objects speak for themselves
+			}
+		}
+		if known {
+			continue
+		}
+		evs := byGroup[g]
+		var evidence []Evidence
+		for _, e := range evs[:min(3, len(evs))] {
+			evidence = append(evidence, Evidence{File: e.Source.File, Line: e.Source.Line, Time: timePtr(e.Event.Last), Object: e.Ref(),
+				Text: fmt.Sprintf("%s %s (%s/%s): %s", e.Event.Type, e.Event.Reason, e.Event.Involved.Kind, e.Event.Involved.Name, e.Event.Message)})
+		}
+		summary := fmt.Sprintf("Events show the API group %s answering 503 (\"the server is currently unable to handle the request\"): its aggregated API server is down, and while it is, any namespace deleted will hang in Terminating.", g)
+		if owner := kubemsg.WellKnownGroupOwner(g); owner != "" {
+			summary += " " + g + " is usually served by " + owner + "."
+		}
+		summary += " The bundle has no APIService objects to confirm it (collect: kubectl get apiservices -o json)."
+		risks = append(risks, Risk{Type: CauseAPIDiscovery, Object: "group " + g, Summary: summary, Evidence: evidence})
+	}
+	return risks
 }

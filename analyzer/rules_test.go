@@ -161,3 +161,18 @@ func TestEveryRuleIsDocumented(t *testing.T) {
 		t.Errorf("%d rules, want 7", len(seen))
 	}
 }
+
+// TestEventRiskWithoutAPIServices: a real cluster-info dump (no Namespace or APIService
+// objects) still shows the broken metrics API through the HPA's Warning events.
+func TestEventRiskWithoutAPIServices(t *testing.T) {
+	r := analyze(t, "realdata/a-discovery-failure-clusterinfo")
+	if len(r.Namespaces) != 0 {
+		t.Errorf("no Namespace object or controller log says a namespace is stuck, got %v", r.Namespaces)
+	}
+	if len(r.Risks) != 1 || r.Risks[0].Object != "group metrics.k8s.io" || len(r.Risks[0].Evidence) == 0 {
+		t.Fatalf("risks %+v", r.Risks)
+	}
+	if !strings.Contains(r.Risks[0].Evidence[0].Text, "(get pods.metrics.k8s.io)") {
+		t.Errorf("evidence %+v", r.Risks[0].Evidence[0])
+	}
+}
