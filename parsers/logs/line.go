@@ -390,7 +390,9 @@ func (p *lineParser) parseJSON(b []byte, e *Entry) bool {
 		return false
 	}
 	e.Message = msg
-	if ts, ok := m["ts"].(float64); ok && e.Time.IsZero() {
+	// ts is milliseconds since the epoch; values outside years 1970-9999 are not times
+	// (and would overflow, or fail to render in the JSON report).
+	if ts, ok := m["ts"].(float64); ok && e.Time.IsZero() && ts >= 0 && ts < maxJSONTs {
 		sec, frac := math.Modf(ts / 1000)
 		e.Time = time.Unix(int64(sec), int64(frac*1e9)).UTC()
 		e.TimeSource = "json"
@@ -424,3 +426,6 @@ func (p *lineParser) parseJSON(b []byte, e *Entry) bool {
 	}
 	return true
 }
+
+// maxJSONTs is 10000-01-01T00:00:00Z in milliseconds.
+const maxJSONTs = 253402300800000
