@@ -57,6 +57,9 @@ func runAdmissionWebhook(p *Pass) ([]Cause, string) {
 		if c := p.Condition(kubemsg.CondContentFailure); c != nil && c.Status != "True" {
 			return nil, fmt.Sprintf("%s is %s (%s): every delete call succeeded", c.Type, c.Status, c.Reason)
 		}
+		if c := inferBlockingWebhook(p); c != nil {
+			return []Cause{*c}, ""
+		}
 		return nil, "no webhook failure in the namespace's conditions or in the controller's log lines for it"
 	}
 	cause := Cause{Type: CauseAdmissionWebhook, Confidence: "medium", GroupVersions: []string{}, APIServices: []string{},
@@ -224,4 +227,66 @@ func runConversionWebhook(p *Pass) ([]Cause, string) {
 	cause.Evidence = append(ev, sampleLines(lines, 8)...)
 	correlate(lines, p.Deletion).apply(&cause, p.Deletion, "conversion webhook failures")
 	return []Cause{cause}, ""
+}
+
+// inferBlockingWebhook handles bundles without the namespace's deletion conditions and
+// without controller logs: a fail-closed webhook that intercepts DELETE of a resource
+// type still present in the namespace, and whose backend the bundle shows broken, is a
+// probable cause (low confidence: nothing shows the call failing).
+func inferBlockingWebhook(p *Pass) *Cause {
+	if p.Condition(kubemsg.CondContentFailure) != nil {
+		return nil
+	}
+	present := map[string]bool{}
+	for _, o := range p.Index.ByNamespace[p.Namespace] {
+		present[strings.ToLower(o.Kind)] = true
+	}
+	for kind := range p.Index.Records.Dropped[p.Namespace] {
+		present[strings.ToLower(kind)] = true
+	}
+	if c := p.ConditionTrue(kubemsg.CondContentRemaining); c != nil {
+		for _, rc := range kubemsg.ParseContentRemaining(c.Message) {
+			present[rc.Resource] = true
+		}
+	}
+	if len(present) == 0 {
+		return nil
+	}
+	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
+		for _, cfg := range p.Index.ByKind[kind] {
+			for _, wh := range cfg.Webhooks {
+				if wh.FailurePolicy != "Fail" || wh.Service == nil || !interceptsDelete(wh) || !rulesCover(wh.Rules, present) {
+					continue
+				}
+				broken, why := backendBroken(p.Index, wh.Service)
+				if !broken {
+					continue
+				}
+				port := 443
+				if wh.Service.Port != nil {
+					port = *wh.Service.Port
+				}
+				f := fmt.Sprintf("%s %s: failurePolicy Fail, rules %s, service %s/%s %s", cfg.Kind, cfg.Name, fmtRules(wh.Rules), wh.Service.Namespace, wh.Service.Name, why)
+				c := &Cause{Type: CauseAdmissionWebhook, Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
+					Objects: []ObjectRef{objectRef(cfg)}, Webhooks: []string{wh.Name},
+					Evidence: []Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: f}}}
+				c.Chain = append([]Link{{Component: "webhook " + wh.Name, Finding: f, Evidence: c.Evidence}}, backendChain(p.Index, wh.Service.Namespace, wh.Service.Name, port)...)
+				c.Summary = fmt.Sprintf("Probably %s (webhook %q, failurePolicy Fail): it intercepts DELETE of resources still in the namespace and its backend %s, so the namespace controller's deletes would be rejected. No condition or log line in the bundle confirms it.", cfg.Ref(), wh.Name, why)
+				c.Notes = []string{"collect: kubectl get namespace " + p.Namespace + " -o json (its conditions name the failing webhook) and the kube-controller-manager log"}
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+func rulesCover(rules []objects.WebhookRule, present map[string]bool) bool {
+	for _, r := range rules {
+		for _, res := range r.Resources {
+			if res == "*" || res == "*/*" || present[res] || present[strings.TrimSuffix(res, "s")] {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -53,7 +53,10 @@ type Records struct {
 	// ObjectFiles lists the files objects were read from.
 	ObjectFiles []string
 	ObjectCount int // all objects seen, kept or not
-	Warnings    []diag.Warning
+	// Dropped counts the namespaced objects that KeepObject did not keep, by namespace
+	// and kind, so rules still know what a namespace contains.
+	Dropped  map[string]map[string]int
+	Warnings []diag.Warning
 	// NewestObjectTime is the newest timestamp found in any object: the best estimate of
 	// when the bundle was collected when nothing better says so.
 	NewestObjectTime time.Time
@@ -316,7 +319,7 @@ func (l *loader) member(m member, r io.Reader) {
 	}
 	l.readable++
 	switch {
-	case isClusterInfoStdout(head, kind):
+	case isClusterInfoStdout(head, kind, ext):
 		l.clusterInfoStdout(m, src)
 	case kind == "json" || kind == "yaml":
 		l.objects(m.rel, name, kind, src)
@@ -338,6 +341,14 @@ func (l *loader) emitter(gv, crd string) func(*objects.Object) {
 			if crd != "" && o.Kind == "" {
 				l.crs = append(l.crs, crRef{o, crd})
 			}
+		} else if o.Namespace != "" {
+			if l.rec.Dropped == nil {
+				l.rec.Dropped = map[string]map[string]int{}
+			}
+			if l.rec.Dropped[o.Namespace] == nil {
+				l.rec.Dropped[o.Namespace] = map[string]int{}
+			}
+			l.rec.Dropped[o.Namespace][o.Kind]++
 		}
 	}
 }
@@ -479,12 +490,12 @@ func (l *loader) finishLogs(strip func(string) string, links map[string]string) 
 
 // isClusterInfoStdout recognises `kubectl cluster-info dump` written to stdout: JSON
 // lists (nodes first) and `==== START logs for container` blocks in one stream.
-func isClusterInfoStdout(head []byte, kind string) bool {
-	if bytes.Contains(head, []byte("==== START logs for container ")) {
-		return bytes.HasPrefix(bytes.TrimSpace(head), []byte("{"))
-	}
-	if kind != "json" {
+func isClusterInfoStdout(head []byte, kind, ext string) bool {
+	if kind != "json" || !bytes.HasPrefix(bytes.TrimSpace(head), []byte("{")) {
 		return false
+	}
+	if ext != ".json" && ext != ".yaml" && ext != ".yml" {
+		return true // JSON saved as .txt, .log, .out or without extension: a redirected stdout
 	}
 	t := bytes.TrimSpace(head)
 	if len(t) > 200 {
