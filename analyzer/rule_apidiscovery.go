@@ -87,36 +87,22 @@ func runAPIDiscovery(p *Pass) ([]Cause, string) {
 	}
 	lines = append(lines, nsLines...)
 	// Cluster-wide discovery lines (resource quota, garbage collector, the pre-1.16
-	// namespace controller that did not name the namespace, kubectl output).
-	var wide []*logs.Entry
-	for _, dl := range ix.DiscoveryFailures {
-		if dl.Namespace != "" {
-			continue
-		}
-		relevant := len(found) == 0 || anyGV(dl.Failures, found)
-		if !relevant {
-			continue
-		}
-		wide = append(wide, dl.Entry)
-		if len(found) == 0 || strings.HasPrefix(dl.Entry.Caller, "namespace_controller.go") {
-			for _, f := range dl.Failures {
-				add(f.GroupVersion, f.Err)
-			}
-		}
-	}
+	// namespace controller that did not name the namespace, kubectl output). They
+	// support the namespace's own evidence; when there is none, they are the evidence.
 	if cond != nil && cond.Status != "True" && len(nsLines) == 0 {
 		return nil, fmt.Sprintf("%s is %s (%s): discovery succeeded on the controller's last pass",
 			cond.Type, cond.Status, cond.Reason)
 	}
-	if len(found) == 0 && len(wide) > 0 {
-		// nothing specific to this namespace, but discovery fails cluster-wide
-		for _, e := range wide {
-			for _, dl := range ix.DiscoveryFailures {
-				if dl.Entry == e {
-					for _, f := range dl.Failures {
-						add(f.GroupVersion, f.Err)
-					}
-				}
+	specific := len(found) > 0
+	var wide []*logs.Entry
+	for _, dl := range ix.DiscoveryFailures {
+		if dl.Namespace != "" || (specific && !anyGV(dl.Failures, found)) {
+			continue
+		}
+		wide = append(wide, dl.Entry)
+		if !specific {
+			for _, f := range dl.Failures {
+				add(f.GroupVersion, f.Err)
 			}
 		}
 	}
@@ -194,7 +180,7 @@ func apiServiceChain(p *Pass, gv, name, errText string, condEv []Evidence, nsLin
 	kcm := Link{Component: "namespace controller (kube-controller-manager)",
 		Finding: fmt.Sprintf("discovery of %s fails: %s", gv, errText)}
 	kcm.Evidence = append(kcm.Evidence, condEv...)
-	kcm.Evidence = append(kcm.Evidence, sampleLines(filterGV(ix, append(append([]*logs.Entry{}, nsLines...), wide...), gv), 4)...)
+	kcm.Evidence = append(kcm.Evidence, sampleLines(filterGV(append(append([]*logs.Entry{}, nsLines...), wide...), gv), 4)...)
 	chain = append(chain, kcm)
 
 	summary = "APIService " + name
@@ -250,9 +236,7 @@ func apiServiceChain(p *Pass, gv, name, errText string, condEv []Evidence, nsLin
 	link := Link{Component: "APIService " + name}
 	if c := a.Condition("Available"); c != nil {
 		link.Finding = fmt.Sprintf("Available=%s reason=%s: %s", c.Status, c.Reason, c.Message)
-		if c.LastTransitionTime.IsZero() {
-			link.Finding += ""
-		} else {
+		if !c.LastTransitionTime.IsZero() {
 			link.Finding += " (since " + fmtTime(c.LastTransitionTime) + ")"
 		}
 		link.Evidence = append(link.Evidence, conditionEvidence(a, c))
@@ -320,7 +304,7 @@ func networkLinks(ix *Index) []Link {
 	return []Link{{Component: comp, Finding: finding, Evidence: sampleLines(lines, 4)}}
 }
 
-func filterGV(ix *Index, es []*logs.Entry, gv string) []*logs.Entry {
+func filterGV(es []*logs.Entry, gv string) []*logs.Entry {
 	var out []*logs.Entry
 	for _, e := range es {
 		if strings.Contains(e.Detail(), gv) || strings.Contains(e.Field("groups"), gv) {
