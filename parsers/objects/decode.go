@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -371,20 +372,11 @@ func managers(mf []struct {
 }) []string {
 	var out []string
 	for _, m := range mf {
-		if m.Manager != "" && !containsString(out, m.Manager) {
+		if m.Manager != "" && !slices.Contains(out, m.Manager) {
 			out = append(out, m.Manager)
 		}
 	}
 	return out
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func fillKind(o *Object, w *wire) {

@@ -311,14 +311,8 @@ func (s *jsonSplitter) collect(st *splitState, c byte) (item, error) {
 	}
 	line := s.line
 	s.keep = s.pos
-	ok, err := s.skipValue()
-	if err != nil {
-		s.keep = -1
+	if err := s.skipKeptValue(line); err != nil {
 		return item{}, err
-	}
-	if !ok {
-		s.keep = -1
-		return item{}, &errSplit{line, "input ends inside an object (truncated file?)"}
 	}
 	raw := s.buf[s.keep:s.pos]
 	s.keep = -1
@@ -374,16 +368,23 @@ func (s *jsonSplitter) topObject(st *splitState) (item, error) {
 			st.inList = true
 			return s.next(st)
 		}
-		ok, err := s.skipValue()
-		if err != nil {
-			s.keep = -1
+		if err := s.skipKeptValue(line); err != nil {
 			return item{}, err
 		}
-		if !ok {
-			s.keep = -1
-			return item{}, &errSplit{line, "input ends inside an object (truncated file?)"}
-		}
 	}
+}
+
+// skipKeptValue skips a value inside the object being kept (started at line); on
+// failure it releases the kept bytes and says where the object began.
+func (s *jsonSplitter) skipKeptValue(line int) error {
+	ok, err := s.skipValue()
+	if err == nil && !ok {
+		err = &errSplit{line, "input ends inside an object (truncated file?)"}
+	}
+	if err != nil {
+		s.keep = -1
+	}
+	return err
 }
 
 // headString finds `"key": "value"` in the small head of a list object.
