@@ -215,12 +215,13 @@ func analyzeNamespace(p *Pass, s stuckNamespace) NamespaceReport {
 	if len(nr.Causes) == 0 {
 		nr.Causes = append(nr.Causes, undetermined(p, nr.RuledOut))
 	}
-	nr.Verdict = verdict(p, nr)
+	nr.Verdict = verdict(nr)
 	nr.Remediation = remediation(p, nr)
+	nr.Timeline = timeline(p, &nr)
 	return nr
 }
 
-func verdict(p *Pass, nr NamespaceReport) string {
+func verdict(nr NamespaceReport) string {
 	var parts []string
 	for _, c := range nr.Causes {
 		parts = append(parts, c.Summary)

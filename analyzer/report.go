@@ -78,6 +78,29 @@ type NamespaceReport struct {
 	Causes             []Cause           `json:"causes"`
 	RuledOut           []RuledOut        `json:"ruledOut"`
 	Remediation        []RemediationStep `json:"remediation"`
+	// Timeline lists what happened to the namespace and around it, oldest first:
+	// the deletion, condition transitions, error log lines and events (see timeline.go).
+	Timeline []TimelineEvent `json:"timeline"`
+}
+
+// Timeline event kinds.
+const (
+	EventDeletion  = "deletion"
+	EventCondition = "condition"
+	EventError     = "error"
+	EventEvent     = "event"
+)
+
+// TimelineEvent is one timed fact about a stuck namespace.
+type TimelineEvent struct {
+	Time         time.Time `json:"time"`
+	TimeInferred bool      `json:"timeInferred,omitempty"` // klog year inferred
+	Component    string    `json:"component"`              // who reported it: "kube-controller-manager", "APIService/v1beta1.metrics.k8s.io", ...
+	Kind         string    `json:"kind"`                   // deletion, condition, error, event
+	Text         string    `json:"text"`
+	Cause        string    `json:"cause,omitempty"` // the cause type the event supports, when it supports one
+	File         string    `json:"file,omitempty"`
+	Line         int       `json:"line,omitempty"`
 }
 
 // ConditionReport is a namespace status condition decoded into plain words.

@@ -33,6 +33,8 @@ component logs). It never contacts a cluster and never writes into the bundle.
 
 Usage:
   nsanalyze [flags] BUNDLE
+  nsanalyze explain [CAUSE]      what a cause type means and its remediation ladder
+  nsanalyze diff [flags] OLD NEW compare two bundles of the same cluster (before/after a fix)
 
 Examples:
   # Analyse a bundle directory and print the report
@@ -44,9 +46,15 @@ Examples:
   # klog lines were written in the node's local time (UTC+1)
   nsanalyze --log-timezone Europe/Berlin ./bundle
 
+  # A report to attach to a ticket, without customer names or addresses
+  nsanalyze --redact -o html ./bundle > report.html
+
+  # In CI: fail only on stuck namespaces, and also on latent risks
+  nsanalyze --fail-on risk ./bundle
+
 Exit codes:
-  0  no namespace is stuck
-  1  at least one namespace is stuck
+  0  no namespace is stuck (or --fail-on none)
+  1  at least one namespace is stuck (--fail-on risk: or a latent risk was found)
   2  usage error, or nothing in the bundle could be read
 
 Flags:
@@ -57,6 +65,14 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "explain":
+			return runExplain(args[1:], stdout, stderr)
+		case "diff":
+			return runDiff(args[1:], stdout, stderr)
+		}
+	}
 	fs := pflag.NewFlagSet("nsanalyze", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -67,6 +83,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		exclude      = fs.StringSlice("exclude", nil, "skip these paths of the bundle (relative, repeatable)")
 		maxLineBytes = fs.Int("max-line-bytes", logs.DefaultMaxLineBytes, "log lines longer than this are skipped with a warning")
 		help         = fs.BoolP("help", "h", false, "show this help")
+		colorMode    = fs.String("color", "auto", "colours in the text report: auto (only on a terminal, off with NO_COLOR)|always|never")
+		failOn       = fs.String("fail-on", "stuck", "exit 1 when: none (never)|stuck (a namespace is stuck)|risk (stuck or a latent risk)")
+		quiet        = fs.BoolP("quiet", "q", false, "no progress indicator on stderr")
 	)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -105,6 +124,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: unknown --output %q (want one of %s)\n", *output, strings.Join(render.Formats, ", "))
 		return exitUsage
 	}
+	color, err := useColor(*colorMode, stdout, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return exitUsage
+	}
+	if _, err := exitCodeFor(&analyzer.Report{}, *failOn); err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return exitUsage
+	}
 	loc, err := time.LoadLocation(*logTZ)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: invalid --log-timezone %q: %v\n", *logTZ, err)
@@ -112,6 +140,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	path := fs.Arg(0)
 	start := time.Now()
+	prog := startProgress(stderr, path, !*quiet && isTerminal(stderr))
 	rec, err := bundle.Load(path, bundle.Options{
 		Keywords:     kubemsg.LogKeywords,
 		LogLocation:  loc,
@@ -119,6 +148,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Exclude:      *exclude,
 		KeepObject:   analyzer.KeepObject,
 	})
+	prog.Stop()
 	if rec != nil {
 		for _, w := range rec.Warnings {
 			log.Warn(w.String())
@@ -131,12 +161,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	log.WithFields(logrus.Fields{"objects": rec.ObjectCount, "logFiles": len(rec.LogFiles), "logEntries": len(rec.Entries),
 		"elapsed": time.Since(start).Round(time.Millisecond)}).Info("bundle read")
 	report := analyzer.Analyze(rec, analyzer.Options{Namespaces: *namespaces})
-	if err := render.Render(stdout, report, *output); err != nil {
+	if err := render.RenderWith(stdout, report, *output, render.Options{Color: color}); err != nil {
 		log.Error(err)
 		return exitUsage
 	}
-	if len(report.Namespaces) > 0 {
-		return exitStuck
-	}
-	return exitNotStuck
+	code, _ := exitCodeFor(report, *failOn)
+	return code
 }

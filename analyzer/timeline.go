@@ -1,0 +1,319 @@
+package analyzer
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
+)
+
+// maxTimelineErrors caps the error lines of one namespace's timeline; beyond it the
+// lines of each component are thinned evenly, keeping the first and the last.
+const maxTimelineErrors = 400
+
+// timeline collects the timed facts about a stuck namespace from what the report and
+// the index already hold: its deletion, the transitions of its conditions and of the
+// conditions quoted as evidence, every log line that supports one of its causes (not
+// only the sampled evidence) and the Kubernetes events about it. Oldest first.
+func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
+	out := []TimelineEvent{}
+	seen := map[string]bool{}
+	add := func(ev TimelineEvent) {
+		if ev.Time.IsZero() {
+			return
+		}
+		key := ev.Kind + "\x00" + ev.File + "\x00" + fmt.Sprint(ev.Line) + "\x00" + ev.Text
+		if ev.File != "" && ev.Line > 0 && ev.Kind != EventDeletion {
+			key = ev.Kind + "\x00" + ev.File + "\x00" + fmt.Sprint(ev.Line) + "\x00" + ev.Component
+		}
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		ev.Time = ev.Time.UTC()
+		out = append(out, ev)
+	}
+	addEntry := func(e *logs.Entry, cause string) {
+		comp := e.Component
+		if comp == "" {
+			comp = "log " + e.File
+		}
+		add(TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: comp, Kind: EventError,
+			Text: clip(entryText(e), 300), Cause: cause, File: e.File, Line: e.Line})
+	}
+
+	if nr.DeletionTimestamp != nil {
+		ev := TimelineEvent{Time: *nr.DeletionTimestamp, Component: "Namespace/" + nr.Name, Kind: EventDeletion,
+			Text: "namespace " + nr.Name + " deleted"}
+		if nr.StuckSince != "" && nr.StuckSince != "metadata.deletionTimestamp" {
+			ev.Text += " (" + nr.StuckSince + ")"
+		}
+		if nr.Source != nil {
+			ev.File = nr.Source.File
+			if p.Object != nil {
+				ev.Line = p.Object.Source.LineOf("metadata.deletionTimestamp")
+			}
+		}
+		add(ev)
+	}
+	for _, c := range nr.Conditions {
+		if c.LastTransitionTime == nil {
+			continue
+		}
+		ev := TimelineEvent{Time: *c.LastTransitionTime, Component: "Namespace/" + nr.Name, Kind: EventCondition,
+			Text: conditionText(c.Type, c.Status, c.Reason)}
+		if p.Object != nil {
+			ev.File = p.Object.Source.File
+			if oc := p.Object.Condition(c.Type); oc != nil && oc.Line > 0 {
+				ev.Line = oc.Line
+			} else {
+				ev.Line = p.Object.Source.Line
+			}
+		}
+		add(ev)
+	}
+
+	for _, c := range nr.Causes {
+		// every occurrence, not only the sampled evidence (first, so lines carry their message)
+		gvs := map[string]bool{}
+		for _, gv := range c.GroupVersions {
+			gvs[gv] = true
+		}
+		switch c.Type {
+		case CauseAPIDiscovery:
+			for _, dl := range p.Index.DiscoveryFailures {
+				if dl.Namespace != "" && dl.Namespace != nr.Name {
+					continue
+				}
+				for _, f := range dl.Failures {
+					if gvs[f.GroupVersion] {
+						addEntry(dl.Entry, c.Type)
+						break
+					}
+				}
+			}
+			for _, name := range c.APIServices {
+				for _, e := range p.Index.APIServiceLines[name] {
+					addEntry(e, c.Type)
+				}
+			}
+		case CauseAdmissionWebhook:
+			for _, w := range c.Webhooks {
+				for _, e := range p.Index.WebhookLines[w] {
+					addEntry(e, c.Type)
+				}
+			}
+		case CauseConversionWebhook:
+			for _, e := range p.Index.ConversionLines {
+				addEntry(e, c.Type)
+			}
+		}
+	}
+	for _, c := range nr.Causes {
+		var evs []Evidence
+		for _, l := range c.Chain {
+			evs = append(evs, l.Evidence...)
+		}
+		evs = append(evs, c.Evidence...)
+		for _, e := range evs {
+			if e.Time == nil {
+				continue
+			}
+			switch {
+			case strings.HasPrefix(e.Field, "status.conditions"):
+				if e.Object == "Namespace/"+nr.Name {
+					continue // already above
+				}
+				add(TimelineEvent{Time: *e.Time, Component: e.Object, Kind: EventCondition, Text: clip(e.Text, 300),
+					Cause: c.Type, File: e.File, Line: e.Line})
+			case strings.HasPrefix(e.Object, "Event/"):
+				add(TimelineEvent{Time: *e.Time, Component: orDefault(e.Component, e.Object), Kind: EventEvent,
+					Text: clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line})
+			case e.Object == "":
+				comp := e.Component
+				if comp == "" {
+					comp = "log " + e.File
+				}
+				add(TimelineEvent{Time: *e.Time, TimeInferred: e.TimeInferred, Component: comp, Kind: EventError,
+					Text: clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line})
+			}
+		}
+		for _, o := range c.Objects {
+			if o.Deletion == nil {
+				continue
+			}
+			ref := o.Kind + "/" + o.Name
+			if o.Namespace != "" {
+				ref = o.Kind + "/" + o.Namespace + "/" + o.Name
+			}
+			ev := TimelineEvent{Time: *o.Deletion, Component: ref, Kind: EventDeletion, Text: ref + " deleted", Cause: c.Type}
+			if len(o.Finalizers) > 0 {
+				ev.Text += ", waiting for finalizers " + strings.Join(o.Finalizers, ", ")
+			}
+			if o.Source != nil {
+				ev.File, ev.Line = o.Source.File, o.Source.Line
+			}
+			add(ev)
+		}
+	}
+	// the namespace controller's failures for this namespace that no cause claimed
+	for _, e := range p.Index.NamespaceDeletionFailed[nr.Name] {
+		cause := ""
+		if len(nr.Causes) == 1 {
+			cause = nr.Causes[0].Type
+		}
+		addEntry(e, cause)
+	}
+	for _, e := range p.Index.NamespaceDeleted[nr.Name] {
+		add(TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: orDefault(e.Component, "log "+e.File),
+			Kind: EventEvent, Text: clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
+	}
+	for _, o := range p.Index.ByKind["Event"] {
+		ei := o.Event
+		if ei == nil {
+			continue
+		}
+		about := o.Namespace == nr.Name || (ei.Involved.Kind == "Namespace" && ei.Involved.Name == nr.Name)
+		if !about {
+			continue
+		}
+		t := ei.Last
+		if t.IsZero() {
+			t = ei.First
+		}
+		text := strings.TrimSpace(ei.Type + " " + ei.Reason + ": " + ei.Message)
+		if ei.Count > 1 {
+			text += fmt.Sprintf(" (x%d)", ei.Count)
+		}
+		add(TimelineEvent{Time: t, Component: orDefault(ei.Component, "events"), Kind: EventEvent, Text: clip(text, 300),
+			File: o.Source.File, Line: o.Source.Line})
+	}
+
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if !a.Time.Equal(b.Time) {
+			return a.Time.Before(b.Time)
+		}
+		if a.Kind != b.Kind {
+			return kindOrder(a.Kind) < kindOrder(b.Kind)
+		}
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Line < b.Line
+	})
+	return thinErrors(out, maxTimelineErrors)
+}
+
+// entryText is a log line's message with its structured fields (but the logger's name),
+// so a line like `"changing APIService availability" name=... newStatus=...` keeps its facts.
+func entryText(e *logs.Entry) string {
+	d := strings.TrimSpace(e.Detail())
+	if e.Fields["err"] != "" || len(e.Fields) == 0 {
+		return d
+	}
+	var keys []string
+	for k := range e.Fields {
+		if k != "logger" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		d += " " + k + "=" + e.Fields[k]
+	}
+	return d
+}
+
+func conditionText(typ, status, reason string) string {
+	s := typ + "=" + status
+	if reason != "" {
+		s += " (" + reason + ")"
+	}
+	return s
+}
+
+func kindOrder(k string) int {
+	switch k {
+	case EventDeletion:
+		return 0
+	case EventCondition:
+		return 1
+	case EventEvent:
+		return 2
+	}
+	return 3
+}
+
+// thinErrors keeps at most max error events, spread evenly over each component's
+// lines (the first and last of each component always kept).
+func thinErrors(evs []TimelineEvent, max int) []TimelineEvent {
+	var n int
+	per := map[string][]int{}
+	var comps []string
+	for i, e := range evs {
+		if e.Kind != EventError {
+			continue
+		}
+		n++
+		if _, ok := per[e.Component]; !ok {
+			comps = append(comps, e.Component)
+		}
+		per[e.Component] = append(per[e.Component], i)
+	}
+	if n <= max {
+		return evs
+	}
+	keep := map[int]bool{}
+	for _, c := range comps {
+		idx := per[c]
+		quota := max * len(idx) / n
+		if quota < 2 {
+			quota = 2
+		}
+		if quota >= len(idx) {
+			for _, i := range idx {
+				keep[i] = true
+			}
+			continue
+		}
+		for k := 0; k < quota; k++ {
+			keep[idx[k*(len(idx)-1)/(quota-1)]] = true
+		}
+	}
+	out := make([]TimelineEvent, 0, len(keep))
+	for i, e := range evs {
+		if e.Kind != EventError || keep[i] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8Start(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// TimelineSpan returns the first and last time of a timeline (zero when empty).
+func TimelineSpan(evs []TimelineEvent) (first, last time.Time) {
+	for _, e := range evs {
+		if first.IsZero() || e.Time.Before(first) {
+			first = e.Time
+		}
+		if e.Time.After(last) {
+			last = e.Time
+		}
+	}
+	return first, last
+}
