@@ -1,0 +1,75 @@
+// Command genbundle writes a large, realistic, deterministic support bundle for
+// benchmarking nsanalyze: the noise of a busy cluster (kube-apiserver HTTP access and
+// trace lines, reflector warnings, controller sync lines, flags; tens of thousands of
+// pods, events, endpoints, config maps and replica sets as `kubectl get -o json` Lists)
+// with a few namespaces stuck in Terminating planted in it, and the real error lines
+// (shapes copied from fixtures/realdata and fixtures/realworld) spread through it.
+//
+// What was planted is written to DIR/expected.json in the fixtures' format. The same
+// flags always produce the same bytes.
+//
+// Usage:
+//
+//	genbundle -o DIR [-size 1G] [-seed 1] [-mix full|logs|objects] [-gz]
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+func main() {
+	var cfg config
+	var size string
+	flag.StringVar(&cfg.Out, "o", "", "output directory (created; must not exist or be empty)")
+	flag.StringVar(&size, "size", "64M", "total size of the generated files before compression (e.g. 250M, 1G, 1.5G)")
+	flag.Uint64Var(&cfg.Seed, "seed", 1, "random seed: the same seed and flags give the same bytes")
+	flag.StringVar(&cfg.Mix, "mix", "full", "what fills the size: full (logs and objects), logs (klog text; objects minimal), objects (kubectl JSON; logs minimal)")
+	flag.BoolVar(&cfg.Gzip, "gz", false, "write the component logs gzip-compressed (kube-apiserver.log.gz, ...)")
+	flag.Parse()
+	if cfg.Out == "" || flag.NArg() != 0 {
+		fmt.Fprintln(os.Stderr, "usage: genbundle -o DIR [-size 1G] [-seed 1] [-mix full|logs|objects] [-gz]")
+		os.Exit(2)
+	}
+	n, err := parseSize(size)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "genbundle:", err)
+		os.Exit(2)
+	}
+	cfg.Size = n
+	exp, err := Generate(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "genbundle:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("wrote %s: %d stuck namespaces %v, failing group/versions %v\n", cfg.Out, len(exp.StuckNamespaces), exp.StuckNamespaces, exp.FailingGroupVersions)
+}
+
+// parseSize reads 1048576, 64K, 250M, 1G, 1.5G (binary units).
+func parseSize(s string) (int64, error) {
+	s = strings.TrimSpace(strings.ToUpper(s))
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "IB"), "B")
+	mult := 1.0
+	if s != "" {
+		switch s[len(s)-1] {
+		case 'K':
+			mult = 1 << 10
+		case 'M':
+			mult = 1 << 20
+		case 'G':
+			mult = 1 << 30
+		}
+		if mult != 1 {
+			s = s[:len(s)-1]
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f <= 0 {
+		return 0, errors.New("invalid -size (want e.g. 250M, 1G, 1.5G)")
+	}
+	return int64(f * mult), nil
+}
