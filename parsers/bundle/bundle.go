@@ -291,6 +291,7 @@ func (l *loader) member(m member, r io.Reader) {
 		if c, ok := dr.(io.Closer); ok {
 			defer c.Close()
 		}
+		m.size = -1 // the uncompressed size is unknown
 	}
 	if isTar(head) {
 		if l.depth >= 2 {
@@ -419,7 +420,9 @@ func (l *loader) logOptions(rel string) logs.Options {
 }
 
 func (l *loader) log(m member, r io.Reader) {
-	f, err := logs.ScanFile(r, m.rel, l.logOptions(m.rel), l.warn)
+	lo := l.logOptions(m.rel)
+	lo.SizeHint = m.size
+	f, err := logs.ScanFile(r, m.rel, lo, l.warn)
 	if err != nil {
 		l.warn.Add(m.rel, 0, "%v", err)
 	}

@@ -30,6 +30,8 @@ type Options struct {
 	Location *time.Location
 	// MaxLineBytes caps the length of a parsed line (default DefaultMaxLineBytes).
 	MaxLineBytes int
+	// SizeHint is the file's size when known (it bounds the first read buffer).
+	SizeHint int64
 	// Component, when set, is the component of the whole file (the caller knows better
 	// than the path, e.g. a symlink named after it).
 	Component string
@@ -148,7 +150,11 @@ type sectionState struct {
 }
 
 func (s *scanner) run(r io.Reader) error {
-	buf := make([]byte, blockSize)
+	size := blockSize
+	if h := s.opts.SizeHint; h > 0 && h < blockSize {
+		size = int(h) + 1
+	}
+	buf := make([]byte, size)
 	carry := 0
 	var rerr error
 	for {
