@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
@@ -36,16 +37,16 @@ func analyze(t testing.TB, dir string) *analyzer.Report {
 func TestPlantedFindings(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		cfg  config
+		cfg  gen.Config
 	}{
-		{"full", config{Size: 2 << 20, Seed: 1, Mix: "full"}},
-		{"logs-gz", config{Size: 1 << 20, Seed: 7, Mix: "logs", Gzip: true}},
-		{"objects", config{Size: 2 << 20, Seed: 42, Mix: "objects"}},
+		{"full", gen.Config{Size: 2 << 20, Seed: 1, Mix: "full"}},
+		{"logs-gz", gen.Config{Size: 1 << 20, Seed: 7, Mix: "logs", Gzip: true}},
+		{"objects", gen.Config{Size: 2 << 20, Seed: 42, Mix: "objects"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
 			cfg.Out = t.TempDir()
-			exp, err := Generate(cfg)
+			exp, err := gen.Generate(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +103,7 @@ func bundleReadsGzip(t *testing.T, dir string) bool {
 func TestDeterministic(t *testing.T) {
 	sum := func(seed uint64) map[string][32]byte {
 		dir := t.TempDir()
-		if _, err := Generate(config{Out: dir, Size: 1 << 20, Seed: seed, Mix: "full", Gzip: true}); err != nil {
+		if _, err := gen.Generate(gen.Config{Out: dir, Size: 1 << 20, Seed: seed, Mix: "full", Gzip: true}); err != nil {
 			t.Fatal(err)
 		}
 		out := map[string][32]byte{}

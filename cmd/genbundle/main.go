@@ -20,10 +20,12 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
 )
 
 func main() {
-	var cfg config
+	var cfg gen.Config
 	var size string
 	flag.StringVar(&cfg.Out, "o", "", "output directory (created; must not exist or be empty)")
 	flag.StringVar(&size, "size", "64M", "total size of the generated files before compression (e.g. 250M, 1G, 1.5G)")
@@ -41,7 +43,7 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.Size = n
-	exp, err := Generate(cfg)
+	exp, err := gen.Generate(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "genbundle:", err)
 		os.Exit(1)

@@ -1,4 +1,7 @@
-package main
+// Package gen writes large, realistic, deterministic support bundles for benchmarking
+// nsanalyze (see cmd/genbundle): the noise of a busy cluster with a few namespaces stuck
+// in Terminating planted in it, and an expected.json of what was planted.
+package gen
 
 import (
 	"bufio"
@@ -14,8 +17,8 @@ import (
 	"time"
 )
 
-// config is what the flags choose.
-type config struct {
+// Config is what the flags choose.
+type Config struct {
 	Out  string
 	Size int64 // total bytes before compression
 	Seed uint64
@@ -43,7 +46,7 @@ type stuckNS struct {
 
 // plan is everything planted, shared by the object and log writers.
 type plan struct {
-	cfg   config
+	cfg   Config
 	End   time.Time // capture time: the newest log line is just before it
 	Start time.Time // first log line
 	// KedaGone: the KEDA metrics server was removed, leaving APIService
@@ -85,7 +88,7 @@ var (
 		"krypton", "lumen", "meadow", "nectar", "onyx", "pylon", "quartz", "raven", "sierra", "tundra"}
 )
 
-func newPlan(cfg config) *plan {
+func newPlan(cfg Config) *plan {
 	r := rand.New(rand.NewPCG(cfg.Seed, 0x9e3779b97f4a7c15))
 	p := &plan{cfg: cfg}
 	p.End = time.Date(2026, 11, 29, 22, 30, 0, 0, time.UTC)
@@ -151,7 +154,7 @@ func (p *plan) expected() Expected {
 }
 
 // Generate writes the bundle described by cfg and returns what it planted.
-func Generate(cfg config) (Expected, error) {
+func Generate(cfg Config) (Expected, error) {
 	if cfg.Mix == "" {
 		cfg.Mix = "full"
 	}
