@@ -447,6 +447,32 @@ func findings(t *testing.T, paths ...string) (string, *bundle.Records) {
 	return strings.Join(lines, "\n"), rec
 }
 
+// logLines summarises the key log lines read: how many per component and message.
+func logLines(rec *bundle.Records, perComponent bool) string {
+	count := map[string]int{}
+	for _, e := range rec.Entries {
+		if !strings.HasSuffix(e.File, ".log") && !strings.HasSuffix(e.File, ".txt") || strings.Contains(e.File, "commands.txt") {
+			continue
+		}
+		k := e.Detail()
+		if perComponent {
+			k = e.Component + " " + k
+		}
+		count[k]++
+	}
+	var out []string
+	for k, n := range count {
+		out = append(out, fmt.Sprintf("%d× %.120s", n, k))
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
+
+func recDir(t *testing.T, dir string) *bundle.Records {
+	_, rec := findings(t, dir)
+	return rec
+}
+
 type expected struct {
 	Stuck []string `json:"stuck_namespaces"`
 }
@@ -500,10 +526,17 @@ func TestRealBundleVariants(t *testing.T) {
 				names = append(names, n)
 			}
 			sort.Strings(names)
+			wantLines := logLines(rec, true)
 			for _, n := range names {
 				got, rec := findings(t, variants[n])
 				if got != want {
 					t.Errorf("%s: findings differ\n got: %s\nwant: %s\nlayouts %v", n, got, want, rec.Layouts)
+				}
+				// the same key lines are read from every rendering of the logs (CRI P
+				// fragments joined, framings removed); journald mixes components in one file
+				perComponent := !strings.HasPrefix(n, "logs as journald")
+				if gl := logLines(rec, perComponent); gl != logLines(recDir(t, dir), perComponent) {
+					t.Errorf("%s: log lines differ\n got: %s\nwant: %s", n, gl, wantLines)
 				}
 				for _, f := range rec.Files {
 					if strings.HasPrefix(f, "support-bundle-") || strings.HasPrefix(f, "must-gather.local") || strings.HasPrefix(f, "./") {

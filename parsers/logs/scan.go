@@ -112,6 +112,7 @@ func ScanFile(r io.Reader, path string, opts Options, warn *diag.Sink) (*File, e
 	for i, k := range opts.Keywords {
 		s.keywords[i] = []byte(k)
 	}
+	s.keywords = append(s.keywords, escapedKeywords(opts.Keywords)...)
 	if s.opts.MaxLineBytes <= 0 {
 		s.opts.MaxLineBytes = DefaultMaxLineBytes
 	}
@@ -354,6 +355,28 @@ func (s *scanner) matchItems(data []byte) []item {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].st < out[j].st })
+	return out
+}
+
+// escapedKeywords returns the forms key phrases take inside JSON strings (docker
+// json-file wraps every line in one; JSON logging inside it, in two): `"` → `\"`,
+// `\` → `\\`, and `<`, `>`, `&` → `\u003c`, ... as docker writes them.
+func escapedKeywords(keys []string) [][]byte {
+	var out [][]byte
+	esc := func(s string) string {
+		r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "<", `\u003c`, ">", `\u003e`, "&", `\u0026`)
+		return r.Replace(s)
+	}
+	for _, k := range keys {
+		e1 := esc(k)
+		if e1 == k {
+			continue
+		}
+		out = append(out, []byte(e1))
+		if e2 := esc(e1); e2 != e1 {
+			out = append(out, []byte(e2))
+		}
+	}
 	return out
 }
 
