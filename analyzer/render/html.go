@@ -144,9 +144,16 @@ func timelineSVG(ns analyzer.NamespaceReport, captured *time.Time) template.HTML
 	if ns.DeletionTimestamp != nil && ns.DeletionTimestamp.Before(first) {
 		first = *ns.DeletionTimestamp
 	}
+	if last.Sub(first) <= 0 {
+		last = first.Add(time.Second)
+	}
+	// a margin so marks at either end stay visible
+	margin := last.Sub(first) / 40
+	first, last = first.Add(-margin), last.Add(margin)
 	span := last.Sub(first)
-	if span <= 0 {
-		span = time.Second
+	tickFmt := "15:04:05"
+	if span > 20*time.Hour {
+		tickFmt = "01-02 15:04"
 	}
 	// lanes: the namespace first, then components by first appearance
 	var lanes []string
@@ -164,7 +171,7 @@ func timelineSVG(ns analyzer.NamespaceReport, captured *time.Time) template.HTML
 	}
 	const left, right, top, laneH, width = 250, 20, 30, 34, 1000
 	plotW := width - left - right
-	height := top + laneH*len(lanes) + 40
+	height := top + laneH*len(lanes) + 50
 	x := func(t time.Time) float64 {
 		return float64(left) + float64(plotW)*float64(t.Sub(first))/float64(span)
 	}
@@ -183,10 +190,7 @@ func timelineSVG(ns analyzer.NamespaceReport, captured *time.Time) template.HTML
 	for i := 0; i <= 5; i++ {
 		t := first.Add(time.Duration(float64(span) * float64(i) / 5))
 		xx := x(t)
-		label := t.UTC().Format("15:04:05")
-		if i == 0 {
-			label = t.UTC().Format("2006-01-02 15:04:05Z")
-		}
+		label := t.UTC().Format(tickFmt)
 		anchor := "middle"
 		if i == 0 {
 			anchor = "start"
@@ -196,6 +200,8 @@ func timelineSVG(ns analyzer.NamespaceReport, captured *time.Time) template.HTML
 		fmt.Fprintf(&b, `<path class="tick" d="M %.1f %d V %d"/><text class="ticklabel" x="%.1f" y="%d" text-anchor="%s">%s</text>`,
 			xx, top, axisY+5, xx, axisY+18, anchor, label)
 	}
+	fmt.Fprintf(&b, `<text class="ticklabel" x="%d" y="%d">UTC, from %s to %s</text>`, left, axisY+34,
+		first.UTC().Format("2006-01-02 15:04:05Z"), last.UTC().Format("2006-01-02 15:04:05Z"))
 	// markers, errors grouped per lane and pixel column
 	type col struct {
 		lane, px int
