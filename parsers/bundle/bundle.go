@@ -269,6 +269,11 @@ func (l *loader) member(m member, r io.Reader) {
 		return
 	}
 	br := l.br
+	if l.depth > 0 {
+		// a member of a nested archive: the outer member is still being read through
+		// l.br, so resetting it here would make the archive read from itself
+		br = bufio.NewReaderSize(nil, 64<<10)
+	}
 	br.Reset(r)
 	head, _ := br.Peek(8192)
 	if len(head) == 0 {
