@@ -93,6 +93,7 @@ func LoadAll(paths []string, opts Options) (*Records, error) {
 	}
 	labels := map[string]int{}
 	readable := 0
+	var loaders []*loader
 	var errs []string
 	for _, p := range paths {
 		label := ""
@@ -109,6 +110,11 @@ func LoadAll(paths []string, opts Options) (*Records, error) {
 		if err != nil {
 			errs = append(errs, err.Error())
 		}
+		loaders = append(loaders, l)
+	}
+	// logs last: a bundle without objects takes the year of its klog lines from the others
+	for _, l := range loaders {
+		l.finishLogs()
 	}
 	seen := map[string]bool{}
 	for _, b := range rec.Bundles {
@@ -148,6 +154,8 @@ type loader struct {
 	objStart int // index of this bundle's first object in rec.Objects
 	readable int
 	depth    int
+	strip    func(string) string // bundle path → reported path
+	links    map[string]string   // resolved symlinks (full paths)
 }
 
 type logFile struct {
@@ -215,7 +223,7 @@ func (l *loader) load(p string) (int, error) {
 	for k, v := range resolved {
 		l.rec.Links[strip(k)] = strip(v)
 	}
-	l.finishLogs(strip, resolved)
+	l.strip, l.links = strip, resolved
 	l.rec.Warnings = append(l.rec.Warnings, l.warn.List...)
 	l.rec.Bundles = append(l.rec.Bundles, Source{Path: p, Label: l.label, Format: format, Root: strings.TrimSuffix(root, "/"), Layouts: layouts})
 	if err != nil {
@@ -437,7 +445,11 @@ func (l *loader) log(m member, r io.Reader) {
 
 // finishLogs completes the years of year-less log times, rotated files of one log
 // together and oldest first, and adds the logs to the records.
-func (l *loader) finishLogs(strip func(string) string, links map[string]string) {
+func (l *loader) finishLogs() {
+	strip, links := l.strip, l.links
+	if strip == nil {
+		return
+	}
 	// a symlink named after a component gives the component to a file whose own path says nothing
 	aliases := map[string]string{}
 	for link, target := range links {
@@ -446,6 +458,9 @@ func (l *loader) finishLogs(strip func(string) string, links map[string]string) 
 		}
 	}
 	ref, basis := l.newest, "the newest object timestamp of the bundle"
+	if ref.IsZero() && !l.rec.NewestObjectTime.IsZero() {
+		ref, basis = l.rec.NewestObjectTime, "the newest object timestamp of the bundles read together"
+	}
 	if ref.IsZero() {
 		for _, lf := range l.logFiles {
 			if !lf.f.Info.YearInferred && lf.f.Info.Last.After(ref) {

@@ -299,6 +299,10 @@ func walkDir(root string, visit visitor, links *linkSet, warn *diag.Sink) {
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
 			raw, _ := os.Readlink(p)
+			if resolveLink(rel, filepath.ToSlash(raw)) == "" && !(filepath.IsAbs(raw) && within(absRoot, raw)) {
+				links.add(rel, "", raw) // leaves the bundle, whether or not the target exists
+				return nil
+			}
 			target, err := filepath.EvalSymlinks(p)
 			if err != nil {
 				if strings.Contains(err.Error(), "too many links") {
@@ -335,6 +339,11 @@ func walkDir(root string, visit visitor, links *linkSet, warn *diag.Sink) {
 		f.Close()
 		return nil
 	})
+}
+
+func within(root, p string) bool {
+	r, err := filepath.Rel(root, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // Sentinels for links whose target could not be resolved while walking a directory.
