@@ -159,12 +159,13 @@ func (s *scanner) run(r io.Reader) error {
 	carry := 0
 	var rerr error
 	for {
-		n, err := io.ReadFull(r, buf[carry:])
+		n, err := readFull(r, buf[carry:])
 		s.info.Bytes += int64(n)
 		data := buf[:carry+n]
 		eof := false
 		if err != nil {
-			if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			if !errors.Is(err, io.EOF) {
+				// e.g. a truncated .gz: what was read before is still analysed
 				s.warn.Add(s.path, s.line+1, "read error, the rest of the file is not analysed: %v", err)
 				rerr = err
 			}
@@ -208,6 +209,28 @@ func (s *scanner) run(r io.Reader) error {
 	}
 	s.flush()
 	return rerr
+}
+
+// readFull reads until buf is full or r fails. Unlike io.ReadFull it returns io.EOF
+// for every clean end, short or not, so that a reader's own io.ErrUnexpectedEOF (a
+// truncated gzip stream) is not mistaken for the end of the file.
+func readFull(r io.Reader, buf []byte) (int, error) {
+	n, idle := 0, 0
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		if m == 0 {
+			if idle++; idle > 100 {
+				return n, io.ErrNoProgress
+			}
+		} else {
+			idle = 0
+		}
+	}
+	return n, nil
 }
 
 // skipLongLine discards the rest of a line longer than MaxLineBytes and returns the
