@@ -32,7 +32,7 @@ support bundle (saved "kubectl get -o json|yaml" output, cluster-info dumps and
 component logs). It never contacts a cluster and never writes into the bundle.
 
 Usage:
-  nsanalyze [flags] BUNDLE
+  nsanalyze [flags] BUNDLE [BUNDLE...]
   nsanalyze explain [CAUSE]      what a cause type means and its remediation ladder
   nsanalyze diff [flags] OLD NEW compare two bundles of the same cluster (before/after a fix)
 
@@ -111,8 +111,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	log.SetLevel(lvl)
-	if fs.NArg() != 1 {
-		fmt.Fprintf(stderr, "error: expected exactly one BUNDLE argument, got %d\n\n", fs.NArg())
+	if fs.NArg() < 1 {
+		fmt.Fprintf(stderr, "error: expected at least one BUNDLE argument (directory, .tar, .tar.gz, .tar.xz, .zip or file), got %d\n\n", fs.NArg())
 		fs.Usage()
 		return exitUsage
 	}
@@ -138,10 +138,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: invalid --log-timezone %q: %v\n", *logTZ, err)
 		return exitUsage
 	}
-	path := fs.Arg(0)
+	paths := fs.Args() // several bundles are merged into one view
+	path := strings.Join(paths, " ")
 	start := time.Now()
 	prog := startProgress(stderr, path, !*quiet && isTerminal(stderr))
-	rec, err := bundle.Load(path, bundle.Options{
+	rec, err := bundle.LoadAll(paths, bundle.Options{
 		Keywords:     kubemsg.LogKeywords,
 		LogLocation:  loc,
 		MaxLineBytes: *maxLineBytes,
