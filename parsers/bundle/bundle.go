@@ -154,6 +154,7 @@ type loader struct {
 	objStart int // index of this bundle's first object in rec.Objects
 	readable int
 	depth    int
+	empty    int                 // empty files seen
 	strip    func(string) string // bundle path → reported path
 	links    map[string]string   // resolved symlinks (full paths)
 }
@@ -176,6 +177,9 @@ func newLoader(rec *Records, opts Options, label string) *loader {
 func (l *loader) load(p string) (int, error) {
 	links := &linkSet{}
 	format, err := walkPath(p, l.member, links, l.warn)
+	if l.empty > maxEmptyWarnings {
+		l.warn.Add("", 0, "%d more empty files skipped", l.empty-maxEmptyWarnings)
+	}
 	if err != nil && format == "" {
 		return 0, err
 	}
@@ -267,13 +271,30 @@ func excluded(rel string, ex []string) bool {
 	return false
 }
 
+// maxEmptyWarnings caps the warnings about empty files; the rest are counted in one
+// summary (a bundle may hold a million of them).
+const maxEmptyWarnings = 20
+
+// noteEmpty reports an empty file: a dump or log that holds nothing, often cut by an
+// upload limit or a collector that failed.
+func (l *loader) noteEmpty(rel string) {
+	l.empty++
+	if l.empty <= maxEmptyWarnings {
+		l.warn.Add(rel, 0, "empty file")
+	}
+}
+
 // compressedExt are the suffixes of compressed members, dropped to sniff the content.
 var compressedExt = []string{".gz", ".xz", ".bz2"}
 
 // member reads one regular file of the bundle, once, as a stream.
 func (l *loader) member(m member, r io.Reader) {
 	l.rels = append(l.rels, m.rel)
-	if excluded(m.rel, l.opts.Exclude) || skippedExt[strings.ToLower(path.Ext(m.rel))] || m.size == 0 {
+	if excluded(m.rel, l.opts.Exclude) || skippedExt[strings.ToLower(path.Ext(m.rel))] {
+		return
+	}
+	if m.size == 0 {
+		l.noteEmpty(m.rel)
 		return
 	}
 	br := l.br
@@ -285,6 +306,7 @@ func (l *loader) member(m member, r io.Reader) {
 	br.Reset(r)
 	head, _ := br.Peek(8192)
 	if len(head) == 0 {
+		l.noteEmpty(m.rel)
 		return
 	}
 	var src io.Reader = br
@@ -435,10 +457,7 @@ func (l *loader) logOptions(rel string) logs.Options {
 func (l *loader) log(m member, r io.Reader) {
 	lo := l.logOptions(m.rel)
 	lo.SizeHint = m.size
-	f, err := logs.ScanFile(r, m.rel, lo, l.warn)
-	if err != nil {
-		l.warn.Add(m.rel, 0, "%v", err)
-	}
+	f, _ := logs.ScanFile(r, m.rel, lo, l.warn) // the scanner reports its read errors itself
 	f.Mtime = m.mtime
 	l.logFiles = append(l.logFiles, &logFile{f: f, rel: m.rel})
 }

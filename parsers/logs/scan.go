@@ -165,8 +165,6 @@ func (s *scanner) run(r io.Reader) error {
 		eof := false
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
-				// e.g. a truncated .gz: what was read before is still analysed
-				s.warn.Add(s.path, s.line+1, "read error, the rest of the file is not analysed: %v", err)
 				rerr = err
 			}
 			eof = true
@@ -174,6 +172,10 @@ func (s *scanner) run(r io.Reader) error {
 		if eof {
 			if len(data) > 0 {
 				s.region(data)
+			}
+			if rerr != nil {
+				// e.g. a truncated .gz: what was read before is analysed, the rest is missing
+				s.warn.Add(s.path, s.line, "read error after line %d, the rest of the file is not analysed: %v", s.line, rerr)
 			}
 			break
 		}
