@@ -296,3 +296,50 @@ func sortedWarnings(r hostileReport) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestHostileRewritesChangeNothing: the same evidence in another encoding (CRLF, ANSI
+// colours, bytes that are not UTF-8, NUL padding, gzip, no final newline) gives the same
+// findings; only NUL padding deserves a warning.
+func TestHostileRewritesChangeNothing(t *testing.T) {
+	_, base, _ := analyzeJSON(t, baseCopy(t))
+	for _, rw := range hostile.Rewrites() {
+		t.Run(rw.Name, func(t *testing.T) {
+			dir := baseCopy(t)
+			p := filepath.Join(dir, rw.File)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel := rw.File
+			if rw.Rename != "" {
+				if err := os.Remove(p); err != nil {
+					t.Fatal(err)
+				}
+				rel, p = rw.Rename, filepath.Join(dir, rw.Rename)
+			}
+			if err := os.WriteFile(p, rw.Apply(b), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, r, errs := analyzeJSON(t, dir)
+			if code != exitStuck {
+				t.Errorf("exit %d; stderr:\n%s", code, errs)
+			}
+			if got, want := r.findings(), base.findings(); got != want {
+				t.Errorf("findings changed:\n got %s\nwant %s", got, want)
+			}
+			want := 0
+			if rw.Warns {
+				want = 1
+			}
+			n := 0
+			for _, w := range r.Warnings {
+				if w.File == rel {
+					n++
+				}
+			}
+			if len(r.Warnings)-len(base.Warnings) != want || n != want {
+				t.Errorf("want %d new warning(s) naming %s, got %q", want, rel, sortedWarnings(r))
+			}
+		})
+	}
+}

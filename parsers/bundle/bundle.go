@@ -352,6 +352,8 @@ func (l *loader) member(m member, r io.Reader) {
 		kind = "yaml" // YAML may start with comments
 	case kind == "text" && ext == ".json":
 		l.warn.Add(m.rel, 1, "%s file does not start like JSON or YAML; read as a log", ext)
+	case bytes.IndexByte(head, 0) >= 0:
+		l.warn.Add(m.rel, 0, "text with NUL bytes (written during a crash?); read as text")
 	}
 	l.readable++
 	switch {

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ulikunitz/xz"
@@ -116,7 +117,7 @@ func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink) (string,
 	if !st.Mode().IsRegular() {
 		return "", fmt.Errorf("cannot read bundle %s: not a directory or a regular file", p)
 	}
-	f, err := os.Open(p)
+	f, err := openRegular(p)
 	if err != nil {
 		return "", fmt.Errorf("cannot open bundle: %w", err)
 	}
@@ -164,6 +165,25 @@ func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink) (string,
 	// One file: an object dump or a log, possibly compressed (kept under its own name).
 	visit(member{rel: filepath.Base(p), size: sizeIf(comp == "", st.Size()), mtime: st.ModTime()}, inner)
 	return FormatFile, nil
+}
+
+// openRegular opens a file that was a regular file when it was listed, without
+// blocking if it has been replaced by a FIFO or a device since, and checks that what
+// was opened is still a regular file.
+func openRegular(p string) (*os.File, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("%s is no longer a regular file (%s)", p, st.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 func sizeIf(known bool, n int64) int64 {
@@ -330,7 +350,12 @@ func walkDir(root string, visit visitor, links *linkSet, warn *diag.Sink) {
 			warn.Add(rel, 0, "not a regular file (%s), skipped", info.Mode().Type())
 			return nil
 		}
-		f, err := os.Open(p)
+		if info.Size() == 0 {
+			// nothing to read: not even opened (a bundle may hold a million of them)
+			visit(member{rel: rel, size: 0, mtime: info.ModTime()}, strings.NewReader(""))
+			return nil
+		}
+		f, err := openRegular(p)
 		if err != nil {
 			warn.Add(rel, 0, "cannot open: %v", err)
 			return nil

@@ -584,8 +584,12 @@ func locateFields(o *Object, raw []byte, line int) {
 // Sniff tells what a file holds from its first bytes: "json", "yaml", "jsonlog"
 // (one JSON log record per line), "binary" or "text".
 func Sniff(head []byte) string {
-	if bytes.IndexByte(head, 0) >= 0 {
+	if looksBinary(head) {
 		return "binary"
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		// text with NUL bytes (a log preallocated or cut by a crash): the NULs are not content
+		head = bytes.ReplaceAll(head, []byte{0}, nil)
 	}
 	t := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	t = bytes.TrimPrefix(t, []byte("\xef\xbb\xbf"))
@@ -612,6 +616,24 @@ func Sniff(head []byte) string {
 		}
 	}
 	return "text"
+}
+
+// looksBinary tells binary data from text that merely holds some NUL bytes (logs of a
+// node that crashed are often padded with NULs): it is binary when it is all NULs, or
+// when more than 1 in 20 of its other bytes are control characters that text never
+// holds.
+func looksBinary(head []byte) bool {
+	nul, ctrl := 0, 0
+	for _, c := range head {
+		switch {
+		case c == 0:
+			nul++
+		case c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != '\b' && c != 0x1b, c == 0x7f:
+			ctrl++
+		}
+	}
+	other := len(head) - nul
+	return (nul > 0 && other == 0) || ctrl*20 > other
 }
 
 // String renders an object reference for diagnostics.
