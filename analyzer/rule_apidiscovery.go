@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -322,7 +323,7 @@ func backendChain(ix *Index, ns, name string, port int) []Link {
 	comp := "Service " + ns + "/" + name
 	if svc == nil {
 		if len(ix.InNamespace(ns, "Service")) > 0 || ix.servicesDumped(ns) {
-			chain = append(chain, Link{Component: comp, Finding: "the Service does not exist (other Services of the namespace are in the bundle, this one is not)"})
+			chain = append(chain, Link{Component: comp, Finding: fmt.Sprintf("the Service does not exist: the bundle's dump of Services covers namespace %s and does not have it", ns)})
 		} else {
 			chain = append(chain, Link{Component: comp, Finding: fmt.Sprintf("not in the bundle (collect: kubectl -n %s get service %s -o json)", ns, name)})
 		}
@@ -438,19 +439,17 @@ func podState(pod *objects.Object) string {
 func (ix *Index) servicesDumped(ns string) bool { return ix.kindDumped(ns, "Service") }
 func (ix *Index) podsDumped(ns string) bool     { return ix.kindDumped(ns, "Pod") }
 
-// kindDumped reports whether the bundle has a dump of a kind covering namespace ns
-// (a non-empty list of it in that namespace, or an all-namespaces list).
+// kindDumped reports whether the bundle has a dump of a kind covering namespace ns,
+// even an empty one: an object of it in ns, a dump file of it inside a directory named
+// after ns (`namespaces/ns/services.json`, `ns/pods.json`), or an all-namespaces dump
+// (a file of it that holds several namespaces, or that lies outside every namespace
+// directory, like `cluster/services.json`).
 func (ix *Index) kindDumped(ns, kind string) bool {
-	files := map[string]bool{}
+	perFile := map[string]map[string]bool{}
 	for _, o := range ix.ByKind[kind] {
 		if o.Namespace == ns {
 			return true
 		}
-		files[o.Source.File] = true
-	}
-	// an all-namespaces dump holds several namespaces in one file
-	perFile := map[string]map[string]bool{}
-	for _, o := range ix.ByKind[kind] {
 		if perFile[o.Source.File] == nil {
 			perFile[o.Source.File] = map[string]bool{}
 		}
@@ -459,6 +458,21 @@ func (ix *Index) kindDumped(ns, kind string) bool {
 	for _, nss := range perFile {
 		if len(nss) > 1 {
 			return true
+		}
+	}
+	plural := strings.ToLower(kind) + "s"
+	for _, f := range ix.Records.Files {
+		base := path.Base(f)
+		if !strings.HasPrefix(base, plural+".") && base != plural {
+			continue
+		}
+		dir := path.Base(path.Dir(f))
+		if dir == ns {
+			return true
+		}
+		_, isNS := ix.Namespaces[dir]
+		if _, hasObjects := ix.ByNamespace[dir]; !isNS && !hasObjects {
+			return true // e.g. cluster/services.json: an all-namespaces dump
 		}
 	}
 	return false

@@ -38,14 +38,23 @@ func runControllerNotRunning(p *Pass) ([]Cause, string) {
 	// 1. the leader-election Lease
 	if l := ix.Find("Lease", "kube-system", "kube-controller-manager"); l != nil && l.Lease != nil && !l.Lease.RenewTime.IsZero() {
 		dur := time.Duration(l.Lease.DurationSecs) * time.Second
-		age := capture.Sub(l.Lease.RenewTime)
 		text := fmt.Sprintf("Lease kube-system/kube-controller-manager: holder %q, renewTime %s, leaseDurationSeconds %d",
 			l.Lease.Holder, fmtTime(l.Lease.RenewTime), l.Lease.DurationSecs)
-		if !capture.IsZero() && age > dur+leaseGrace && (p.Deletion.IsZero() || l.Lease.RenewTime.Before(capture.Add(-leaseGrace))) {
-			signals = append(signals, fmt.Sprintf("its leader Lease was last renewed %s before the bundle was captured (renewTime %s): no kube-controller-manager holds the leadership", fmtDuration(age), fmtTime(l.Lease.RenewTime)))
+		// Compare with the Leases dumped at the same moment (kube-apiserver renews its
+		// own every 10s), which is immune to how long the bundle took to collect;
+		// without them, with the capture time and a wider margin.
+		ref, refWhat, limit := newestOtherLease(ix, l), "", 2*dur+5*time.Second
+		if !ref.IsZero() {
+			refWhat = "than other Leases dumped with it (newest renewTime " + fmtTime(ref) + ")"
+		} else {
+			ref, refWhat, limit = capture, "before the bundle was captured", dur+leaseGrace
+		}
+		age := ref.Sub(l.Lease.RenewTime)
+		if !ref.IsZero() && age > limit {
+			signals = append(signals, fmt.Sprintf("its leader Lease was last renewed at %s, %s earlier %s, although it must be renewed every few seconds: no kube-controller-manager holds the leadership", fmtTime(l.Lease.RenewTime), fmtDuration(age), refWhat))
 			ev = append(ev, Evidence{File: l.Source.File, Line: l.Source.Line, Object: l.Ref(), Field: "spec.renewTime", Text: text})
 		} else {
-			checked = append(checked, fmt.Sprintf("the leader Lease was renewed %s before capture", fmtDuration(age)))
+			checked = append(checked, fmt.Sprintf("the leader Lease was renewed %s before %s", fmtDuration(age), orDefault(fmtTimeIf(ref), "capture")))
 		}
 	}
 	// 2. the kube-controller-manager pods
@@ -112,4 +121,26 @@ func minorAtLeast(v string, m int) bool {
 	}
 	n, err := strconv.Atoi(strings.TrimRight(parts[1], "+"))
 	return err == nil && n >= m
+}
+
+// newestOtherLease returns the newest renewTime of the other Leases read from the same
+// file as l (zero when there are none).
+func newestOtherLease(ix *Index, l *objects.Object) time.Time {
+	var t time.Time
+	for _, o := range ix.ByKind["Lease"] {
+		if o == l || o.Source.File != l.Source.File || o.Lease == nil {
+			continue
+		}
+		if o.Lease.RenewTime.After(t) {
+			t = o.Lease.RenewTime
+		}
+	}
+	return t
+}
+
+func fmtTimeIf(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return fmtTime(t)
 }

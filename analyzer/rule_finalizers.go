@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,6 +42,12 @@ func runFinalizers(p *Pass) ([]Cause, string) {
 	}
 	if condContent != nil && condFin != nil {
 		cause.Evidence = append(cause.Evidence, conditionEvidence(p.Object, condContent))
+	}
+	if condContent != nil && condFin != nil {
+		if files := staleContent(p, condContent); files != nil && !hasFinalizedObjects(ix, p.Namespace) {
+			return nil, fmt.Sprintf("%s names %s, but the bundle's dumps of those resources in the namespace are empty (%s): the condition is stale, written before the objects went and not rewritten since (is the namespace controller running?)",
+				condFin.Type, strings.Join(sortedKeys(finalizers), ", "), strings.Join(files, ", "))
+		}
 	}
 	var objs []*objects.Object
 	for _, o := range ix.ByNamespace[p.Namespace] {
@@ -295,4 +302,49 @@ func matchesTokens(o *objects.Object, tokens []string) bool {
 		}
 	}
 	return false
+}
+
+func hasFinalizedObjects(ix *Index, ns string) bool {
+	for _, o := range ix.ByNamespace[ns] {
+		if len(o.Finalizers) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// staleContent checks a NamespaceContentRemaining condition against the bundle: when
+// every resource it lists was dumped for the namespace and every such dump is empty,
+// it returns those dump files (the condition is stale); otherwise nil.
+func staleContent(p *Pass, c *objects.Condition) []string {
+	items := kubemsg.ParseContentRemaining(c.Message)
+	if len(items) == 0 {
+		return nil
+	}
+	var files []string
+	for _, it := range items {
+		f := dumpFile(p.Index, p.Namespace, it.GroupResource())
+		if f == "" || p.Index.Records.FileObjects[f] > 0 {
+			return nil
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// dumpFile finds the per-namespace dump of a resource ("backups.batch.example.org",
+// "pods"): a file named after it in a directory named after the namespace.
+func dumpFile(ix *Index, ns, resource string) string {
+	for _, f := range ix.Records.Files {
+		base := path.Base(f)
+		if path.Base(path.Dir(f)) != ns {
+			continue
+		}
+		for _, ext := range []string{".json", ".yaml", ".yml"} {
+			if base == resource+ext {
+				return f
+			}
+		}
+	}
+	return ""
 }

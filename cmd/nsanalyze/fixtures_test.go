@@ -21,6 +21,7 @@ type expectation struct {
 	FailingAPIServices   *[]string `json:"failing_apiservices"`
 	BlockingFinalizers   []string  `json:"blocking_finalizers"`
 	FailingWebhooks      []string  `json:"failing_webhooks"`
+	FailingCRDs          []string  `json:"failing_crds"`
 }
 
 // causeTypes maps the ground truth's root_cause words to report cause types.
@@ -108,13 +109,20 @@ func TestFixtures(t *testing.T) {
 			}
 			var stuck []string
 			gotTypes := map[string]bool{}
-			var gvs, apis, fins, hooks []string
+			var gvs, apis, fins, hooks, crds []string
 			for _, ns := range rep.Namespaces {
 				stuck = append(stuck, ns.Name)
 				for _, c := range ns.Causes {
 					gotTypes[c.Type] = true
-					gvs = append(gvs, c.GroupVersions...)
-					apis = append(apis, c.APIServices...)
+					if c.Type == analyzer.CauseAPIDiscovery { // failing_group_versions are discovery failures
+						gvs = append(gvs, c.GroupVersions...)
+						apis = append(apis, c.APIServices...)
+					}
+					for _, o := range c.Objects {
+						if o.Kind == "CustomResourceDefinition" {
+							crds = append(crds, o.Name)
+						}
+					}
 					hooks = append(hooks, c.Webhooks...)
 					if c.Type == analyzer.CauseFinalizers || c.Type == analyzer.CauseNamespaceFinalizer {
 						fins = append(fins, c.Finalizers...)
@@ -137,6 +145,9 @@ func TestFixtures(t *testing.T) {
 			assertSet(t, "blocking finalizers", fins, want.BlockingFinalizers)
 			if want.FailingWebhooks != nil {
 				assertSet(t, "failing webhooks", hooks, want.FailingWebhooks)
+			}
+			if want.FailingCRDs != nil {
+				assertSet(t, "failing CRDs", crds, want.FailingCRDs)
 			}
 		})
 	}

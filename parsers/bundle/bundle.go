@@ -53,6 +53,9 @@ type Records struct {
 	// ObjectFiles lists the files objects were read from.
 	ObjectFiles []string
 	ObjectCount int // all objects seen, kept or not
+	// FileObjects counts the objects read from each file (kept or not); a dump file
+	// absent from it held none (an empty list).
+	FileObjects map[string]int
 	// Dropped counts the namespaced objects that KeepObject did not keep, by namespace
 	// and kind, so rules still know what a namespace contains.
 	Dropped  map[string]map[string]int
@@ -147,16 +150,18 @@ type loader struct {
 	br       *bufio.Reader
 	rels     []string // every member and link, full paths
 	objFiles map[string]bool
-	logFiles []*logFile
-	crs      []crRef // custom resources waiting for their CRD's kind
-	stdout   bool    // a cluster-info dump stdout stream was seen
-	newest   time.Time
-	objStart int // index of this bundle's first object in rec.Objects
-	readable int
-	depth    int
-	empty    int                 // empty files seen
-	strip    func(string) string // bundle path → reported path
-	links    map[string]string   // resolved symlinks (full paths)
+	// fileObjects counts the objects of each file of this bundle (unstripped paths)
+	fileObjects map[string]int
+	logFiles    []*logFile
+	crs         []crRef // custom resources waiting for their CRD's kind
+	stdout      bool    // a cluster-info dump stdout stream was seen
+	newest      time.Time
+	objStart    int // index of this bundle's first object in rec.Objects
+	readable    int
+	depth       int
+	empty       int                 // empty files seen
+	strip       func(string) string // bundle path → reported path
+	links       map[string]string   // resolved symlinks (full paths)
 }
 
 type logFile struct {
@@ -171,7 +176,7 @@ type crRef struct {
 
 func newLoader(rec *Records, opts Options, label string) *loader {
 	return &loader{rec: rec, opts: opts, label: label, warn: &diag.Sink{}, br: bufio.NewReaderSize(nil, 64<<10),
-		objFiles: map[string]bool{}, objStart: len(rec.Objects)}
+		objFiles: map[string]bool{}, fileObjects: map[string]int{}, objStart: len(rec.Objects)}
 }
 
 func (l *loader) load(p string) (int, error) {
@@ -223,6 +228,12 @@ func (l *loader) load(p string) (int, error) {
 	sort.Strings(l.rec.Files)
 	for _, r := range sortedKeys(l.objFiles) {
 		l.rec.ObjectFiles = append(l.rec.ObjectFiles, strip(r))
+	}
+	if l.rec.FileObjects == nil {
+		l.rec.FileObjects = map[string]int{}
+	}
+	for f, n := range l.fileObjects {
+		l.rec.FileObjects[strip(f)] += n
 	}
 	for k, v := range resolved {
 		l.rec.Links[strip(k)] = strip(v)
@@ -373,6 +384,7 @@ func (l *loader) emitter(gv, crd string) func(*objects.Object) {
 			o.APIVersion = gv
 		}
 		l.rec.ObjectCount++
+		l.fileObjects[o.Source.File]++
 		l.noteTimes(o)
 		if l.opts.KeepObject == nil || l.opts.KeepObject(o) {
 			l.rec.Objects = append(l.rec.Objects, o)
