@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -93,6 +94,13 @@ func runControllerNotRunning(p *Pass) ([]Cause, string) {
 		if v := ix.KubernetesVersion; minorAtLeast(v, 16) {
 			signals = append(signals, fmt.Sprintf("the namespace was deleted %s before capture but has no deletion conditions, which the namespace controller of %s sets on its first pass", fmtDuration(capture.Sub(p.Deletion)), v))
 			ev = append(ev, fieldEvidence(p.Object, "status.phase", "Namespace "+p.Namespace+": phase "+p.Object.Phase+", no status.conditions"))
+		}
+	}
+	// 5. conditions that describe objects the dump no longer has
+	if c := p.ConditionTrue(kubemsg.CondContentRemaining); c != nil && len(signals) > 0 {
+		if files := staleContent(p, c); files != nil {
+			signals = append(signals, fmt.Sprintf("the namespace's conditions are stale: %s says %q, but the dumps of those resources are empty (%s), so the controller has not re-examined the namespace since", c.Type, c.Message, strings.Join(files, ", ")))
+			ev = append(ev, conditionEvidence(p.Object, c))
 		}
 	}
 	if len(signals) == 0 {

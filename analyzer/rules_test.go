@@ -49,6 +49,8 @@ func TestRuleChains(t *testing.T) {
 		{"handmade/operator-deleted-before-cr", "etcd-operator", analyzer.CauseFinalizers, "high",
 			[]string{"etcd.database.coreos.com/cleanup", "will never be removed"},
 			[]string{analyzer.CauseAPIDiscovery, analyzer.CauseAdmissionWebhook}, "reinstall or restart the controller"},
+		{"real/v1.35.8/f-controller-not-running", "reports", analyzer.CauseControllerNotRunning, "high",
+			[]string{"Leases dumped with it", "conditions are stale", "backups.batch.example.org.json"}, []string{analyzer.CauseFinalizers, analyzer.CauseAPIDiscovery}, ""},
 		{"realdata/b-finalizer-remaining", "kubevirt", analyzer.CauseFinalizers, "high",
 			[]string{"KubeVirt (virt-operator", "will never be removed"}, []string{analyzer.CauseAPIDiscovery}, ""},
 		{"realdata/c-webhook-content-failure", "appteam", analyzer.CauseAdmissionWebhook, "high",
