@@ -129,7 +129,9 @@ type scanner struct {
 	info          FileInfo
 	pathComponent string
 	keywords      [][]byte
-	line          int // lines completed before the current region
+	match         *matcher // finds keyword lines in one pass (built from keywords on first use)
+	seen          uint8    // markers the matcher saw in the current region (seenPartial, seenSection)
+	line          int      // lines completed before the current region
 	callers       map[string]int
 	pending       []Entry // entries of this file, completed at the end with the file's component
 	file          *File
@@ -301,8 +303,12 @@ func (s *scanner) region(data []byte) {
 	s.lastTime(data)
 }
 
-// markers returns the offsets of `==== START logs for container` lines.
+// markers returns the offsets of `==== START logs for container` lines. It runs after
+// matchItems, which tells whether the region holds any.
 func (s *scanner) markers(data []byte) []int {
+	if s.match != nil && s.seen&seenSection == 0 {
+		return nil
+	}
 	var out []int
 	off := 0
 	for {
@@ -345,7 +351,10 @@ func (s *scanner) closeSection(lastLine int) {
 // chains of CRI partial lines whose joined text contains one.
 func (s *scanner) matchItems(data []byte) []item {
 	starts := s.matchStarts(data)
-	chains := partialChains(data)
+	var chains []span
+	if s.seen&seenPartial != 0 {
+		chains = partialChains(data)
+	}
 	if len(chains) == 0 {
 		out := make([]item, len(starts))
 		for i, st := range starts {
@@ -406,45 +415,31 @@ func escapedKeywords(keys []string) [][]byte {
 }
 
 func (s *scanner) containsKeyword(b []byte) bool {
-	for _, k := range s.keywords {
-		if bytes.Contains(b, k) {
-			return true
-		}
+	s.initMatcher()
+	return s.match.contains(b)
+}
+
+// Markers the matcher looks for with the keywords, so that the exact searches for
+// CRI partial records and section headers run only in regions that hold them.
+const (
+	seenPartial uint8 = 1 << iota
+	seenSection
+)
+
+func (s *scanner) initMatcher() {
+	if s.match == nil {
+		s.match = newMatcher(s.keywords, marker{criPartialOut, seenPartial}, marker{criPartialErr, seenPartial},
+			marker{sectionStart, seenSection})
 	}
-	return false
 }
 
 // matchStarts returns the sorted, distinct start offsets of lines containing a keyword.
+// It also records in s.seen the markers the region holds.
 func (s *scanner) matchStarts(data []byte) []int {
-	var starts []int
-	for _, k := range s.keywords {
-		off := 0
-		for {
-			i := bytes.Index(data[off:], k)
-			if i < 0 {
-				break
-			}
-			abs := off + i
-			st := bytes.LastIndexByte(data[:abs], '\n') + 1
-			starts = append(starts, st)
-			nl := bytes.IndexByte(data[abs:], '\n')
-			if nl < 0 {
-				break
-			}
-			off = abs + nl + 1
-		}
-	}
-	if len(starts) == 0 {
-		return nil
-	}
-	sort.Ints(starts)
-	out := starts[:1]
-	for _, v := range starts[1:] {
-		if v != out[len(out)-1] {
-			out = append(out, v)
-		}
-	}
-	return out
+	s.initMatcher()
+	starts, seen := s.match.lineStarts(data)
+	s.seen = seen
+	return starts
 }
 
 func (s *scanner) parseMatch(data []byte, it item, lineNo int) {
