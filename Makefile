@@ -6,7 +6,7 @@ BIN     := bin/nsanalyze
 SAMPLE  ?= fixtures/realdata/a-discovery-failure
 PKGS    := ./...
 
-.PHONY: all build run test vet fmt fmt-check clean
+.PHONY: all build run test vet fmt fmt-check clean bench
 
 all: build
 
@@ -34,3 +34,8 @@ test: fmt-check vet
 
 clean:
 	rm -rf bin
+
+# nsanalyze against grep -F, rg -F, zcat|grep, jq and tar -xzf on generated bundles
+# (generated once into .cache/bench, several GB; prints a table of medians).
+bench:
+	$(GO) run ./bench -cache .cache/bench

@@ -1,0 +1,452 @@
+// Command bench measures nsanalyze against the tools a support engineer would use on
+// the same files: grep -F / rg -F with the analyzer's own key phrases for logs,
+// zcat | grep for compressed logs, jq for object dumps and tar -xzf for an archived
+// bundle. Bundles are generated once by cmd/genbundle into the cache directory.
+//
+// Every case runs its commands interleaved (one warm-up round, then -runs rounds), so
+// a busy machine slows both sides alike; each command runs under /usr/bin/time -v for
+// wall time, CPU time and peak RSS. It prints a Markdown table of medians and ratios,
+// and checks that nsanalyze found exactly what the generator planted.
+//
+// Usage: go run ./bench [-cache .cache/bench] [-runs 3] [-scale 1]
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+)
+
+var (
+	cacheDir = flag.String("cache", ".cache/bench", "where bundles and binaries are kept between runs")
+	runs     = flag.Int("runs", 3, "measured runs of every command (after one warm-up run)")
+	scale    = flag.Float64("scale", 1, "multiply every bundle size (e.g. 0.05 for a quick smoke run)")
+	only     = flag.String("only", "", "run only the cases whose name contains this")
+	genOnly  = flag.Bool("generate", false, "only generate the bundles into the cache")
+)
+
+const mb = 1 << 20
+
+func main() {
+	flag.Parse()
+	must(os.MkdirAll(*cacheDir, 0o755))
+	abs, _ := filepath.Abs(*cacheDir)
+	*cacheDir = abs
+	nsa := filepath.Join(*cacheDir, "nsanalyze")
+	run("go", "build", "-o", nsa, "./cmd/nsanalyze")
+	kw := filepath.Join(*cacheDir, "keywords.txt")
+	must(os.WriteFile(kw, []byte(strings.Join(kubemsg.LogKeywords, "\n")+"\n"), 0o644))
+
+	size := func(n float64) int64 { return int64(n * *scale * mb) }
+	logs1G := bundle("logs", size(1024), false)
+	type result struct {
+		c     bench
+		stats []stat
+	}
+	var cases []bench
+	// Logs: klog text of kube-apiserver and kube-controller-manager.
+	logFiles := glob(logs1G, "logs/*.log")
+	c := bench{name: "logs 1 GB klog", bundle: logs1G, bytes: sumSize(logFiles), target: "≤ 1.0× grep -F; ≤ 3× rg -F"}
+	c.cmds = append(c.cmds, nsaCmd(nsa, logs1G))
+	c.cmds = append(c.cmds, command{label: "grep -F -c -f keywords", argv: append([]string{"grep", "-F", "-c", "-f", kw}, logFiles...), limit: 1.0})
+	if _, err := exec.LookPath("rg"); err == nil {
+		c.cmds = append(c.cmds, command{label: "rg -F -c -f keywords", argv: append([]string{"rg", "-F", "-c", "-f", kw}, logFiles...), limit: 3.0})
+	}
+	cases = append(cases, c)
+	// The same logs, gzip-compressed.
+	logsGz := bundle("logs", size(1024), true)
+	gzFiles := glob(logsGz, "logs/*.log.gz")
+	cases = append(cases, bench{name: "logs 1 GB klog, .gz", bundle: logsGz, bytes: sumSize(gzFiles), target: "≤ 1.0× zcat | grep -F",
+		cmds: []command{nsaCmd(nsa, logsGz),
+			{label: "zcat | grep -F -c -f keywords", argv: []string{"sh", "-c", "zcat " + strings.Join(gzFiles, " ") + " | grep -F -c -f " + kw}, limit: 1.0}}})
+	// Objects: kubectl get -o json Lists.
+	objs := bundle("objects", size(500), false)
+	jsonFiles := glob(objs, "cluster/*.json")
+	cases = append(cases, bench{name: "objects 500 MB kubectl JSON", bundle: objs, bytes: sumSize(jsonFiles), target: "≤ 1/3 × jq",
+		cmds: []command{nsaCmd(nsa, objs),
+			{label: "jq -c '.items[] | select(.metadata.deletionTimestamp)'", argv: append([]string{"jq", "-c", ".items[] | select(.metadata.deletionTimestamp)"}, jsonFiles...), limit: 1.0 / 3}}})
+	// A whole bundle, archived.
+	full := bundle("full", size(1536), false)
+	tgz := archive(full)
+	extract := filepath.Join(*cacheDir, "extract")
+	cases = append(cases, bench{name: "bundle 1.5 GB .tar.gz", bundle: full, archive: tgz, bytes: fileSize(tgz), target: "< 1.0× tar -xzf",
+		cmds: []command{nsaCmd(nsa, tgz),
+			{label: "tar -xzf", argv: []string{"sh", "-c", "rm -rf " + extract + " && mkdir -p " + extract + " && tar -xzf " + tgz + " -C " + extract}, limit: 1.0, strict: true}}})
+	// Scaling: 250 MB, 500 MB, 1 GB of logs.
+	scaling := bench{name: "scaling (logs)", target: "2× input ≤ 2× time", scaling: true}
+	for _, n := range []float64{256, 512, 1024} {
+		d := bundle("logs", size(n), false)
+		cmd := nsaCmd(nsa, d)
+		cmd.label = fmt.Sprintf("nsanalyze %s", human(sumSize(glob(d, "logs/*.log"))))
+		cmd.bytes = sumSize(glob(d, "logs/*.log"))
+		scaling.cmds = append(scaling.cmds, cmd)
+	}
+	cases = append(cases, scaling)
+
+	if *genOnly {
+		return
+	}
+	var results []result
+	for _, c := range cases {
+		if *only != "" && !strings.Contains(c.name, *only) {
+			continue
+		}
+		if c.bundle != "" {
+			checkFindings(nsa, c)
+		}
+		fmt.Fprintf(os.Stderr, "== %s\n", c.name)
+		results = append(results, result{c, measure(c)})
+	}
+	fmt.Printf("\nMachine: %s\n", machine())
+	fmt.Printf("Runs: median of %d after 1 warm-up run, commands interleaved; wall = elapsed, CPU = user+sys, RSS = peak (/usr/bin/time -v)\n\n", *runs)
+	fmt.Println("| case | command | wall | CPU | peak RSS | throughput | ratio (wall) | target | met |")
+	fmt.Println("|---|---|---:|---:|---:|---:|---:|---|---|")
+	for _, r := range results {
+		base := r.stats[0]
+		for i, s := range r.stats {
+			cmd := r.c.cmds[i]
+			bytes := r.c.bytes
+			if cmd.bytes > 0 {
+				bytes = cmd.bytes
+			}
+			ratio, met := "", ""
+			switch {
+			case r.c.scaling && i > 0:
+				prev := r.stats[i-1]
+				x := s.wall / prev.wall
+				in := float64(bytes) / float64(r.c.cmds[i-1].bytes)
+				ratio = fmt.Sprintf("%.2f× time for %.2f× input", x, in)
+				met = yes(x <= in)
+			case i > 0:
+				x := base.wall / s.wall
+				ratio = fmt.Sprintf("nsanalyze = %.2f×", x)
+				if cmd.limit > 0 {
+					met = yes(x <= cmd.limit && (!cmd.strict || x < cmd.limit))
+				}
+			}
+			rss := fmt.Sprintf("%d MB", s.rss/1024)
+			if i == 0 || r.c.scaling {
+				met2 := yes(s.rss/1024 < 250)
+				rss += " (" + met2 + " <250)"
+			}
+			tp := ""
+			if bytes > 0 {
+				tp = fmt.Sprintf("%.0f MB/s", float64(bytes)/mb/s.wall)
+			}
+			name := r.c.name
+			if i > 0 {
+				name = ""
+			}
+			fmt.Printf("| %s | %s | %.2f s | %.2f s | %s | %s | %s | %s | %s |\n", name, strings.ReplaceAll(cmd.label, "|", "\\|"), s.wall, s.cpu, rss, tp, ratio, tgt(i, r.c.target), met)
+		}
+	}
+}
+
+func tgt(i int, t string) string {
+	if i == 0 {
+		return t
+	}
+	return ""
+}
+
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "NO"
+}
+
+type command struct {
+	label  string
+	argv   []string
+	limit  float64 // nsanalyze/this (wall) must stay at or under it; 0 = no target
+	strict bool    // ... strictly under it
+	bytes  int64   // input size when it differs from the case's
+}
+
+type bench struct {
+	name, target string
+	bundle       string // generated directory (expected.json inside)
+	archive      string
+	bytes        int64
+	cmds         []command // cmds[0] is nsanalyze
+	scaling      bool
+}
+
+type stat struct {
+	wall, cpu float64 // seconds
+	rss       int64   // KB
+}
+
+func nsaCmd(nsa, path string) command {
+	return command{label: "nsanalyze", argv: []string{nsa, "--exclude", "expected.json", path}}
+}
+
+// measure runs the commands of c interleaved and returns their medians.
+func measure(c bench) []stat {
+	all := make([][]stat, len(c.cmds))
+	for round := 0; round <= *runs; round++ {
+		for i, cmd := range c.cmds {
+			s := timeIt(cmd.argv)
+			if round > 0 {
+				all[i] = append(all[i], s)
+			}
+			fmt.Fprintf(os.Stderr, "   %-60.60s %7.2fs wall %7.2fs cpu %6d MB\n", cmd.label, s.wall, s.cpu, s.rss/1024)
+		}
+	}
+	out := make([]stat, len(c.cmds))
+	for i, ss := range all {
+		out[i] = median(ss)
+	}
+	return out
+}
+
+func median(ss []stat) stat {
+	pick := func(f func(stat) float64) float64 {
+		v := make([]float64, len(ss))
+		for i, s := range ss {
+			v[i] = f(s)
+		}
+		sort.Float64s(v)
+		return v[len(v)/2]
+	}
+	var rss int64
+	for _, s := range ss {
+		rss = max(rss, s.rss)
+	}
+	return stat{wall: pick(func(s stat) float64 { return s.wall }), cpu: pick(func(s stat) float64 { return s.cpu }), rss: rss}
+}
+
+// timeIt runs argv under /usr/bin/time -v, discarding its output.
+func timeIt(argv []string) stat {
+	tf, err := os.CreateTemp("", "bench-time-*")
+	must(err)
+	tf.Close()
+	defer os.Remove(tf.Name())
+	cmd := exec.Command("/usr/bin/time", append([]string{"-v", "-o", tf.Name()}, argv...)...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	start := time.Now()
+	err = cmd.Run()
+	wall := time.Since(start).Seconds()
+	if err != nil {
+		// nsanalyze exits 1 when it finds a stuck namespace, grep 1 when nothing matched
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() > 1 {
+			fmt.Fprintf(os.Stderr, "%s: %v\n%s", strings.Join(argv, " "), err, errb.String())
+			os.Exit(1)
+		}
+	}
+	raw, _ := os.ReadFile(tf.Name())
+	s := stat{wall: wall}
+	sc := bufio.NewScanner(bytes.NewReader(raw))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(strings.TrimSpace(sc.Text()), ": ")
+		if !ok {
+			continue
+		}
+		switch k {
+		case "User time (seconds)", "System time (seconds)":
+			f, _ := strconv.ParseFloat(v, 64)
+			s.cpu += f
+		case "Maximum resident set size (kbytes)":
+			s.rss, _ = strconv.ParseInt(v, 10, 64)
+		case "Elapsed (wall clock) time (h:mm:ss or m:ss)":
+			s.wall = parseElapsed(v)
+		}
+	}
+	return s
+}
+
+func parseElapsed(v string) float64 {
+	parts := strings.Split(v, ":")
+	total := 0.0
+	for _, p := range parts {
+		f, _ := strconv.ParseFloat(p, 64)
+		total = total*60 + f
+	}
+	return total
+}
+
+// bundle generates (once) a bundle of the given mix and size and returns its directory.
+func bundle(mix string, size int64, gz bool) string {
+	name := fmt.Sprintf("%s-%dM", mix, size/mb)
+	if gz {
+		name += "-gz"
+	}
+	dir := filepath.Join(*cacheDir, name)
+	done := filepath.Join(*cacheDir, name+".done")
+	if _, err := os.Stat(done); err == nil {
+		return dir
+	}
+	fmt.Fprintf(os.Stderr, "generating %s ...\n", dir)
+	must(os.RemoveAll(dir))
+	start := time.Now()
+	if _, err := gen.Generate(gen.Config{Out: dir, Size: size, Seed: 1, Mix: mix, Gzip: gz}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Fprintf(os.Stderr, "generated %s in %s\n", dir, time.Since(start).Round(time.Second))
+	must(os.WriteFile(done, nil, 0o644))
+	return dir
+}
+
+// archive writes dir.tar.gz (once) with tar -czf, as a support tool would.
+func archive(dir string) string {
+	out := dir + ".tar.gz"
+	if _, err := os.Stat(out + ".done"); err == nil {
+		return out
+	}
+	fmt.Fprintf(os.Stderr, "archiving %s ...\n", out)
+	run("tar", "-C", filepath.Dir(dir), "-czf", out, filepath.Base(dir))
+	must(os.WriteFile(out+".done", nil, 0o644))
+	return out
+}
+
+// checkFindings runs nsanalyze once with -o json and compares its findings with the
+// bundle's expected.json.
+func checkFindings(nsa string, c bench) {
+	target := c.bundle
+	if c.archive != "" {
+		target = c.archive
+	}
+	out, err := exec.Command(nsa, "-o", "json", "--exclude", "expected.json", target).Output()
+	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() > 1) {
+		fmt.Fprintf(os.Stderr, "nsanalyze %s: %v\n", target, err)
+		os.Exit(1)
+	}
+	var rep struct {
+		Namespaces []struct {
+			Name   string
+			Causes []struct {
+				Type          string
+				GroupVersions []string
+				Finalizers    []string
+			}
+		}
+	}
+	must(json.Unmarshal(out, &rep))
+	var want gen.Expected
+	raw, err := os.ReadFile(filepath.Join(c.bundle, "expected.json"))
+	must(err)
+	must(json.Unmarshal(raw, &want))
+	var ns, gvs, fins []string
+	for _, n := range rep.Namespaces {
+		ns = append(ns, n.Name)
+		for _, c := range n.Causes {
+			gvs = append(gvs, c.GroupVersions...)
+			if c.Type == "finalizers-remaining" {
+				fins = append(fins, c.Finalizers...)
+			}
+		}
+	}
+	ok := set(ns) == set(want.StuckNamespaces) && set(gvs) == set(want.FailingGroupVersions) && set(fins) == set(want.BlockingFinalizers)
+	fmt.Fprintf(os.Stderr, "findings on %s: namespaces %s, group/versions %s, finalizers %s: %s\n", filepath.Base(target), set(ns), set(gvs), set(fins), map[bool]string{true: "as planted", false: "WRONG"}[ok])
+	if !ok {
+		fmt.Fprintf(os.Stderr, "expected namespaces %s, group/versions %s, finalizers %s\n", set(want.StuckNamespaces), set(want.FailingGroupVersions), set(want.BlockingFinalizers))
+		os.Exit(1)
+	}
+}
+
+func set(s []string) string {
+	m := map[string]bool{}
+	for _, v := range s {
+		m[v] = true
+	}
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return "[" + strings.Join(out, " ") + "]"
+}
+
+func glob(dir, pattern string) []string {
+	m, err := filepath.Glob(filepath.Join(dir, pattern))
+	must(err)
+	if len(m) == 0 {
+		fmt.Fprintf(os.Stderr, "no %s in %s\n", pattern, dir)
+		os.Exit(1)
+	}
+	return m
+}
+
+func fileSize(p string) int64 {
+	st, err := os.Stat(p)
+	must(err)
+	return st.Size()
+}
+
+func sumSize(files []string) int64 {
+	var n int64
+	for _, f := range files {
+		n += fileSize(f)
+	}
+	return n
+}
+
+func human(n int64) string {
+	if n >= 1<<30 {
+		return fmt.Sprintf("%.2f GB", float64(n)/(1<<30))
+	}
+	return fmt.Sprintf("%.0f MB", float64(n)/mb)
+}
+
+func machine() string {
+	model := ""
+	if raw, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(raw), "\n") {
+			if strings.HasPrefix(l, "model name") {
+				_, model, _ = strings.Cut(l, ": ")
+				break
+			}
+		}
+	}
+	mem := ""
+	if raw, err := os.ReadFile("/proc/meminfo"); err == nil {
+		f := strings.Fields(string(raw))
+		if len(f) > 1 {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			mem = fmt.Sprintf(", %d GB RAM", kb>>20)
+		}
+	}
+	load := ""
+	if raw, err := os.ReadFile("/proc/loadavg"); err == nil {
+		load = ", load average " + strings.Join(strings.Fields(string(raw))[:3], " ") + " at the end"
+	}
+	tools := []string{runtime.Version()}
+	for _, t := range [][]string{{"grep", "--version"}, {"rg", "--version"}, {"jq", "--version"}, {"tar", "--version"}} {
+		if out, err := exec.Command(t[0], t[1:]...).Output(); err == nil {
+			tools = append(tools, strings.SplitN(strings.TrimSpace(string(out)), "\n", 2)[0])
+		}
+	}
+	return fmt.Sprintf("%s, %d cores%s, %s/%s%s; %s", strings.TrimSpace(model), runtime.NumCPU(), mem, runtime.GOOS, runtime.GOARCH, load, strings.Join(tools, ", "))
+}
+
+func run(argv ...string) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", strings.Join(argv, " "), err)
+		os.Exit(1)
+	}
+}
+
+func must(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
