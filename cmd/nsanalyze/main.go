@@ -86,6 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		colorMode    = fs.String("color", "auto", "colours in the text report: auto (only on a terminal, off with NO_COLOR)|always|never")
 		failOn       = fs.String("fail-on", "stuck", "exit 1 when: none (never)|stuck (a namespace is stuck)|risk (stuck or a latent risk)")
 		quiet        = fs.BoolP("quiet", "q", false, "no progress indicator on stderr")
+		redact       = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens (API groups, well-known finalizers and Kubernetes' messages are kept)")
 	)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -139,9 +140,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	paths := fs.Args() // several bundles are merged into one view
-	path := strings.Join(paths, " ")
 	start := time.Now()
-	prog := startProgress(stderr, path, !*quiet && isTerminal(stderr))
+	prog := startProgress(stderr, paths, !*quiet && isTerminal(stderr))
 	rec, err := bundle.LoadAll(paths, bundle.Options{
 		Keywords:     kubemsg.LogKeywords,
 		LogLocation:  loc,
@@ -162,6 +162,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	log.WithFields(logrus.Fields{"objects": rec.ObjectCount, "logFiles": len(rec.LogFiles), "logEntries": len(rec.Entries),
 		"elapsed": time.Since(start).Round(time.Millisecond)}).Info("bundle read")
 	report := analyzer.Analyze(rec, analyzer.Options{Namespaces: *namespaces})
+	if *redact {
+		report = redactReport(report, rec)
+	}
 	if err := render.RenderWith(stdout, report, *output, render.Options{Color: color}); err != nil {
 		log.Error(err)
 		return exitUsage

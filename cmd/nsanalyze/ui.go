@@ -76,20 +76,22 @@ type progress struct {
 }
 
 // startProgress begins reporting when enabled (stderr is a terminal and not --quiet).
-func startProgress(w io.Writer, root string, enabled bool) *progress {
+func startProgress(w io.Writer, roots []string, enabled bool) *progress {
 	p := &progress{w: w}
 	if !enabled {
 		return p
 	}
-	_ = filepath.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				p.totalBytes += info.Size()
-				p.files++
+	for _, root := range roots {
+		_ = filepath.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				if info, err := d.Info(); err == nil {
+					p.totalBytes += info.Size()
+					p.files++
+				}
 			}
-		}
-		return nil
-	})
+			return nil
+		})
+	}
 	p.start = time.Now()
 	p.startRead, _ = readBytes()
 	p.stop = make(chan struct{})
