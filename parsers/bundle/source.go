@@ -227,7 +227,7 @@ func walkTar(r io.Reader, prefix string, visit visitor, links *linkSet, warn *di
 			warn.Add(rel, 0, "archive member name %q is absolute or climbs out of the bundle; read as data under %s", h.Name, rel)
 		}
 		switch h.Typeflag {
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg: // archive/tar reports the old TypeRegA as TypeReg
 			visit(member{rel: rel, size: h.Size, mtime: h.ModTime}, tr)
 		case tar.TypeSymlink:
 			links.add(rel, resolveLink(rel, h.Linkname), h.Linkname)
