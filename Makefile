@@ -5,8 +5,11 @@ GO      ?= go
 BIN     := bin/nsanalyze
 SAMPLE  ?= fixtures/realdata/a-discovery-failure
 PKGS    := ./...
+# staticcheck 2026.1, the first release that knows Go 1.26 (fetched through the module proxy)
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.7.0
+FUZZTIME ?= 1m
 
-.PHONY: all build run test vet fmt fmt-check clean bench
+.PHONY: all build run test vet lint fuzz fmt fmt-check clean bench
 
 all: build
 
@@ -28,9 +31,18 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-# vet, formatting, then every test with the race detector.
-test: fmt-check vet
+lint:
+	$(STATICCHECK) $(PKGS)
+
+# vet, formatting, staticcheck, then every test with the race detector (including the
+# hostile-bundle corpus, generated at test time, and every committed fuzz crasher).
+test: fmt-check vet lint
 	$(GO) test -race -count=1 $(PKGS)
+
+# Every fuzz target for FUZZTIME each (default 1m; FUZZTIME=10m for a thorough run).
+# Crashers are saved under <pkg>/testdata/fuzz/<Target>/: fix the bug, commit the file.
+fuzz:
+	FUZZTIME=$(FUZZTIME) GO=$(GO) .ci/fuzz
 
 clean:
 	rm -rf bin
