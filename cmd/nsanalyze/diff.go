@@ -1,0 +1,269 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
+)
+
+const diffUsage = `Usage:
+  nsanalyze diff [flags] OLD NEW
+
+Compares two bundles of the same cluster, typically before and after a fix: which
+namespaces were resolved, which are still stuck (with the same or other causes), which
+are newly stuck, and which latent risks appeared or went away.
+
+Exit codes: 0 nothing is stuck in NEW (or --fail-on none), 1 something is still or
+newly stuck in NEW (--fail-on risk: or a latent risk remains), 2 usage error or an
+unreadable bundle.
+
+Flags:
+`
+
+// Diff is the comparison of two reports (JSON: nsanalyze diff -o json).
+type Diff struct {
+	SchemaVersion string          `json:"schemaVersion"` // "nsanalyze-diff/v1"
+	Old           string          `json:"old"`
+	New           string          `json:"new"`
+	Resolved      []NSChange      `json:"resolved"`   // stuck in OLD, not in NEW
+	StillStuck    []NSChange      `json:"stillStuck"` // stuck in both
+	NewlyStuck    []NSChange      `json:"newlyStuck"` // stuck only in NEW
+	RisksGone     []analyzer.Risk `json:"risksGone"`
+	RisksNew      []analyzer.Risk `json:"risksNew"`
+}
+
+// NSChange is one namespace in a diff.
+type NSChange struct {
+	Name        string   `json:"name"`
+	OldCauses   []string `json:"oldCauses"`
+	NewCauses   []string `json:"newCauses"`
+	FixedCauses []string `json:"fixedCauses"` // in OLD, not in NEW
+	AddedCauses []string `json:"addedCauses"` // in NEW, not in OLD
+	StuckFor    string   `json:"stuckFor,omitempty"`
+	Verdict     string   `json:"verdict,omitempty"` // NEW's verdict (OLD's when resolved)
+}
+
+func causeKeys(ns analyzer.NamespaceReport) []string {
+	var out []string
+	for _, c := range ns.Causes {
+		k := c.Type
+		var what []string
+		what = append(what, c.APIServices...)
+		what = append(what, c.Webhooks...)
+		what = append(what, c.Finalizers...)
+		if len(what) > 0 {
+			k += " (" + strings.Join(what, ", ") + ")"
+		}
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func minus(a, b []string) []string {
+	in := map[string]bool{}
+	for _, x := range b {
+		in[x] = true
+	}
+	out := []string{}
+	for _, x := range a {
+		if !in[x] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// diffReports compares OLD and NEW by namespace name, cause (type and what it names)
+// and latent risk (type and object).
+func diffReports(old, nw *analyzer.Report) *Diff {
+	d := &Diff{SchemaVersion: "nsanalyze-diff/v1", Old: old.Bundle.Path, New: nw.Bundle.Path,
+		Resolved: []NSChange{}, StillStuck: []NSChange{}, NewlyStuck: []NSChange{}, RisksGone: []analyzer.Risk{}, RisksNew: []analyzer.Risk{}}
+	newNS := map[string]analyzer.NamespaceReport{}
+	for _, ns := range nw.Namespaces {
+		newNS[ns.Name] = ns
+	}
+	oldNS := map[string]bool{}
+	for _, o := range old.Namespaces {
+		oldNS[o.Name] = true
+		oc := causeKeys(o)
+		n, ok := newNS[o.Name]
+		if !ok {
+			d.Resolved = append(d.Resolved, NSChange{Name: o.Name, OldCauses: oc, NewCauses: []string{}, FixedCauses: oc,
+				AddedCauses: []string{}, Verdict: o.Verdict})
+			continue
+		}
+		nc := causeKeys(n)
+		d.StillStuck = append(d.StillStuck, NSChange{Name: o.Name, OldCauses: oc, NewCauses: nc, FixedCauses: minus(oc, nc),
+			AddedCauses: minus(nc, oc), StuckFor: n.StuckFor, Verdict: n.Verdict})
+	}
+	for _, n := range nw.Namespaces {
+		if !oldNS[n.Name] {
+			nc := causeKeys(n)
+			d.NewlyStuck = append(d.NewlyStuck, NSChange{Name: n.Name, OldCauses: []string{}, NewCauses: nc, FixedCauses: []string{},
+				AddedCauses: nc, StuckFor: n.StuckFor, Verdict: n.Verdict})
+		}
+	}
+	key := func(r analyzer.Risk) string { return r.Type + "\x00" + r.Object }
+	oldR, newR := map[string]bool{}, map[string]bool{}
+	for _, r := range old.Risks {
+		oldR[key(r)] = true
+	}
+	for _, r := range nw.Risks {
+		newR[key(r)] = true
+		if !oldR[key(r)] {
+			d.RisksNew = append(d.RisksNew, r)
+		}
+	}
+	for _, r := range old.Risks {
+		if !newR[key(r)] {
+			d.RisksGone = append(d.RisksGone, r)
+		}
+	}
+	return d
+}
+
+func writeDiffText(w io.Writer, d *Diff) {
+	fmt.Fprintf(w, "nsanalyze diff: %s -> %s\n", d.Old, d.New)
+	fmt.Fprintf(w, "%d resolved, %d still stuck, %d newly stuck; latent risks: %d gone, %d new\n",
+		len(d.Resolved), len(d.StillStuck), len(d.NewlyStuck), len(d.RisksGone), len(d.RisksNew))
+	section := func(title string, list []NSChange, show func(NSChange)) {
+		if len(list) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "\n%s\n", title)
+		for _, c := range list {
+			show(c)
+		}
+	}
+	section("Resolved (stuck before, not any more):", d.Resolved, func(c NSChange) {
+		fmt.Fprintf(w, "  + %s (was: %s)\n", c.Name, strings.Join(c.OldCauses, "; "))
+	})
+	section("Still stuck:", d.StillStuck, func(c NSChange) {
+		state := "same causes"
+		if len(c.FixedCauses) > 0 || len(c.AddedCauses) > 0 {
+			state = "causes changed"
+		}
+		fmt.Fprintf(w, "  = %s, stuck for %s, %s: %s\n", c.Name, orDash(c.StuckFor), state, strings.Join(c.NewCauses, "; "))
+		for _, f := range c.FixedCauses {
+			fmt.Fprintf(w, "      fixed: %s\n", f)
+		}
+		for _, a := range c.AddedCauses {
+			fmt.Fprintf(w, "      new:   %s\n", a)
+		}
+	})
+	section("Newly stuck:", d.NewlyStuck, func(c NSChange) {
+		fmt.Fprintf(w, "  ! %s, stuck for %s: %s\n", c.Name, orDash(c.StuckFor), strings.Join(c.NewCauses, "; "))
+	})
+	if len(d.RisksGone) > 0 {
+		fmt.Fprintf(w, "\nLatent risks gone:\n")
+		for _, r := range d.RisksGone {
+			fmt.Fprintf(w, "  + [%s] %s\n", r.Type, r.Object)
+		}
+	}
+	if len(d.RisksNew) > 0 {
+		fmt.Fprintf(w, "\nNew latent risks:\n")
+		for _, r := range d.RisksNew {
+			fmt.Fprintf(w, "  ! [%s] %s: %s\n", r.Type, r.Object, r.Summary)
+		}
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
+}
+
+func runDiff(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("nsanalyze diff", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		output       = fs.StringP("output", "o", "text", "output format: text|json")
+		logTZ        = fs.String("log-timezone", "UTC", "time zone of klog timestamps (IANA name)")
+		exclude      = fs.StringSlice("exclude", nil, "skip these paths of the bundles (relative, repeatable)")
+		maxLineBytes = fs.Int("max-line-bytes", logs.DefaultMaxLineBytes, "log lines longer than this are skipped")
+		failOn       = fs.String("fail-on", "stuck", "exit 1 when NEW has: none (never)|stuck (a stuck namespace)|risk (or a latent risk)")
+		redact       = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens")
+	)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, diffUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitNotStuck
+		}
+		return exitUsage
+	}
+	if fs.NArg() != 2 {
+		fmt.Fprintf(stderr, "error: expected OLD and NEW bundles, got %d arguments\n\n", fs.NArg())
+		fs.Usage()
+		return exitUsage
+	}
+	if *output != "text" && *output != "json" {
+		fmt.Fprintf(stderr, "error: unknown --output %q for diff (want text or json)\n", *output)
+		return exitUsage
+	}
+	if _, err := exitCodeFor(&analyzer.Report{}, *failOn); err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return exitUsage
+	}
+	loc, err := time.LoadLocation(*logTZ)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: invalid --log-timezone %q: %v\n", *logTZ, err)
+		return exitUsage
+	}
+	var reports [2]*analyzer.Report
+	var recs [2]*bundle.Records
+	for i, p := range fs.Args() {
+		rec, err := bundle.Load(p, bundle.Options{Keywords: kubemsg.LogKeywords, LogLocation: loc, MaxLineBytes: *maxLineBytes,
+			Exclude: *exclude, KeepObject: analyzer.KeepObject})
+		if err != nil {
+			fmt.Fprintf(stderr, "error: %s: %v\n", p, err)
+			return exitUsage
+		}
+		recs[i] = rec
+		reports[i] = analyzer.Analyze(rec, analyzer.Options{})
+	}
+	if *redact {
+		// one mapping for both bundles, so the same name has the same token on both sides
+		merged := &analyzer.Report{Namespaces: append(append([]analyzer.NamespaceReport{}, reports[0].Namespaces...), reports[1].Namespaces...),
+			Risks: append(append([]analyzer.Risk{}, reports[0].Risks...), reports[1].Risks...)}
+		n0, m0 := analyzer.BundleNames(recs[0])
+		n1, m1 := analyzer.BundleNames(recs[1])
+		red, _ := analyzer.Redact(merged, append(n0, n1...), append(m0, m1...))
+		k := len(reports[0].Namespaces)
+		r0, r1 := *reports[0], *reports[1]
+		r0.Namespaces, r1.Namespaces = red.Namespaces[:k], red.Namespaces[k:]
+		kr := len(reports[0].Risks)
+		r0.Risks, r1.Risks = red.Risks[:kr], red.Risks[kr:]
+		r0.Bundle.Path, r1.Bundle.Path = "OLD", "NEW"
+		reports[0], reports[1] = &r0, &r1
+	}
+	d := diffReports(reports[0], reports[1])
+	if *output == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(d); err != nil {
+			return exitUsage
+		}
+	} else {
+		writeDiffText(stdout, d)
+	}
+	code, _ := exitCodeFor(reports[1], *failOn)
+	return code
+}
