@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,19 +38,15 @@ func DecodeJSON(r io.Reader, path string, opts Options, warn *diag.Sink, emit fu
 		opts.MaxObjectBytes = DefaultMaxObjectBytes
 	}
 	sp := newSplitter(r, opts.MaxObjectBytes)
+	if runtime.GOMAXPROCS(0) > 1 {
+		return decodeParallel(sp, path, opts, warn, emit)
+	}
 	var st splitState
 	n := 0
 	for {
 		it, err := sp.next(&st)
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				var se *errSplit
-				if errors.As(err, &se) {
-					warn.Add(path, se.line, "%s; objects before it were read", se.msg)
-				} else {
-					warn.Add(path, sp.line, "read error: %v", err)
-				}
-			}
+			splitError(err, sp.line, path, warn)
 			return n
 		}
 		if it.raw == nil {
@@ -306,7 +303,7 @@ type wireCondition struct {
 
 // decodeItem turns one object's JSON into an Object. Wrong field types are reported
 // and the rest of the object is kept (the decoder fills what it can).
-func decodeItem(it item, path string, yamlLine int, opts Options, warn *diag.Sink) *Object {
+func decodeItem(it item, path string, yamlLine int, opts Options, warn warner) *Object {
 	var w wire
 	if err := json.Unmarshal(it.raw, &w); err != nil {
 		var te *json.UnmarshalTypeError

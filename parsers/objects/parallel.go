@@ -1,0 +1,142 @@
+package objects
+
+import (
+	"errors"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
+)
+
+// warner receives warnings: a *diag.Sink, or a recorder replayed later in order.
+type warner interface {
+	Add(file string, line int, format string, args ...any)
+}
+
+// pendingWarning is a warning recorded by a decoding worker, replayed in input order.
+type pendingWarning struct {
+	file   string
+	line   int
+	format string
+	args   []any
+}
+
+// recorder collects the warnings of one item.
+type recorder struct{ list []pendingWarning }
+
+func (r *recorder) Add(file string, line int, format string, args ...any) {
+	r.list = append(r.list, pendingWarning{file, line, format, args})
+}
+
+// batch is a run of consecutive items of one file, decoded by one worker.
+type batch struct {
+	buf   []byte // the items' text, copied out of the splitter's buffer
+	items []item // raw slices point into buf
+	objs  []*Object
+	warns [][]pendingWarning
+	err   error // the splitter's final error (io.EOF at a clean end), after these items
+	errLn int   // the splitter's line at err
+	done  chan struct{}
+}
+
+const (
+	batchBytes = 256 << 10 // text per batch
+	batchItems = 256
+)
+
+// decodeParallel is DecodeJSON on several cores: the splitter (this goroutine's
+// helper) cuts the stream into batches of items, workers decode batches, and this
+// goroutine emits the objects and replays the warnings in input order, so callers see
+// exactly what the sequential loop gives them.
+func decodeParallel(sp *jsonSplitter, path string, opts Options, warn *diag.Sink, emit func(*Object)) int {
+	workers := runtime.GOMAXPROCS(0)
+	work := make(chan *batch, workers)
+	order := make(chan *batch, 2*workers+2) // bounds the batches in flight
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range work {
+				b.objs = make([]*Object, len(b.items))
+				b.warns = make([][]pendingWarning, len(b.items))
+				for i, it := range b.items {
+					var rec recorder
+					b.objs[i] = decodeItem(it, path, 0, opts, &rec)
+					b.warns[i] = rec.list
+				}
+				close(b.done)
+			}
+		}()
+	}
+	stop := make(chan struct{})
+	go func() { // the splitter
+		defer close(order)
+		defer close(work)
+		var st splitState
+		b := &batch{done: make(chan struct{})}
+		send := func() bool {
+			select {
+			case order <- b:
+			case <-stop:
+				return false
+			}
+			work <- b
+			return true
+		}
+		for {
+			it, err := sp.next(&st)
+			if err != nil {
+				b.err, b.errLn = err, sp.line
+				send()
+				return
+			}
+			if it.raw == nil {
+				continue
+			}
+			start := len(b.buf)
+			b.buf = append(b.buf, it.raw...)
+			it.raw = b.buf[start:len(b.buf):len(b.buf)]
+			b.items = append(b.items, it)
+			if len(b.buf) >= batchBytes || len(b.items) >= batchItems {
+				if !send() {
+					return
+				}
+				b = &batch{buf: make([]byte, 0, batchBytes+batchBytes/4), done: make(chan struct{})}
+			}
+		}
+	}()
+	n := 0
+	for b := range order {
+		<-b.done
+		for i, o := range b.objs {
+			for _, w := range b.warns[i] {
+				warn.Add(w.file, w.line, w.format, w.args...)
+			}
+			if o != nil {
+				emit(o)
+				n++
+			}
+		}
+		if b.err != nil {
+			splitError(b.err, b.errLn, path, warn)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	return n
+}
+
+// splitError reports the splitter's final error (nothing at a clean end).
+func splitError(err error, line int, path string, warn warner) {
+	if errors.Is(err, io.EOF) {
+		return
+	}
+	var se *errSplit
+	if errors.As(err, &se) {
+		warn.Add(path, se.line, "%s; objects before it were read", se.msg)
+	} else {
+		warn.Add(path, line, "read error: %v", err)
+	}
+}
