@@ -50,14 +50,6 @@ func JSON(w io.Writer, r *analyzer.Report) error {
 	return enc.Encode(r)
 }
 
-func nsNames(r *analyzer.Report) string {
-	var n []string
-	for _, ns := range r.Namespaces {
-		n = append(n, ns.Name)
-	}
-	return strings.Join(n, ", ")
-}
-
 func ts(t *time.Time) string {
 	if t == nil {
 		return "unknown"
