@@ -108,8 +108,10 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 	}
 	for _, f := range rec.LogFiles {
 		r.Bundle.LogFiles = append(r.Bundle.LogFiles, LogFile{File: f.Path, Component: f.Component, Format: f.Format,
-			Lines: f.Lines, Matched: f.Matched, First: timePtr(f.First), Last: timePtr(f.Last), YearInferred: f.Format == "klog"})
+			Lines: f.Lines, Matched: f.Matched, First: timePtr(f.First), Last: timePtr(f.Last), YearInferred: f.YearInferred, YearBasis: f.YearBasis})
 	}
+	r.Bundle.KubernetesVersion = ix.KubernetesVersion
+	r.Bundle.Layouts = append([]string{}, rec.Layouts...)
 	stuck := findStuck(ix)
 	stuckSet := map[string]bool{}
 	for _, s := range stuck {
@@ -214,6 +216,11 @@ func analyzeNamespace(p *Pass, s stuckNamespace) NamespaceReport {
 	}
 	if len(nr.Causes) == 0 {
 		nr.Causes = append(nr.Causes, undetermined(p, nr.RuledOut))
+	}
+	for i := range nr.Causes {
+		for j := range nr.Causes[i].Chain {
+			nr.Causes[i].Chain[j].span()
+		}
 	}
 	nr.Verdict = verdict(nr)
 	nr.Remediation = remediation(p, nr)

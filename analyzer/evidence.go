@@ -198,3 +198,18 @@ func fmtDuration(d time.Duration) string {
 		return fmt.Sprintf("%ds", s)
 	}
 }
+
+// span sets the link's first and last times from its evidence.
+func (l *Link) span() {
+	for _, e := range l.Evidence {
+		if e.Time == nil {
+			continue
+		}
+		if l.FirstSeen == nil || e.Time.Before(*l.FirstSeen) {
+			l.FirstSeen = e.Time
+		}
+		if l.LastSeen == nil || e.Time.After(*l.LastSeen) {
+			l.LastSeen = e.Time
+		}
+	}
+}

@@ -48,6 +48,8 @@ type BundleInfo struct {
 	LogFiles         []LogFile  `json:"logFiles"`
 	// KubernetesVersion is read from a saved `kubectl version -o json`, when present.
 	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	// Layouts names the bundle layouts recognised (troubleshoot, must-gather, ...).
+	Layouts []string `json:"layouts"`
 }
 
 // LogFile summarises one log file.
@@ -60,6 +62,8 @@ type LogFile struct {
 	First        *time.Time `json:"first"`
 	Last         *time.Time `json:"last"`
 	YearInferred bool       `json:"yearInferred,omitempty"`
+	// YearBasis says where the year of year-less times came from (see the README).
+	YearBasis string `json:"yearBasis,omitempty"`
 }
 
 // NamespaceReport is the diagnosis of one stuck namespace.
@@ -142,6 +146,9 @@ type Link struct {
 	Component string     `json:"component"` // "namespace controller", "APIService v1beta1.metrics.k8s.io", ...
 	Finding   string     `json:"finding"`
 	Evidence  []Evidence `json:"evidence,omitempty"`
+	// FirstSeen and LastSeen are the earliest and latest times of the link's evidence.
+	FirstSeen *time.Time `json:"firstSeen,omitempty"`
+	LastSeen  *time.Time `json:"lastSeen,omitempty"`
 }
 
 // ObjectRef names a Kubernetes object.
