@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -376,6 +377,9 @@ func backendChain(ix *Index, ns, name string, port int) []Link {
 				Text: fmt.Sprintf("%s: %d ready, %d not ready addresses, ports %v", e.Ref(), e.Endpoints.Ready, e.Endpoints.NotReady, e.Endpoints.PortNames)})
 		}
 		f := fmt.Sprintf("%d ready and %d not-ready addresses", ready, notReady)
+		if want := servicePortName(s, port); want != "" && len(portNames) > 0 && !slices.Contains(portNames, want) {
+			f += fmt.Sprintf("; the Service port %d is named %q but the endpoints offer ports %v: the port names do not match, so kube-apiserver finds no address for it", port, want, portNames)
+		}
 		if ready == 0 {
 			f += ": no backend pod can receive traffic"
 		}
@@ -403,6 +407,17 @@ func backendChain(ix *Index, ns, name string, port int) []Link {
 		}
 	}
 	return chain
+}
+
+// servicePortName returns the name of the Service port with the given number ("" when
+// unnamed or absent).
+func servicePortName(s *objects.ServiceInfo, port int) string {
+	for _, sp := range s.Ports {
+		if sp.Port == port {
+			return sp.Name
+		}
+	}
+	return ""
 }
 
 func podState(pod *objects.Object) string {

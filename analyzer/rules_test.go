@@ -46,6 +46,8 @@ func TestRuleChains(t *testing.T) {
 			"kubectl delete apiservice v1beta1.metrics.k8s.io"},
 		{"realworld/calico-apiserver-projectcalico-v3-discovery", "stars", analyzer.CauseAPIDiscovery, "medium",
 			[]string{"v3.projectcalico.org", "timeout", "not in the bundle", "Calico"}, nil, ""},
+		{"handmade/apiservice-port-name-mismatch", "old-project", analyzer.CauseAPIDiscovery, "medium",
+			[]string{"MissingEndpoints", "named \"https\" but the endpoints offer ports [metrics]"}, nil, ""},
 		{"handmade/operator-deleted-before-cr", "etcd-operator", analyzer.CauseFinalizers, "high",
 			[]string{"etcd.database.coreos.com/cleanup", "will never be removed"},
 			[]string{analyzer.CauseAPIDiscovery, analyzer.CauseAdmissionWebhook}, "reinstall or restart the controller"},
