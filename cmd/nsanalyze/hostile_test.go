@@ -28,6 +28,12 @@ type hostileReport struct {
 			GroupVersions []string `json:"groupVersions"`
 			APIServices   []string `json:"apiServices"`
 			Finalizers    []string `json:"finalizers"`
+			Occurrences   int      `json:"occurrences"`
+			Evidence      []struct {
+				File string `json:"file"`
+				Line int    `json:"line"`
+			} `json:"evidence"`
+			FirstSeen *time.Time `json:"firstSeen"`
 		} `json:"causes"`
 	} `json:"namespaces"`
 	Warnings []struct {
@@ -44,7 +50,17 @@ func (r hostileReport) findings() string {
 	for _, n := range r.Namespaces {
 		fmt.Fprintf(&b, "%s:", n.Name)
 		for _, c := range n.Causes {
-			fmt.Fprintf(&b, " %s%v%v%v", c.Type, c.GroupVersions, c.APIServices, c.Finalizers)
+			// the evidence, by file (a log compressed as .gz is the same log) and line
+			var ev []string
+			for _, e := range c.Evidence {
+				ev = append(ev, fmt.Sprintf("%s:%d", strings.TrimSuffix(e.File, ".gz"), e.Line))
+			}
+			sort.Strings(ev)
+			first := ""
+			if c.FirstSeen != nil {
+				first = c.FirstSeen.UTC().String()
+			}
+			fmt.Fprintf(&b, " %s%v%v%v x%d first=%s evidence=%v", c.Type, c.GroupVersions, c.APIServices, c.Finalizers, c.Occurrences, first, ev)
 		}
 		b.WriteString("\n")
 	}

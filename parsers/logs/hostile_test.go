@@ -140,3 +140,28 @@ func (c repeatReader) Read(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestANSIStripped: colour codes do not hide the klog header (the time and severity
+// are read), and no escape sequence from a log reaches the entry, so none can reach
+// the reader's terminal through the report.
+func TestANSIStripped(t *testing.T) {
+	line := "E0101 00:00:10.000000       1 namespace_controller.go:164] deletion of namespace x failed: boom"
+	for _, in := range []string{
+		"\x1b[0;31m" + line + "\x1b[0m",
+		"\x1b]0;pwned\x07" + line + "\x1b[2J",
+		"\x1b]8;;http://evil\x1b\\" + line + "\x1b",
+		`{"log":"\u001b[31m` + line + `\u001b[0m\n","stream":"stderr","time":"2026-01-01T00:00:10Z"}`,
+	} {
+		got, _, _ := scanHostile(t, strings.NewReader(in+"\n"), Options{})
+		if len(got) != 1 {
+			t.Fatalf("%q: %d entries", in, len(got))
+		}
+		e := got[0]
+		if e.Severity != "E" || e.Time.IsZero() || e.Caller != "namespace_controller.go:164" {
+			t.Errorf("%q: header not read: %+v", in, e)
+		}
+		if strings.ContainsRune(e.Text+e.Message+e.Detail(), 0x1b) {
+			t.Errorf("%q: escape sequence kept: text %q message %q", in, e.Text, e.Message)
+		}
+	}
+}

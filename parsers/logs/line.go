@@ -29,9 +29,17 @@ const provisionalYear = 2000
 // without one may be a continuation of the previous record).
 func (p *lineParser) parse(line []byte, e *Entry) (hasHeader bool) {
 	line = bytes.TrimRight(line, "\r\n")
+	if bytes.IndexByte(line, 0x1b) >= 0 {
+		// colourised output (kubectl logs from a terminal, some collectors): the escape
+		// sequences hide the klog header, and must never reach the reader's terminal
+		line = stripANSI(line)
+	}
 	e.Text = capText(line)
 	fr := p.stripFraming(line)
 	content := fr.content
+	if bytes.IndexByte(content, 0x1b) >= 0 {
+		content = stripANSI(content) // escapes inside a docker json-file record
+	}
 	if fr.ident != "" {
 		e.process = fr.ident
 	}
@@ -429,3 +437,41 @@ func (p *lineParser) parseJSON(b []byte, e *Entry) bool {
 
 // maxJSONTs is 10000-01-01T00:00:00Z in milliseconds.
 const maxJSONTs = 253402300800000
+
+// stripANSI removes terminal escape sequences: CSI (ESC [ ... final byte), OSC
+// (ESC ] ... BEL or ESC \) and two-byte escapes.
+func stripANSI(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != 0x1b {
+			out = append(out, b[i])
+			continue
+		}
+		if i+1 >= len(b) {
+			break
+		}
+		switch b[i+1] {
+		case '[':
+			j := i + 2
+			for j < len(b) && b[j] >= 0x20 && b[j] <= 0x3f {
+				j++ // parameters and intermediates
+			}
+			if j < len(b) && b[j] >= 0x40 && b[j] <= 0x7e {
+				j++ // final byte
+			}
+			i = j - 1
+		case ']':
+			j := i + 2
+			for j < len(b) && b[j] != 0x07 && !(b[j] == 0x1b && j+1 < len(b) && b[j+1] == '\\') {
+				j++
+			}
+			if j < len(b) && b[j] == 0x1b {
+				j++
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return out
+}
