@@ -158,6 +158,12 @@ func (s *scanner) run(r io.Reader) error {
 		size = int(h) + 1
 	}
 	buf := make([]byte, size)
+	if size == blockSize {
+		// a large or unknown-size input: produce the next blocks while this one is searched
+		ra := newReadAhead(r, blockSize, 2)
+		defer ra.close()
+		r = ra
+	}
 	carry := 0
 	var rerr error
 	for {
