@@ -40,6 +40,8 @@ type Index struct {
 	KubernetesVersion string
 	// CloudLines are cloud-controller/CNI lines about routes and cloud permissions.
 	CloudLines []*logs.Entry
+	// ControllerStarts are kube-controller-manager (re)starts and leadership gains.
+	ControllerStarts []*logs.Entry
 }
 
 // DiscoveryLine is a log line that lists failing group/versions.
@@ -168,6 +170,10 @@ func (ix *Index) addEntry(e *logs.Entry) {
 	}
 	if kubemsg.IsCloudRouteOrPermissionError(d) {
 		ix.CloudLines = append(ix.CloudLines, e)
+	}
+	if e.Component == "kube-controller-manager" && (strings.Contains(d, "Starting namespace controller") ||
+		strings.Contains(d, "successfully acquired lease kube-system/kube-controller-manager")) {
+		ix.ControllerStarts = append(ix.ControllerStarts, e)
 	}
 }
 

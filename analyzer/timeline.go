@@ -166,6 +166,11 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 		}
 		addEntry(e, cause)
 	}
+	// kube-controller-manager (re)starts: the namespace controller begins a new pass
+	for _, e := range p.Index.ControllerStarts {
+		add(TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: e.Component,
+			Kind: EventEvent, Text: clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
+	}
 	for _, e := range p.Index.NamespaceDeleted[nr.Name] {
 		add(TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: orDefault(e.Component, "log "+e.File),
 			Kind: EventEvent, Text: clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
