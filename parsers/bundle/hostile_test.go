@@ -18,7 +18,7 @@ import (
 )
 
 // loadGuarded loads a bundle with a deadline and returns its records and the heap growth.
-func loadGuarded(t *testing.T, p string, opts Options, deadline time.Duration) (*Records, error, int64) {
+func loadGuarded(t *testing.T, p string, opts Options, deadline time.Duration) (*Records, int64, error) {
 	t.Helper()
 	if opts.Keywords == nil {
 		opts.Keywords = kubemsg.LogKeywords
@@ -38,11 +38,11 @@ func loadGuarded(t *testing.T, p string, opts Options, deadline time.Duration) (
 	select {
 	case r := <-done:
 		runtime.ReadMemStats(&m1)
-		return r.rec, r.err, int64(m1.HeapSys) - int64(m0.HeapSys)
+		return r.rec, int64(m1.HeapSys) - int64(m0.HeapSys), r.err
 	case <-time.After(deadline):
 		t.Fatalf("Load(%s) did not finish within %s", p, deadline)
 	}
-	return nil, nil, 0
+	return nil, 0, nil
 }
 
 func warningsFor(rec *Records, file string) []diag.Warning {
@@ -92,7 +92,7 @@ func TestDecompressionBomb(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "kcm.log"), []byte("I0101 00:00:00.000000 1 x.go:1] hello\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rec, _, grew := loadGuarded(t, dir, opts, time.Minute)
+	rec, grew, _ := loadGuarded(t, dir, opts, time.Minute)
 	ws := warningsFor(rec, "bomb.log.gz")
 	if len(ws) != 1 || !strings.Contains(strings.ToLower(ws[0].Message), "limit") {
 		t.Errorf("warnings for the bomb %v, want one naming the %s limit", ws, name)
@@ -115,7 +115,7 @@ func TestNestedGzipBomb(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "kcm.log"), []byte("I0101 00:00:00.000000 1 x.go:1] hello\n"), 0o644)
 	start := time.Now()
-	rec, err, grew := loadGuarded(t, dir, Options{}, time.Minute)
+	rec, grew, err := loadGuarded(t, dir, Options{}, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestNestedArchives(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "other.log"), []byte("I0101 00:00:00.000000 1 x.go:1] hello\n"), 0o644)
-	rec, err, _ := loadGuarded(t, dir, Options{}, time.Minute)
+	rec, _, err := loadGuarded(t, dir, Options{}, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestNestedArchives(t *testing.T) {
 			t.Skip("waiting for archive support in parsers/bundle: the nesting limit (2) is not configurable in bundle.Options yet")
 		}
 		field.SetInt(10)
-		rec, err, _ := loadGuarded(t, dir, opts, time.Minute)
+		rec, _, err := loadGuarded(t, dir, opts, time.Minute)
 		if err != nil {
 			t.Fatal(err)
 		}
