@@ -82,6 +82,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		verbosity    = fs.StringP("verbosity", "v", "warning", "diagnostics on stderr: error|warning|info|debug")
 		exclude      = fs.StringSlice("exclude", nil, "skip these paths of the bundle (relative, repeatable)")
 		maxLineBytes = fs.Int("max-line-bytes", logs.DefaultMaxLineBytes, "log lines longer than this are skipped with a warning")
+		maxInflate   = fs.Int64("max-decompressed-bytes", 0, "stop reading a compressed file or archive after it inflates to this many bytes (0: 200 times its compressed size, at least 1 GiB)")
+		maxNesting   = fs.Int("max-archive-nesting", bundle.DefaultMaxArchiveNesting, "how many levels of archives inside the bundle are opened")
 		help         = fs.BoolP("help", "h", false, "show this help")
 		colorMode    = fs.String("color", "auto", "colours in the text report: auto (only on a terminal, off with NO_COLOR)|always|never")
 		failOn       = fs.String("fail-on", "stuck", "exit 1 when: none (never)|stuck (a namespace is stuck)|risk (stuck or a latent risk)")
@@ -143,11 +145,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	prog := startProgress(stderr, paths, !*quiet && isTerminal(stderr))
 	rec, err := bundle.LoadAll(paths, bundle.Options{
-		Keywords:     kubemsg.LogKeywords,
-		LogLocation:  loc,
-		MaxLineBytes: *maxLineBytes,
-		Exclude:      *exclude,
-		KeepObject:   analyzer.KeepObject,
+		Keywords:             kubemsg.LogKeywords,
+		LogLocation:          loc,
+		MaxLineBytes:         *maxLineBytes,
+		Exclude:              *exclude,
+		KeepObject:           analyzer.KeepObject,
+		MaxDecompressedBytes: *maxInflate,
+		MaxArchiveNesting:    *maxNesting,
 	})
 	prog.Stop()
 	if rec != nil {

@@ -181,7 +181,7 @@ func newLoader(rec *Records, opts Options, label string) *loader {
 
 func (l *loader) load(p string) (int, error) {
 	links := &linkSet{}
-	format, err := walkPath(p, l.member, links, l.warn)
+	format, err := walkPath(p, l.member, links, l.warn, l.opts.MaxDecompressedBytes)
 	if l.empty > maxEmptyWarnings {
 		l.warn.Add("", 0, "%d more empty files skipped", l.empty-maxEmptyWarnings)
 	}
@@ -328,7 +328,13 @@ func (l *loader) member(m member, r io.Reader) {
 		return
 	}
 	if comp != "" {
-		nb := bufio.NewReaderSize(dr, 64<<10)
+		lim := newInflateLimit(dr, l.opts.MaxDecompressedBytes, m.size)
+		defer func() {
+			if lim.hit {
+				l.warn.Add(m.rel, 0, "%s", lim.warning())
+			}
+		}()
+		nb := bufio.NewReaderSize(lim, 64<<10)
 		src = nb
 		head, _ = nb.Peek(8192)
 		for _, ext := range compressedExt {
@@ -340,8 +346,12 @@ func (l *loader) member(m member, r io.Reader) {
 		m.size = -1 // the uncompressed size is unknown
 	}
 	if isTar(head) {
-		if l.depth >= 2 {
-			l.warn.Add(m.rel, 0, "archive nested too deep, skipped")
+		maxDepth := l.opts.MaxArchiveNesting
+		if maxDepth <= 0 {
+			maxDepth = DefaultMaxArchiveNesting
+		}
+		if l.depth >= maxDepth {
+			l.warn.Add(m.rel, 0, "archive nested more than %d levels deep, skipped (limit: --max-archive-nesting)", maxDepth)
 			return
 		}
 		l.depth++

@@ -103,9 +103,65 @@ func decompress(r io.Reader, head []byte) (io.Reader, string, error) {
 	return r, "", nil
 }
 
+// DefaultInflateRatio and DefaultMinInflateLimit bound how far a compressed stream may
+// inflate when Options.MaxDecompressedBytes is 0: to DefaultInflateRatio times its
+// compressed size, and at least DefaultMinInflateLimit. Real logs and JSON compress 5 to
+// 30 times; a decompression bomb (10 KB of gzip that inflate to 10 GB) is cut after 1 GiB.
+const (
+	DefaultInflateRatio    = 200
+	DefaultMinInflateLimit = 1 << 30
+	unknownSizeInflate     = 64 << 30 // compressed size unknown (a member of a compressed tar)
+)
+
+// inflateLimit stops a decompressed stream after max bytes, as if it ended there.
+type inflateLimit struct {
+	r      io.Reader
+	n, max int64
+	hit    bool
+}
+
+// newInflateLimit wraps a decompressed stream. explicit is Options.MaxDecompressedBytes
+// (0 = the ratio default); compressed is the stream's compressed size (<= 0 = unknown).
+func newInflateLimit(r io.Reader, explicit, compressed int64) *inflateLimit {
+	max := explicit
+	if max <= 0 {
+		max = unknownSizeInflate
+		if compressed > 0 {
+			max = max64(DefaultMinInflateLimit, DefaultInflateRatio*compressed)
+		}
+	}
+	return &inflateLimit{r: r, max: max}
+}
+
+func max64(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func (l *inflateLimit) Read(p []byte) (int, error) {
+	if l.n >= l.max {
+		l.hit = true
+		return 0, io.EOF
+	}
+	if int64(len(p)) > l.max-l.n {
+		p = p[:l.max-l.n]
+	}
+	k, err := l.r.Read(p)
+	l.n += int64(k)
+	return k, err
+}
+
+// warning describes a hit limit.
+func (l *inflateLimit) warning() string {
+	return fmt.Sprintf("decompressed data exceeds the limit of %d bytes (a decompression bomb?); the rest is not read (limit: --max-decompressed-bytes, default %d times the compressed size, at least %d)",
+		l.max, DefaultInflateRatio, DefaultMinInflateLimit)
+}
+
 // walkPath reads the bundle at p (a directory, an archive or one file) and calls visit
 // for every regular member. It returns the archive format.
-func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink) (string, error) {
+func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink, maxInflate int64) (string, error) {
 	st, err := os.Stat(p)
 	if err != nil {
 		return "", fmt.Errorf("cannot open bundle: %w", err)
@@ -144,7 +200,13 @@ func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink) (string,
 	if comp == "" {
 		inner = br
 	} else {
-		inner = bufio.NewReaderSize(dr, 256<<10)
+		lim := newInflateLimit(dr, maxInflate, st.Size())
+		defer func() {
+			if lim.hit {
+				warn.Add(filepath.Base(p), 0, "%s", lim.warning())
+			}
+		}()
+		inner = bufio.NewReaderSize(lim, 256<<10)
 	}
 	ihead, _ := inner.Peek(512)
 	if isTar(ihead) {
