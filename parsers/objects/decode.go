@@ -27,6 +27,14 @@ type Options struct {
 	KindHint string
 	// MaxObjectBytes caps one object (default DefaultMaxObjectBytes).
 	MaxObjectBytes int
+	// Keep, when set, is asked about each JSON object before it is decoded in full, with
+	// a head that holds only Kind, APIVersion, Name, Namespace, UID, CreationTimestamp,
+	// Source and, for Events, Event.Type, Event.Involved.Kind and Event.Last. When it
+	// returns false, the head is emitted instead of the full object (the caller drops
+	// it). Objects with finalizers or a deletionTimestamp, and any object whose head
+	// cannot be read cheaply and exactly, are always decoded in full. Keep is called
+	// from several goroutines.
+	Keep func(*Object) bool
 }
 
 // DecodeJSON reads a stream of JSON documents from r (the file at path, relative to the
@@ -52,11 +60,24 @@ func DecodeJSON(r io.Reader, path string, opts Options, warn *diag.Sink, emit fu
 		if it.raw == nil {
 			continue
 		}
-		if o := decodeItem(it, path, 0, opts, warn); o != nil {
+		if o := decodeJSONItem(it, path, opts, warn); o != nil {
 			emit(o)
 			n++
 		}
 	}
+}
+
+// decodeJSONItem decodes one item of a JSON stream, or only its head when opts.Keep
+// does not want it.
+func decodeJSONItem(it item, path string, opts Options, warn warner) *Object {
+	if opts.Keep != nil {
+		// kinds wanted whatever their content (Pods, Services, ...) are not read twice
+		probe := func(kind string) bool { return kind != "" && opts.Keep(&Object{Kind: kind}) }
+		if h := quickHead(it, path, opts, probe); h != nil && !opts.Keep(h) {
+			return h
+		}
+	}
+	return decodeItem(it, path, 0, opts, warn)
 }
 
 // DecodeYAML reads multi-document YAML (documents separated by `---` lines) and calls

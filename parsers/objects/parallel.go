@@ -63,7 +63,7 @@ func decodeParallel(sp *jsonSplitter, path string, opts Options, warn *diag.Sink
 				b.warns = make([][]pendingWarning, len(b.items))
 				for i, it := range b.items {
 					var rec recorder
-					b.objs[i] = decodeItem(it, path, 0, opts, &rec)
+					b.objs[i] = decodeJSONItem(it, path, opts, &rec)
 					b.warns[i] = rec.list
 				}
 				close(b.done)

@@ -1,0 +1,708 @@
+package objects
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+)
+
+// quickHead reads, without encoding/json, the few fields of an item that say whether
+// the caller wants it (Options.Keep) and that the bundle loader notes for objects it
+// drops: kind, apiVersion, metadata (name, namespace, uid, creationTimestamp) and, for
+// Events, type, involved object kind and times. It returns nil, so the item goes
+// through the full decoder, whenever the full decoder could say anything more:
+//
+//   - the item is not valid JSON (it validates the whole item as encoding/json does);
+//   - it has a field the full decoder reads beyond those (spec, status, subsets, ...),
+//     or one of the fields above has a type the decoder would warn about;
+//   - a key is escaped, non-ASCII, repeated, or differs from a field name only by case
+//     (encoding/json matches keys case-insensitively);
+//   - metadata.deletionTimestamp or metadata.finalizers is set, or it has neither kind
+//     nor name.
+//
+// Most of a big bundle's bytes are ConfigMaps, Secrets and Normal events no rule reads;
+// for them this costs a fraction of json.Unmarshal.
+func quickHead(it item, path string, opts Options, probe func(kind string) bool) *Object {
+	q := qreader{b: it.raw}
+	var h qhead
+	if !q.topObject(&h, probe) {
+		return nil
+	}
+	q.ws()
+	if q.i != len(q.b) {
+		return nil
+	}
+	if h.deletion != "" || h.finalizers {
+		return nil
+	}
+	kind, apiVersion := h.kind, h.apiVersion
+	if kind == "" {
+		switch {
+		case strings.HasSuffix(it.listKind, "List") && it.listKind != "List":
+			kind = strings.TrimSuffix(it.listKind, "List")
+		case opts.KindHint != "":
+			kind = opts.KindHint
+		}
+	}
+	if apiVersion == "" && it.listAPIVer != "" && it.listKind != "List" {
+		apiVersion = it.listAPIVer
+	}
+	if kind == "" && h.name == "" {
+		return nil
+	}
+	o := &Object{APIVersion: apiVersion, Kind: kind, Name: h.name, Namespace: h.namespace, UID: h.uid,
+		CreationTimestamp: parseTime(h.created), Source: Source{File: path, Line: it.line}}
+	if kind == "Event" {
+		e := &EventInfo{Type: h.evType, Involved: ObjectReference{Kind: h.involvedKind}}
+		if h.regarding {
+			e.Involved.Kind = h.regardingKind
+		}
+		e.Last = parseTime(h.last)
+		if e.Last.IsZero() {
+			e.Last = parseTime(h.deprecatedLast)
+		}
+		if e.Last.IsZero() {
+			e.Last = parseTime(h.eventTime)
+		}
+		o.Event = e
+	}
+	return o
+}
+
+// qhead is what quickHead collects.
+type qhead struct {
+	kind, apiVersion, name, namespace, uid, created, deletion string
+	finalizers                                                bool
+	evType, last, deprecatedLast, eventTime                   string
+	involvedKind, regardingKind                               string
+	regarding                                                 bool
+}
+
+// wireTop and wireMeta list the keys the full decoder reads at the top level and in
+// metadata (lower case), taken from the wire struct so that a field added there is
+// never skipped here.
+var (
+	wireTop      = jsonNames(reflect.TypeOf(wire{}))
+	wireMeta     = jsonNames(reflect.TypeOf(wire{}.Metadata))
+	wireObjRef   = jsonNames(reflect.TypeOf(ObjectReference{}))
+	wireOwnerRef = jsonNames(reflect.TypeOf(OwnerReference{}))
+	wireSource   = jsonNames(reflect.TypeOf(wire{}.EventSource))
+	wireManaged  = jsonNames(reflect.TypeOf(wire{}.Metadata.ManagedFields).Elem())
+)
+
+func jsonNames(t reflect.Type) map[string]bool {
+	out := map[string]bool{}
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name == "" {
+			name = t.Field(i).Name
+		}
+		out[strings.ToLower(name)] = true
+	}
+	return out
+}
+
+// qreader is a strict JSON reader over one item (RFC 8259 as encoding/json checks it).
+type qreader struct {
+	b []byte
+	i int
+}
+
+const qMaxDepth = 1000
+
+func (q *qreader) ws() {
+	for q.i < len(q.b) {
+		switch q.b[q.i] {
+		case ' ', '\n', '\t', '\r':
+			q.i++
+		default:
+			return
+		}
+	}
+}
+
+// str reads a string at q.i and returns its raw contents; esc tells whether it holds
+// escapes (then raw is not the value).
+func (q *qreader) str() (raw []byte, esc, ok bool) {
+	if q.i >= len(q.b) || q.b[q.i] != '"' {
+		return nil, false, false
+	}
+	start := q.i + 1
+	for j := start; j < len(q.b); j++ {
+		c := q.b[j]
+		switch {
+		case c == '"':
+			q.i = j + 1
+			return q.b[start:j], esc, true
+		case c == '\\':
+			esc = true
+			j++
+			if j >= len(q.b) {
+				return nil, false, false
+			}
+			switch q.b[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if j+4 >= len(q.b) {
+					return nil, false, false
+				}
+				for k := 1; k <= 4; k++ {
+					if !isHex(q.b[j+k]) {
+						return nil, false, false
+					}
+				}
+				j += 4
+			default:
+				return nil, false, false
+			}
+		case c < 0x20:
+			return nil, false, false
+		}
+	}
+	return nil, false, false
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// num reads a number and tells whether it is an integer that fits an int64.
+func (q *qreader) num() (isInt, ok bool) {
+	start := q.i
+	if q.i < len(q.b) && q.b[q.i] == '-' {
+		q.i++
+	}
+	if q.i >= len(q.b) {
+		return false, false
+	}
+	switch c := q.b[q.i]; {
+	case c == '0':
+		q.i++
+	case c >= '1' && c <= '9':
+		for q.i < len(q.b) && q.b[q.i] >= '0' && q.b[q.i] <= '9' {
+			q.i++
+		}
+	default:
+		return false, false
+	}
+	isInt = true
+	if q.i < len(q.b) && q.b[q.i] == '.' {
+		isInt = false
+		q.i++
+		d := q.i
+		for q.i < len(q.b) && q.b[q.i] >= '0' && q.b[q.i] <= '9' {
+			q.i++
+		}
+		if q.i == d {
+			return false, false
+		}
+	}
+	if q.i < len(q.b) && (q.b[q.i] == 'e' || q.b[q.i] == 'E') {
+		isInt = false
+		q.i++
+		if q.i < len(q.b) && (q.b[q.i] == '+' || q.b[q.i] == '-') {
+			q.i++
+		}
+		d := q.i
+		for q.i < len(q.b) && q.b[q.i] >= '0' && q.b[q.i] <= '9' {
+			q.i++
+		}
+		if q.i == d {
+			return false, false
+		}
+	}
+	if isInt && q.i-start > 18 { // may not fit an int64: let encoding/json decide
+		isInt = false
+	}
+	return isInt, true
+}
+
+func (q *qreader) lit(s string) bool {
+	if bytes.HasPrefix(q.b[q.i:], []byte(s)) {
+		q.i += len(s)
+		return true
+	}
+	return false
+}
+
+// skip validates and skips any value (keys of skipped objects may hold escapes).
+func (q *qreader) skip(depth int) bool {
+	q.ws()
+	if q.i >= len(q.b) || depth > qMaxDepth {
+		return false
+	}
+	switch c := q.b[q.i]; {
+	case c == '"':
+		_, _, ok := q.str()
+		return ok
+	case c == '{':
+		q.i++
+		q.ws()
+		if q.i < len(q.b) && q.b[q.i] == '}' {
+			q.i++
+			return true
+		}
+		for {
+			q.ws()
+			if _, _, ok := q.str(); !ok || !q.colon() || !q.skip(depth+1) {
+				return false
+			}
+			if end, ok := q.next('}'); !ok || end {
+				return ok
+			}
+		}
+	case c == '[':
+		q.i++
+		q.ws()
+		if q.i < len(q.b) && q.b[q.i] == ']' {
+			q.i++
+			return true
+		}
+		for {
+			if !q.skip(depth + 1) {
+				return false
+			}
+			if end, ok := q.next(']'); !ok || end {
+				return ok
+			}
+		}
+	case c == 't':
+		return q.lit("true")
+	case c == 'f':
+		return q.lit("false")
+	case c == 'n':
+		return q.lit("null")
+	case c == '-' || c >= '0' && c <= '9':
+		_, ok := q.num()
+		return ok
+	}
+	return false
+}
+
+// colon reads the ':' after a key.
+func (q *qreader) colon() bool {
+	q.ws()
+	if q.i < len(q.b) && q.b[q.i] == ':' {
+		q.i++
+		q.ws()
+		return true
+	}
+	return false
+}
+
+// next reads ',' (more members) or the closing byte (end).
+func (q *qreader) next(closer byte) (end, ok bool) {
+	q.ws()
+	if q.i >= len(q.b) {
+		return false, false
+	}
+	switch q.b[q.i] {
+	case ',':
+		q.i++
+		return false, true
+	case closer:
+		q.i++
+		return true, true
+	}
+	return false, false
+}
+
+// open reads '{' (or null: isNull) and reports whether the object is empty.
+func (q *qreader) open() (isNull, empty, ok bool) {
+	q.ws()
+	if q.i >= len(q.b) {
+		return false, false, false
+	}
+	if q.b[q.i] == 'n' {
+		return true, true, q.lit("null")
+	}
+	if q.b[q.i] != '{' {
+		return false, false, false
+	}
+	q.i++
+	q.ws()
+	if q.i < len(q.b) && q.b[q.i] == '}' {
+		q.i++
+		return false, true, true
+	}
+	return false, false, true
+}
+
+// key reads a member's key (no escapes, ASCII) and its colon.
+func (q *qreader) key() ([]byte, bool) {
+	q.ws()
+	raw, esc, ok := q.str()
+	if !ok || esc || !asciiKey(raw) || !q.colon() {
+		return nil, false
+	}
+	return raw, true
+}
+
+// openArray reads '[' (or null) and reports whether the array is empty.
+func (q *qreader) openArray() (empty, ok bool) {
+	q.ws()
+	if q.i >= len(q.b) {
+		return false, false
+	}
+	if q.b[q.i] == 'n' {
+		return true, q.lit("null")
+	}
+	if q.b[q.i] != '[' {
+		return false, false
+	}
+	q.i++
+	q.ws()
+	if q.i < len(q.b) && q.b[q.i] == ']' {
+		q.i++
+		return true, true
+	}
+	return false, true
+}
+
+// stringOrNull reads a string without escapes, or null (dst unchanged).
+func (q *qreader) stringOrNull(dst *string) bool {
+	q.ws()
+	if q.i < len(q.b) && q.b[q.i] == 'n' {
+		return q.lit("null")
+	}
+	raw, esc, ok := q.str()
+	if !ok || esc {
+		return false
+	}
+	if dst != nil {
+		*dst = string(raw)
+	}
+	return true
+}
+
+func asciiKey(k []byte) bool {
+	for _, c := range k {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// isWire reports whether key names, in any case, a field of set.
+func isWire(set map[string]bool, key []byte) bool {
+	var buf [64]byte
+	if len(key) > len(buf) {
+		return false // longer than any field name
+	}
+	for i, c := range key {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return set[string(buf[:len(key)])]
+}
+
+// once marks key bit in seen; false when the key was already seen.
+func once(seen *uint32, bit uint32) bool {
+	if *seen&bit != 0 {
+		return false
+	}
+	*seen |= bit
+	return true
+}
+
+// topObject reads the item. probe, when set, is asked about the kind as soon as it is
+// read: true stops the walk (the caller wants the object whole anyway).
+func (q *qreader) topObject(h *qhead, probe func(kind string) bool) bool {
+	isNull, empty, ok := q.open()
+	if !ok || isNull {
+		return false
+	}
+	if empty {
+		return true
+	}
+	var seen uint32
+	for {
+		k, ok := q.key()
+		if !ok {
+			return false
+		}
+		switch string(k) {
+		case "apiVersion":
+			ok = once(&seen, 1<<0) && q.stringOrNull(&h.apiVersion)
+		case "kind":
+			ok = once(&seen, 1<<1) && q.stringOrNull(&h.kind) && (probe == nil || !probe(h.kind))
+		case "metadata":
+			ok = once(&seen, 1<<2) && q.metadata(h)
+		case "type":
+			ok = once(&seen, 1<<3) && q.stringOrNull(&h.evType)
+		case "lastTimestamp":
+			ok = once(&seen, 1<<4) && q.stringOrNull(&h.last)
+		case "eventTime":
+			ok = once(&seen, 1<<5) && q.stringOrNull(&h.eventTime)
+		case "deprecatedLastTimestamp":
+			ok = once(&seen, 1<<6) && q.stringOrNull(&h.deprecatedLast)
+		case "reason":
+			ok = once(&seen, 1<<7) && q.stringOrNull(nil)
+		case "message":
+			ok = once(&seen, 1<<8) && q.stringOrNull(nil)
+		case "note":
+			ok = once(&seen, 1<<9) && q.stringOrNull(nil)
+		case "firstTimestamp":
+			ok = once(&seen, 1<<10) && q.stringOrNull(nil)
+		case "reportingController":
+			ok = once(&seen, 1<<11) && q.stringOrNull(nil)
+		case "count":
+			ok = once(&seen, 1<<12) && q.intOrNull()
+		case "deprecatedCount":
+			ok = once(&seen, 1<<13) && q.intOrNull()
+		case "involvedObject":
+			ok = once(&seen, 1<<14) && q.objectRef(&h.involvedKind, nil)
+		case "regarding":
+			ok = once(&seen, 1<<15) && q.objectRef(&h.regardingKind, &h.regarding)
+		case "source":
+			ok = once(&seen, 1<<16) && q.source()
+		default:
+			// a field the full decoder reads, or one differing from it only by case
+			ok = !isWire(wireTop, k) && q.skip(2)
+		}
+		if !ok {
+			return false
+		}
+		if end, ok := q.next('}'); !ok || end {
+			return ok
+		}
+	}
+}
+
+func (q *qreader) intOrNull() bool {
+	q.ws()
+	if q.i < len(q.b) && q.b[q.i] == 'n' {
+		return q.lit("null")
+	}
+	isInt, ok := q.num()
+	return ok && isInt
+}
+
+func (q *qreader) metadata(h *qhead) bool {
+	_, empty, ok := q.open()
+	if !ok || empty {
+		return ok
+	}
+	var seen uint32
+	for {
+		k, ok := q.key()
+		if !ok {
+			return false
+		}
+		switch string(k) {
+		case "name":
+			ok = once(&seen, 1<<0) && q.stringOrNull(&h.name)
+		case "namespace":
+			ok = once(&seen, 1<<1) && q.stringOrNull(&h.namespace)
+		case "uid":
+			ok = once(&seen, 1<<2) && q.stringOrNull(&h.uid)
+		case "creationTimestamp":
+			ok = once(&seen, 1<<3) && q.stringOrNull(&h.created)
+		case "deletionTimestamp":
+			ok = once(&seen, 1<<4) && q.stringOrNull(&h.deletion)
+		case "finalizers":
+			ok = once(&seen, 1<<5) && q.stringArray(&h.finalizers)
+		case "labels":
+			ok = once(&seen, 1<<6) && q.stringMap()
+		case "ownerReferences":
+			ok = once(&seen, 1<<7) && q.ownerRefs()
+		case "managedFields":
+			ok = once(&seen, 1<<8) && q.managedFields()
+		default:
+			ok = !isWire(wireMeta, k) && q.skip(3)
+		}
+		if !ok {
+			return false
+		}
+		if end, ok := q.next('}'); !ok || end {
+			return ok
+		}
+	}
+}
+
+// stringArray reads null or an array of strings (or nulls); nonEmpty is set when it
+// has elements.
+func (q *qreader) stringArray(nonEmpty *bool) bool {
+	empty, ok := q.openArray()
+	if !ok || empty {
+		return ok
+	}
+	*nonEmpty = true
+	for {
+		if !q.stringOrNull(nil) {
+			return false
+		}
+		if end, ok := q.next(']'); !ok || end {
+			return ok
+		}
+	}
+}
+
+// stringMap reads null or an object of strings (or nulls).
+func (q *qreader) stringMap() bool {
+	_, empty, ok := q.open()
+	if !ok || empty {
+		return ok
+	}
+	for {
+		q.ws()
+		if _, esc, ok := q.str(); !ok || esc || !q.colon() || !q.stringOrNull(nil) {
+			return false
+		}
+		if end, ok := q.next('}'); !ok || end {
+			return ok
+		}
+	}
+}
+
+// objectRef reads an ObjectReference (null or object); present is set for an object.
+func (q *qreader) objectRef(kind *string, present *bool) bool {
+	isNull, empty, ok := q.open()
+	if !ok {
+		return false
+	}
+	if present != nil && !isNull {
+		*present = true
+	}
+	if empty {
+		return true
+	}
+	var seen uint32
+	for {
+		k, ok := q.key()
+		if !ok {
+			return false
+		}
+		switch string(k) {
+		case "kind":
+			ok = once(&seen, 1<<0) && q.stringOrNull(kind)
+		case "apiVersion":
+			ok = once(&seen, 1<<1) && q.stringOrNull(nil)
+		case "namespace":
+			ok = once(&seen, 1<<2) && q.stringOrNull(nil)
+		case "name":
+			ok = once(&seen, 1<<3) && q.stringOrNull(nil)
+		default:
+			ok = !isWire(wireObjRef, k) && q.skip(3)
+		}
+		if !ok {
+			return false
+		}
+		if end, ok := q.next('}'); !ok || end {
+			return ok
+		}
+	}
+}
+
+func (q *qreader) source() bool {
+	_, empty, ok := q.open()
+	if !ok || empty {
+		return ok
+	}
+	var seen uint32
+	for {
+		k, ok := q.key()
+		if !ok {
+			return false
+		}
+		if string(k) == "component" {
+			ok = once(&seen, 1) && q.stringOrNull(nil)
+		} else {
+			ok = !isWire(wireSource, k) && q.skip(3)
+		}
+		if !ok {
+			return false
+		}
+		if end, ok := q.next('}'); !ok || end {
+			return ok
+		}
+	}
+}
+
+func (q *qreader) ownerRefs() bool {
+	empty, ok := q.openArray()
+	if !ok || empty {
+		return ok
+	}
+	for {
+		if !q.ownerRef() {
+			return false
+		}
+		if end, ok := q.next(']'); !ok || end {
+			return ok
+		}
+	}
+}
+
+func (q *qreader) ownerRef() bool {
+	_, empty, ok := q.open()
+	if !ok || empty {
+		return ok
+	}
+	var seen uint32
+	for {
+		k, ok := q.key()
+		if !ok {
+			return false
+		}
+		switch string(k) {
+		case "apiVersion":
+			ok = once(&seen, 1<<0) && q.stringOrNull(nil)
+		case "kind":
+			ok = once(&seen, 1<<1) && q.stringOrNull(nil)
+		case "name":
+			ok = once(&seen, 1<<2) && q.stringOrNull(nil)
+		case "controller":
+			ok = once(&seen, 1<<3) && (q.lit("true") || q.lit("false") || q.lit("null"))
+		default:
+			ok = !isWire(wireOwnerRef, k) && q.skip(4)
+		}
+		if !ok {
+			return false
+		}
+		if end, ok := q.next('}'); !ok || end {
+			return ok
+		}
+	}
+}
+
+func (q *qreader) managedFields() bool {
+	empty, ok := q.openArray()
+	if !ok || empty {
+		return ok
+	}
+	for {
+		_, empty, ok := q.open()
+		if !ok {
+			return false
+		}
+		if !empty {
+			var seen uint32
+			for {
+				k, ok := q.key()
+				if !ok {
+					return false
+				}
+				if string(k) == "manager" {
+					ok = once(&seen, 1) && q.stringOrNull(nil)
+				} else {
+					ok = !isWire(wireManaged, k) && q.skip(4)
+				}
+				if !ok {
+					return false
+				}
+				end, ok := q.next('}')
+				if !ok {
+					return false
+				}
+				if end {
+					break
+				}
+			}
+		}
+		if end, ok := q.next(']'); !ok || end {
+			return ok
+		}
+	}
+}
