@@ -37,10 +37,20 @@ type Options struct {
 	MaxLineBytes int            // see logs.Options
 	// Exclude skips files whose bundle-relative path equals or lies under one of these.
 	Exclude []string
+	// MaxDecompressedBytes caps what one compressed stream (a .gz/.xz/.bz2 bundle or
+	// member) may inflate to; the rest is skipped with a warning. 0 = DefaultInflateRatio
+	// times its compressed size, at least DefaultMinInflateLimit.
+	MaxDecompressedBytes int64
+	// MaxArchiveNesting caps how deep archives inside the bundle are opened
+	// (0 = DefaultMaxArchiveNesting).
+	MaxArchiveNesting int
 	// KeepObject, when set, decides which objects are kept in Records.Objects
 	// (the others are only counted), so memory grows with what the analysis needs.
 	KeepObject func(*objects.Object) bool
 }
+
+// DefaultMaxArchiveNesting is how many levels of archives inside the bundle are opened.
+const DefaultMaxArchiveNesting = 2
 
 // Records is everything the parsers extracted from a bundle (or several, merged).
 type Records struct {
