@@ -425,7 +425,7 @@ func (l *loader) emitter(gv, crd string) func(*objects.Object) {
 
 func (l *loader) objects(rel, name, kind string, r io.Reader) {
 	gv, k, crd := pathHint(name)
-	oo := objects.Options{KindHint: k}
+	oo := objects.Options{KindHint: k, Keep: l.opts.KeepObject}
 	emit := l.emitter(gv, crd)
 	var n int
 	if kind == "yaml" {
