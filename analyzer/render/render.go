@@ -29,6 +29,9 @@ func Render(w io.Writer, r *analyzer.Report, format string) error {
 
 // RenderWith writes the report in the given format.
 func RenderWith(w io.Writer, r *analyzer.Report, format string, o Options) error {
+	if format != "json" {
+		r = printable(r) // names and messages from the bundle may hold terminal escapes
+	}
 	switch format {
 	case "text", "":
 		return TextWith(w, r, o)

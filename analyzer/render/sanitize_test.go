@@ -1,0 +1,36 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+)
+
+// TestControlCharactersEscaped: a namespace name and a condition message carrying
+// terminal escapes (clear screen, window title, bell) reach no format raw, and the
+// caller's report is not changed.
+func TestControlCharactersEscaped(t *testing.T) {
+	evil := "evil\x1b[2Jns"
+	r := &analyzer.Report{SchemaVersion: analyzer.SchemaVersion, Namespaces: []analyzer.NamespaceReport{{
+		Name: evil, Verdict: "v\x1b]0;pwned\x07", Causes: []analyzer.Cause{{Type: analyzer.CauseAPIDiscovery, Summary: "s\r\x9b",
+			Evidence: []analyzer.Evidence{{File: "f", Line: 1, Text: "line\x1b[1A"}}}},
+		Conditions: []analyzer.ConditionReport{{Type: "T", Status: "True", Message: "m\x1b[8m"}}}}}
+	for _, format := range []string{"text", "markdown", "html"} {
+		var buf bytes.Buffer
+		if err := Render(&buf, r, format); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if i := strings.IndexFunc(out, isControl); i >= 0 {
+			t.Errorf("%s output holds control character %q at %d", format, out[i], i)
+		}
+		if !strings.Contains(out, `evil\x1b[2Jns`) {
+			t.Errorf("%s output does not show the escaped name", format)
+		}
+	}
+	if r.Namespaces[0].Name != evil || r.Namespaces[0].Causes[0].Evidence[0].Text != "line\x1b[1A" {
+		t.Error("rendering changed the caller's report")
+	}
+}
