@@ -9,7 +9,7 @@ PKGS    := ./...
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.7.0
 FUZZTIME ?= 1m
 
-.PHONY: all build run test vet lint fuzz fmt fmt-check clean bench
+.PHONY: all build run test vet lint fuzz fmt fmt-check clean bench fixtures-real
 
 all: build
 
@@ -51,3 +51,11 @@ clean:
 # (generated once into .cache/bench, several GB; prints a table of medians).
 bench:
 	$(GO) run ./bench -cache .cache/bench
+
+# Rebuild real fixtures from real Kubernetes binaries (not part of `make test`):
+#   make fixtures-real VERSION=v1.29.5 [LOG_FORMAT=text|json|both] [SCENARIOS="a b"]
+# About 13-25 min to build a version cold (2 cores), 1.5-3 min per scenario; see
+# fixtures/realcluster/README.md for disk use and the versions that build.
+fixtures-real:
+	@test -n "$(VERSION)" || { echo "usage: make fixtures-real VERSION=v1.xx.y"; exit 2; }
+	bash fixtures/realcluster/run.sh VERSION=$(VERSION) LOG_FORMAT=$(or $(LOG_FORMAT),text) $(if $(SCENARIOS),SCENARIOS="$(SCENARIOS)")
