@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/bzip2"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	gzip "github.com/klauspost/compress/gzip"
 	"github.com/ulikunitz/xz"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
