@@ -7,14 +7,11 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
-	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )
 
 const diffUsage = `Usage:
@@ -191,13 +188,11 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("nsanalyze diff", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		output       = fs.StringP("output", "o", "text", "output format: text|json")
-		logTZ        = fs.String("log-timezone", "UTC", "time zone of klog timestamps (IANA name)")
-		exclude      = fs.StringSlice("exclude", nil, "skip these paths of the bundles (relative, repeatable)")
-		maxLineBytes = fs.Int("max-line-bytes", logs.DefaultMaxLineBytes, "log lines longer than this are skipped")
-		failOn       = fs.String("fail-on", "stuck", "exit 1 when NEW has: none (never)|stuck (a stuck namespace)|risk (or a latent risk)")
-		redact       = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens")
+		output = fs.StringP("output", "o", "text", "output format: text|json")
+		failOn = fs.String("fail-on", "stuck", "exit 1 when NEW has: none (never)|stuck (a stuck namespace)|risk (or a latent risk)")
+		redact = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens")
 	)
+	load := addLoadFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, diffUsage)
 		fs.PrintDefaults()
@@ -221,16 +216,15 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return exitUsage
 	}
-	loc, err := time.LoadLocation(*logTZ)
+	opts, err := load.options()
 	if err != nil {
-		fmt.Fprintf(stderr, "error: invalid --log-timezone %q: %v\n", *logTZ, err)
+		fmt.Fprintf(stderr, "error: %v\n", err)
 		return exitUsage
 	}
 	var reports [2]*analyzer.Report
 	var recs [2]*bundle.Records
 	for i, p := range fs.Args() {
-		rec, err := bundle.Load(p, bundle.Options{Keywords: kubemsg.LogKeywords, LogLocation: loc, MaxLineBytes: *maxLineBytes,
-			Exclude: *exclude, KeepObject: analyzer.KeepObject})
+		rec, err := bundle.Load(p, opts)
 		if err != nil {
 			fmt.Fprintf(stderr, "error: %s: %v\n", p, err)
 			return exitUsage

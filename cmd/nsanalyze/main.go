@@ -16,8 +16,6 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
-	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )
 
 // Exit codes.
@@ -76,20 +74,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("nsanalyze", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		output       = fs.StringP("output", "o", "text", "output format: "+strings.Join(render.Formats, "|"))
-		namespaces   = fs.StringSliceP("namespace", "n", nil, "only report these namespaces (repeatable, or comma-separated)")
-		logTZ        = fs.String("log-timezone", "UTC", "time zone of klog timestamps, which carry none (IANA name, e.g. Europe/Berlin)")
-		verbosity    = fs.StringP("verbosity", "v", "warning", "diagnostics on stderr: error|warning|info|debug")
-		exclude      = fs.StringSlice("exclude", nil, "skip these paths of the bundle (relative, repeatable)")
-		maxLineBytes = fs.Int("max-line-bytes", logs.DefaultMaxLineBytes, "log lines longer than this are skipped with a warning")
-		maxInflate   = fs.Int64("max-decompressed-bytes", 0, "stop reading a compressed file or archive after it inflates to this many bytes (0: 200 times its compressed size, at least 1 GiB)")
-		maxNesting   = fs.Int("max-archive-nesting", bundle.DefaultMaxArchiveNesting, "how many levels of archives inside the bundle are opened")
-		help         = fs.BoolP("help", "h", false, "show this help")
-		colorMode    = fs.String("color", "auto", "colours in the text report: auto (only on a terminal, off with NO_COLOR)|always|never")
-		failOn       = fs.String("fail-on", "stuck", "exit 1 when: none (never)|stuck (a namespace is stuck)|risk (stuck or a latent risk)")
-		quiet        = fs.BoolP("quiet", "q", false, "no progress indicator on stderr")
-		redact       = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens (API groups, well-known finalizers and Kubernetes' messages are kept)")
+		output     = fs.StringP("output", "o", "text", "output format: "+strings.Join(render.Formats, "|"))
+		namespaces = fs.StringSliceP("namespace", "n", nil, "only report these namespaces (repeatable, or comma-separated)")
+		verbosity  = fs.StringP("verbosity", "v", "warning", "diagnostics on stderr: error|warning|info|debug")
+		help       = fs.BoolP("help", "h", false, "show this help")
+		colorMode  = fs.String("color", "auto", "colours in the text report: auto (only on a terminal, off with NO_COLOR)|always|never")
+		failOn     = fs.String("fail-on", "stuck", "exit 1 when: none (never)|stuck (a namespace is stuck)|risk (stuck or a latent risk)")
+		quiet      = fs.BoolP("quiet", "q", false, "no progress indicator on stderr")
+		redact     = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens (API groups, well-known finalizers and Kubernetes' messages are kept)")
 	)
+	load := addLoadFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -136,23 +130,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return exitUsage
 	}
-	loc, err := time.LoadLocation(*logTZ)
+	opts, err := load.options()
 	if err != nil {
-		fmt.Fprintf(stderr, "error: invalid --log-timezone %q: %v\n", *logTZ, err)
+		fmt.Fprintf(stderr, "error: %v\n", err)
 		return exitUsage
 	}
 	paths := fs.Args() // several bundles are merged into one view
 	start := time.Now()
 	prog := startProgress(stderr, paths, !*quiet && isTerminal(stderr))
-	rec, err := bundle.LoadAll(paths, bundle.Options{
-		Keywords:             kubemsg.LogKeywords,
-		LogLocation:          loc,
-		MaxLineBytes:         *maxLineBytes,
-		Exclude:              *exclude,
-		KeepObject:           analyzer.KeepObject,
-		MaxDecompressedBytes: *maxInflate,
-		MaxArchiveNesting:    *maxNesting,
-	})
+	rec, err := bundle.LoadAll(paths, opts)
 	prog.Stop()
 	if rec != nil {
 		for _, w := range rec.Warnings {

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
+)
+
+// loadFlags are the flags that say how a bundle is read; the analysis and diff share them.
+type loadFlags struct {
+	logTZ        *string
+	exclude      *[]string
+	maxLineBytes *int
+	maxInflate   *int64
+	maxNesting   *int
+}
+
+func addLoadFlags(fs *pflag.FlagSet) *loadFlags {
+	return &loadFlags{
+		logTZ:        fs.String("log-timezone", "UTC", "time zone of klog timestamps, which carry none (IANA name, e.g. Europe/Berlin)"),
+		exclude:      fs.StringSlice("exclude", nil, "skip these paths of the bundle (relative, repeatable)"),
+		maxLineBytes: fs.Int("max-line-bytes", logs.DefaultMaxLineBytes, "log lines longer than this are skipped with a warning"),
+		maxInflate:   fs.Int64("max-decompressed-bytes", 0, "stop reading a compressed file or archive after it inflates to this many bytes (0: 200 times its compressed size, at least 1 GiB)"),
+		maxNesting:   fs.Int("max-archive-nesting", bundle.DefaultMaxArchiveNesting, "how many levels of archives inside the bundle are opened"),
+	}
+}
+
+// options turns the flags into bundle options, or a usage error.
+func (f *loadFlags) options() (bundle.Options, error) {
+	loc, err := time.LoadLocation(*f.logTZ)
+	if err != nil {
+		return bundle.Options{}, fmt.Errorf("invalid --log-timezone %q: %v", *f.logTZ, err)
+	}
+	return bundle.Options{
+		Keywords:             kubemsg.LogKeywords,
+		LogLocation:          loc,
+		MaxLineBytes:         *f.maxLineBytes,
+		Exclude:              *f.exclude,
+		KeepObject:           analyzer.KeepObject,
+		MaxDecompressedBytes: *f.maxInflate,
+		MaxArchiveNesting:    *f.maxNesting,
+	}, nil
+}
