@@ -23,10 +23,10 @@ import (
 // so the rarely needed exact searches for them are skipped in blocks that lack them.
 type matcher struct {
 	pats   [][]byte
-	flag   []uint8            // 0 for a key phrase, else the bit reported when the literal is seen
-	m      int                // length of the shortest literal (>= mmMin when wm is used)
-	shift  []uint8            // by block hash
-	bucket map[uint16][]int32 // block hash -> literals whose m-prefix ends with that block
+	flag   []uint8   // 0 for a key phrase, else the bit reported when the literal is seen
+	m      int       // length of the shortest literal (>= mmMin when wm is used)
+	shift  []uint8   // by block hash
+	bucket [][]int32 // by block hash: literals whose m-prefix ends with that block
 	wm     bool
 }
 
@@ -74,7 +74,7 @@ func newMatcher(pats [][]byte, markers ...marker) *matcher {
 	for i := range mt.shift {
 		mt.shift[i] = maxShift
 	}
-	mt.bucket = map[uint16][]int32{}
+	mt.bucket = make([][]int32, 1<<mmBits)
 	for pi, p := range mt.pats {
 		// the block ending at offset e (inclusive) of the m-prefix may shift the window by m-1-e
 		for e := mmBlock - 1; e < mt.m; e++ {

@@ -130,7 +130,7 @@ type scanner struct {
 	pathComponent string
 	keywords      [][]byte
 	match         *matcher // finds keyword lines in one pass (built from keywords on first use)
-	seen          uint8    // markers the matcher saw in the current region (seenPartial, seenSection)
+	seen          uint8    // markers the matcher saw in the current region (seenSection)
 	line          int      // lines completed before the current region
 	callers       map[string]int
 	pending       []Entry // entries of this file, completed at the end with the file's component
@@ -358,7 +358,7 @@ func (s *scanner) closeSection(lastLine int) {
 func (s *scanner) matchItems(data []byte) []item {
 	starts := s.matchStarts(data)
 	var chains []span
-	if s.seen&seenPartial != 0 {
+	if mayHavePartial(data) {
 		chains = partialChains(data)
 	}
 	if len(chains) == 0 {
@@ -425,18 +425,35 @@ func (s *scanner) containsKeyword(b []byte) bool {
 	return s.match.contains(b)
 }
 
-// Markers the matcher looks for with the keywords, so that the exact searches for
-// CRI partial records and section headers run only in regions that hold them.
+// Markers the matcher looks for with the keywords, so that the exact search for
+// section headers runs only in regions that hold them.
 const (
-	seenPartial uint8 = 1 << iota
-	seenSection
+	seenSection uint8 = 1 << iota
 )
 
 func (s *scanner) initMatcher() {
 	if s.match == nil {
-		s.match = newMatcher(s.keywords, marker{criPartialOut, seenPartial}, marker{criPartialErr, seenPartial},
-			marker{sectionStart, seenSection})
+		// The CRI partial tags (10 bytes) are not searched with the keywords: they would
+		// shorten the matcher's window and its skips; mayHavePartial gates them instead.
+		s.match = newMatcher(s.keywords, marker{sectionStart, seenSection})
 	}
+}
+
+// mayHavePartial reports whether data may hold a CRI partial record: a line that
+// starts like an RFC 3339 time (isPartialLine's first test). klog and JSON logs have
+// none, so partialChains' substring searches are skipped for them.
+func mayHavePartial(data []byte) bool {
+	for pos := 0; pos < len(data); {
+		if len(data)-pos >= 30 && isDigit(data[pos]) && data[pos+4] == '-' {
+			return true
+		}
+		nl := bytes.IndexByte(data[pos:], '\n')
+		if nl < 0 {
+			return false
+		}
+		pos += nl + 1
+	}
+	return false
 }
 
 // matchStarts returns the sorted, distinct start offsets of lines containing a keyword.
