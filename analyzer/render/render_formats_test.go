@@ -16,20 +16,10 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-	"github.com/nsanalyze/nsanalyze/parsers/bundle"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
-// The golden files of every format live in testdata/ and are rewritten with the same
-// flag as the text and JSON ones: go test ./analyzer/render -update
-// The flag is registered here only when no other test file of the package did.
-var _ = func() bool {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files in testdata/")
-	}
-	return true
-}()
-
+// The golden files of every format live in testdata/ and are rewritten with the
+// -update flag (registered in golden_test.go): go test ./analyzer/render -update
 func updating() bool {
 	f := flag.Lookup("update")
 	return f != nil && f.Value.String() == "true"
@@ -49,17 +39,8 @@ var formatBundles = []string{
 // bundle path so the output does not depend on where the test runs.
 func fixtureReport(t *testing.T, rel string) *analyzer.Report {
 	t.Helper()
-	dir := filepath.Join("..", "..", "fixtures", filepath.FromSlash(rel))
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("fixture %s not present: %v", dir, err)
-	}
-	rec, err := bundle.Load(dir, bundle.Options{Keywords: kubemsg.LogKeywords, KeepObject: analyzer.KeepObject,
-		Exclude: []string{"raw", "expected.json", "README.md"}})
-	if err != nil {
-		t.Fatalf("load %s: %v", dir, err)
-	}
-	rec.Path = rel
-	return analyzer.Analyze(rec, analyzer.Options{})
+	_, r := fixtureRecords(t, rel)
+	return r
 }
 
 // compareGolden compares got with testdata/name, or rewrites it with -update.
