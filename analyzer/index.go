@@ -109,6 +109,14 @@ func NewIndex(rec *bundle.Records) *Index {
 	for i := range rec.Entries {
 		ix.addEntry(&rec.Entries[i])
 	}
+	for _, ce := range rec.CollectorErrors {
+		// a collector's saved error is evidence like a log line without a time
+		e := &logs.Entry{File: ce.File, Line: ce.Line, Component: "bundle collector", Message: ce.Text, Text: ce.Text}
+		if f := kubemsg.ParseDiscoveryFailure(ce.Text); len(f) > 0 {
+			ix.Entries = append(ix.Entries, e)
+			ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: f})
+		}
+	}
 	ix.captureTime()
 	return ix
 }

@@ -248,6 +248,13 @@ func coverage(ix *Index, r *Report) []Gap {
 	if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") && !ix.Dumped("webhookconfiguration") {
 		add("no webhook configurations", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json")
 	}
+	for _, ce := range ix.Records.CollectorErrors {
+		if len(kubemsg.ParseDiscoveryFailure(ce.Text)) > 0 {
+			continue // used as discovery evidence
+		}
+		add(fmt.Sprintf("the bundle collector could not collect everything (%s:%d: %s)", ce.File, ce.Line, ce.Text),
+			"re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl")
+	}
 	for _, ns := range r.Namespaces {
 		if !ix.NamespaceDumped(ns.Name) {
 			add("no object of the stuck namespace "+ns.Name+" was dumped",

@@ -180,3 +180,25 @@ func TestEventRiskWithoutAPIServices(t *testing.T) {
 		t.Errorf("evidence %+v", r.Risks[0].Evidence[0])
 	}
 }
+
+// TestCollectorErrors: a troubleshoot bundle's groups-resources-errors.json is discovery
+// evidence, and its RBAC denials are coverage gaps.
+func TestCollectorErrors(t *testing.T) {
+	r := analyze(t, "handmade/troubleshoot-groups-resources-errors")
+	if len(r.Namespaces) != 1 || r.Namespaces[0].Causes[0].Type != analyzer.CauseAPIDiscovery ||
+		r.Namespaces[0].Causes[0].Evidence[0].File != "cluster-resources/groups-resources-errors.json" {
+		t.Fatalf("namespaces %+v", r.Namespaces)
+	}
+	found := false
+	for _, g := range r.Coverage {
+		if strings.Contains(g.Missing, "cluster-resources/pods-errors.json:1: failed to list pods: pods is forbidden") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("coverage %+v lacks the RBAC denial", r.Coverage)
+	}
+	if !strings.Contains(strings.Join(r.Bundle.Layouts, ","), "troubleshoot") {
+		t.Errorf("layouts %v", r.Bundle.Layouts)
+	}
+}

@@ -17,6 +17,7 @@ package bundle
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path"
@@ -49,6 +50,13 @@ type Options struct {
 	KeepObject func(*objects.Object) bool
 }
 
+// CollectorError is one error text a bundle collector saved.
+type CollectorError struct {
+	File string
+	Line int
+	Text string
+}
+
 // DefaultMaxArchiveNesting is how many levels of archives inside the bundle are opened.
 const DefaultMaxArchiveNesting = 2
 
@@ -63,6 +71,9 @@ type Records struct {
 	// ObjectFiles lists the files objects were read from.
 	ObjectFiles []string
 	ObjectCount int // all objects seen, kept or not
+	// CollectorErrors are the errors a collector recorded instead of data
+	// (troubleshoot's *-errors.json: RBAC denials, discovery errors).
+	CollectorErrors []CollectorError
 	// FileObjects counts the objects read from each file (kept or not); a dump file
 	// absent from it held none (an empty list).
 	FileObjects map[string]int
@@ -162,6 +173,7 @@ type loader struct {
 	objFiles map[string]bool
 	// fileObjects counts the objects of each file of this bundle (unstripped paths)
 	fileObjects map[string]int
+	errStart    int // index of this bundle's first collector error
 	logFiles    []*logFile
 	crs         []crRef // custom resources waiting for their CRD's kind
 	stdout      bool    // a cluster-info dump stdout stream was seen
@@ -186,7 +198,7 @@ type crRef struct {
 
 func newLoader(rec *Records, opts Options, label string) *loader {
 	return &loader{rec: rec, opts: opts, label: label, warn: &diag.Sink{}, br: bufio.NewReaderSize(nil, 64<<10),
-		objFiles: map[string]bool{}, fileObjects: map[string]int{}, objStart: len(rec.Objects)}
+		objFiles: map[string]bool{}, fileObjects: map[string]int{}, objStart: len(rec.Objects), errStart: len(rec.CollectorErrors)}
 }
 
 func (l *loader) load(p string) (int, error) {
@@ -223,6 +235,9 @@ func (l *loader) load(p string) (int, error) {
 	if root != "" || l.label != "" {
 		for _, o := range l.rec.Objects[l.objStart:] {
 			o.Source.File = strip(o.Source.File)
+		}
+		for i := l.errStart; i < len(l.rec.CollectorErrors); i++ {
+			l.rec.CollectorErrors[i].File = strip(l.rec.CollectorErrors[i].File)
 		}
 		for i := range l.warn.List {
 			if l.warn.List[i].File != "" {
@@ -390,10 +405,44 @@ func (l *loader) member(m member, r io.Reader) {
 	switch {
 	case isClusterInfoStdout(head, kind, ext):
 		l.clusterInfoStdout(m, src)
+	case kind == "json" && strings.HasSuffix(path.Base(name), "-errors.json"):
+		l.collectorErrors(m.rel, src)
 	case kind == "json" || kind == "yaml":
 		l.objects(m.rel, name, kind, src)
 	default:
 		l.log(m, src)
+	}
+}
+
+// maxCollectorErrorsBytes caps a troubleshoot *-errors.json file.
+const maxCollectorErrorsBytes = 4 << 20
+
+// collectorErrors reads a troubleshoot `*-errors.json` file: a JSON array of the error
+// texts the collector got (RBAC denials, and in groups-resources-errors.json the API
+// discovery error itself).
+func (l *loader) collectorErrors(rel string, r io.Reader) {
+	data, err := io.ReadAll(io.LimitReader(r, maxCollectorErrorsBytes+1))
+	if err != nil {
+		l.warn.Add(rel, 0, "read error: %v", err)
+		return
+	}
+	if len(data) > maxCollectorErrorsBytes {
+		l.warn.Add(rel, 0, "collector error list larger than %d bytes, only its start is read", maxCollectorErrorsBytes)
+		data = data[:maxCollectorErrorsBytes]
+	}
+	var texts []string
+	if err := json.Unmarshal(data, &texts); err != nil {
+		l.warn.Add(rel, 1, "not a JSON array of error texts: %v", err)
+		return
+	}
+	for _, t := range texts {
+		line := 1
+		if enc, err := json.Marshal(t); err == nil {
+			if i := bytes.Index(data, enc); i >= 0 {
+				line += bytes.Count(data[:i], []byte{'\n'})
+			}
+		}
+		l.rec.CollectorErrors = append(l.rec.CollectorErrors, CollectorError{File: rel, Line: line, Text: t})
 	}
 }
 
