@@ -41,6 +41,12 @@ func remediation(p *Pass, nr NamespaceReport) []RemediationStep {
 					}
 				}
 				owner := kubemsg.WellKnownGroupOwner(kubemsg.GroupOf(kubemsg.GroupVersionOfAPIService(name)))
+				if a == nil {
+					addTo(&safe, RemediationStep{Risk: RiskSafe,
+						Command: fmt.Sprintf("kubectl get apiservice %s -o jsonpath='{.spec.service}{\"\\n\"}{.status.conditions}{\"\\n\"}'", name),
+						Why: fmt.Sprintf("The APIService is not in the bundle: find the Service it points at and make its pods ready and reachable from the control plane%s. As soon as it is Available=True, the namespace controller finishes.",
+							map[bool]string{true: " (usually " + owner + ")", false: ""}[owner != ""])})
+				}
 				why := fmt.Sprintf("If the backend was removed on purpose or cannot be restored soon, delete the stale APIService: discovery succeeds again and every stuck namespace finishes. Whatever uses %s stops working until its server is reinstalled (reinstalling recreates the APIService).", kubemsg.GroupVersionOfAPIService(name))
 				if owner != "" {
 					why += " Usually served by " + owner + "."

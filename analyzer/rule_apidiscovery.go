@@ -228,6 +228,9 @@ func apiServiceChain(p *Pass, gv, name, errText string, condEv []Evidence, nsLin
 		if !ix.Has("APIService") {
 			f += " (collect: kubectl get apiservices -o json)"
 		}
+		if ns := stuckOwnerNamespace(p, owner); ns != "" {
+			f += fmt.Sprintf(". Namespace %q, which is itself being deleted, is named like that owner: if the APIService's Service lives there, this is a self-inflicted deadlock that only deleting the APIService breaks (check spec.service)", ns)
+		}
 		chain = append(chain, Link{Component: "APIService " + name, Finding: f})
 		if owner != "" {
 			summary += " (usually " + owner + ")"
@@ -407,6 +410,25 @@ func backendChain(ix *Index, ns, name string, port int) []Link {
 		}
 	}
 	return chain
+}
+
+// stuckOwnerNamespace returns a stuck namespace whose name is a word of the usual
+// owner's name ("keda" for "KEDA or an external metrics adapter"), or "".
+func stuckOwnerNamespace(p *Pass, owner string) string {
+	if owner == "" {
+		return ""
+	}
+	words := strings.FieldsFunc(strings.ToLower(owner), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-')
+	})
+	for _, ns := range sortedKeys(p.Stuck) {
+		for _, w := range words {
+			if len(w) >= 4 && (ns == w || strings.HasPrefix(ns, w+"-") || strings.HasSuffix(ns, "-"+w)) {
+				return ns
+			}
+		}
+	}
+	return ""
 }
 
 // servicePortName returns the name of the Service port with the given number ("" when
