@@ -137,7 +137,12 @@ func newer(a, b *objects.Object) bool {
 func (ix *Index) addEntry(e *logs.Entry) {
 	ix.Entries = append(ix.Entries, e)
 	d := e.Detail()
-	if ns, errText, ok := kubemsg.ParseNamespaceDeletionFailed(d); ok {
+	ns, errText, ok := kubemsg.ParseNamespaceDeletionFailed(d)
+	if !ok && e.Message == "Deletion of namespace failed" && e.Field("namespace") != "" {
+		// 1.35+: "Deletion of namespace failed" err="..." namespace="<ns>"
+		ns, errText, ok = e.Field("namespace"), e.Field("err"), true
+	}
+	if ok {
 		ix.NamespaceDeletionFailed[ns] = append(ix.NamespaceDeletionFailed[ns], e)
 		if f := kubemsg.ParseDiscoveryFailure(errText); len(f) > 0 {
 			ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Namespace: ns, Failures: f})

@@ -202,3 +202,30 @@ func TestCollectorErrors(t *testing.T) {
 		t.Errorf("layouts %v", r.Bundle.Layouts)
 	}
 }
+
+// TestNamespaceFailureWordings: the namespace controller's failure line names the
+// namespace in every version's wording, so its lines are attributed to the namespace.
+func TestNamespaceFailureWordings(t *testing.T) {
+	for _, f := range []string{
+		"real/v1.26.13/c-webhook-content-failure", // deletion of namespace appteam failed: ... (printf)
+		"real/v1.29.5/c-webhook-content-failure",  // the same, line 159
+		"realdata/c-webhook-content-failure",      // 1.34: "Unhandled Error" err="deletion of namespace appteam failed: ..."
+		"real/v1.35.8/c-webhook-content-failure",  // 1.35: "Deletion of namespace failed" err=... namespace="appteam"
+		"real/v1.35.8/c-webhook-content-failure-json",
+	} {
+		r := analyze(t, f)
+		if len(r.Namespaces) != 1 {
+			t.Fatalf("%s: %d namespaces", f, len(r.Namespaces))
+		}
+		c := r.Namespaces[0].Causes[0]
+		kcm := false
+		for _, e := range c.Chain[0].Evidence { // the namespace controller's own link
+			if strings.Contains(e.File, "kube-controller-manager") {
+				kcm = true
+			}
+		}
+		if !kcm {
+			t.Errorf("%s: no kube-controller-manager line attributed to the namespace: %+v", f, c.Chain[0])
+		}
+	}
+}

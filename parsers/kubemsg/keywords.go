@@ -5,7 +5,7 @@ package kubemsg
 // large blocks before splitting lines, as grep does). Each phrase is quoted from the
 // Kubernetes source; see the package documentation.
 var LogKeywords = []string{
-	"deletion of namespace",                               // KCM namespace controller, 1.16+
+	"eletion of namespace",                                // KCM namespace controller: 1.16+ "deletion of namespace X failed", 1.35 "Deletion of namespace failed" namespace=X
 	"unable to retrieve the complete list of server APIs", // client-go discovery (KCM quota, pre-1.16 namespace controller, kubectl)
 	"failed to discover some groups",                      // KCM garbage collector
 	"unable to get all supported resources from server",   // namespace deleter start-up
