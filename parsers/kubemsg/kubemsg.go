@@ -153,7 +153,8 @@ func ParseNamespaceDeletionFailed(text string) (namespace, err string, ok bool) 
 	if m == nil {
 		return "", "", false
 	}
-	return text[m[2]:m[3]], text[m[1]:], true
+	// 1.26 JSON logging keeps printf's trailing newline inside "msg"
+	return text[m[2]:m[3]], strings.TrimSpace(text[m[1]:]), true
 }
 
 // ResourceCount is one "<resource>.<group> has <n> resource instances" item of the
