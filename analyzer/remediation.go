@@ -161,6 +161,11 @@ func latentRisks(ix *Index, r *Report) []Risk {
 			for _, w := range c.Webhooks {
 				reported["webhook/"+w] = true
 			}
+			for _, o := range c.Objects {
+				if o.Kind == "CustomResourceDefinition" {
+					reported["crd/"+o.Name] = true
+				}
+			}
 		}
 	}
 	risks := []Risk{}
@@ -175,6 +180,18 @@ func latentRisks(ix *Index, r *Report) []Risk {
 			Evidence: []Evidence{conditionEvidence(a, c)}})
 	}
 	risks = append(risks, eventRisks(ix, reported)...)
+	for _, crd := range ix.ByKind["CustomResourceDefinition"] {
+		c := crd.CRD
+		if c == nil || c.ConversionStrategy != "Webhook" || c.ConversionService == nil || reported["crd/"+crd.Name] {
+			continue
+		}
+		if broken, why := backendBroken(ix, c.ConversionService); broken {
+			risks = append(risks, Risk{Type: CauseConversionWebhook, Object: crd.Ref(),
+				Summary: fmt.Sprintf("CRD %s converts between versions %v through a webhook whose Service %s/%s %s: listing or deleting its objects at a version other than the stored one fails, so deleting a namespace that holds them will hang, and objects can be left orphaned.",
+					crd.Name, c.Versions, c.ConversionService.Namespace, c.ConversionService.Name, why),
+				Evidence: []Evidence{{File: crd.Source.File, Line: crd.Source.Line, Object: crd.Ref(), Text: fmt.Sprintf("%s: conversion strategy Webhook, service %s/%s", crd.Ref(), c.ConversionService.Namespace, c.ConversionService.Name)}}})
+		}
+	}
 	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
 		for _, cfg := range ix.ByKind[kind] {
 			for _, wh := range cfg.Webhooks {

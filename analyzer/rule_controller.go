@@ -44,7 +44,9 @@ func runControllerNotRunning(p *Pass) ([]Cause, string) {
 		// Compare with the Leases dumped at the same moment (kube-apiserver renews its
 		// own every 10s), which is immune to how long the bundle took to collect;
 		// without them, with the capture time and a wider margin.
-		ref, refWhat, limit := newestOtherLease(ix, l), "", 2*dur+5*time.Second
+		// A healthy kube-controller-manager renews every 2s, kube-apiserver its own Lease
+		// every 10s: a gap beyond the lease duration plus those 10s is an abandoned Lease.
+		ref, refWhat, limit := newestOtherLease(ix, l), "", dur+10*time.Second
 		if !ref.IsZero() {
 			refWhat = "than other Leases dumped with it (newest renewTime " + fmtTime(ref) + ")"
 		} else {
