@@ -25,7 +25,7 @@ func runContentRemaining(p *Pass) ([]Cause, string) {
 		if cc := p.Condition(kubemsg.CondContentRemaining); cc != nil {
 			return nil, fmt.Sprintf("%s is %s (%s)", cc.Type, cc.Status, cc.Reason)
 		}
-		return nil, ""
+		return nil, "no NamespaceContentRemaining condition on the namespace"
 	}
 	if f := p.ConditionTrue(kubemsg.CondFinalizersRemaining); f != nil {
 		return nil, "" // explained by finalizers-remaining

@@ -229,3 +229,31 @@ func TestNamespaceFailureWordings(t *testing.T) {
 		}
 	}
 }
+
+// TestUndetermined: with nothing but a Terminating Namespace, nsanalyze does not guess:
+// it says what it checked (every rule, with its reason) and what to collect.
+func TestUndetermined(t *testing.T) {
+	r := analyze(t, "handmade/undetermined-bare-namespace")
+	if len(r.Namespaces) != 1 {
+		t.Fatalf("namespaces %v", r.Namespaces)
+	}
+	ns := r.Namespaces[0]
+	if len(ns.Causes) != 1 || ns.Causes[0].Type != analyzer.CauseUndetermined || ns.Causes[0].Confidence != "low" {
+		t.Fatalf("causes %+v", ns.Causes)
+	}
+	c := ns.Causes[0]
+	for _, rule := range analyzer.Rules {
+		if !strings.Contains(c.Summary, rule.Name+": ") {
+			t.Errorf("summary does not say what %s checked: %s", rule.Name, c.Summary)
+		}
+	}
+	collect := strings.Join(c.Notes, "\n")
+	for _, want := range []string{"kubectl get namespace mystery -o json", "kubectl get apiservices -o json", "kube-controller-manager logs"} {
+		if !strings.Contains(collect, want) {
+			t.Errorf("notes lack %q: %s", want, collect)
+		}
+	}
+	if last := ns.Remediation[len(ns.Remediation)-1]; last.Risk != analyzer.RiskDestructive {
+		t.Errorf("ladder %+v", ns.Remediation)
+	}
+}
