@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
@@ -271,6 +272,13 @@ func coverage(ix *Index, r *Report) []Gap {
 	if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") && !ix.Dumped("webhookconfiguration") {
 		add("no webhook configurations", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json")
 	}
+	for _, pod := range backendPods(ix) {
+		if pod.Pod != nil && pod.Pod.Ready {
+			continue
+		}
+		add(fmt.Sprintf("logs of pod %s/%s, a backend of an APIService or webhook, which is not running normally (%s)", pod.Namespace, pod.Name, podState(pod)),
+			fmt.Sprintf("kubectl -n %s logs %s --all-containers --previous; kubectl -n %s describe pod %s", pod.Namespace, pod.Name, pod.Namespace, pod.Name))
+	}
 	for _, ce := range ix.Records.CollectorErrors {
 		if len(kubemsg.ParseDiscoveryFailure(ce.Text)) > 0 {
 			continue // used as discovery evidence
@@ -334,4 +342,45 @@ func eventRisks(ix *Index, reported map[string]bool) []Risk {
 		risks = append(risks, Risk{Type: CauseAPIDiscovery, Object: "group " + g, Summary: summary, Evidence: evidence})
 	}
 	return risks
+}
+
+// backendPods returns the pods behind the Services that APIServices, webhooks and CRD
+// conversion webhooks point at.
+func backendPods(ix *Index) []*objects.Object {
+	var refs []*objects.ServiceReference
+	for _, a := range ix.APIServices {
+		if a.APIService != nil && a.APIService.Service != nil {
+			refs = append(refs, a.APIService.Service)
+		}
+	}
+	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
+		for _, cfg := range ix.ByKind[kind] {
+			for _, wh := range cfg.Webhooks {
+				if wh.Service != nil {
+					refs = append(refs, wh.Service)
+				}
+			}
+		}
+	}
+	for _, crd := range ix.ByKind["CustomResourceDefinition"] {
+		if crd.CRD != nil && crd.CRD.ConversionService != nil {
+			refs = append(refs, crd.CRD.ConversionService)
+		}
+	}
+	seen := map[*objects.Object]bool{}
+	var out []*objects.Object
+	for _, ref := range refs {
+		svc := ix.Find("Service", ref.Namespace, ref.Name)
+		if svc == nil || svc.Service == nil {
+			continue
+		}
+		for _, p := range ix.PodsSelectedBy(ref.Namespace, svc.Service.Selector) {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Ref() < out[j].Ref() })
+	return out
 }

@@ -257,3 +257,16 @@ func TestUndetermined(t *testing.T) {
 		t.Errorf("ladder %+v", ns.Remediation)
 	}
 }
+
+// TestCoverageNamesPodsNotRunning: the logs a support engineer needs but cannot have
+// (the backend pod never ran) are named with the command to collect them.
+func TestCoverageNamesPodsNotRunning(t *testing.T) {
+	r := analyze(t, "realdata/a-discovery-failure")
+	for _, g := range r.Coverage {
+		if strings.Contains(g.Missing, "logs of pod kube-system/metrics-server-785b9ccd8d-545g5") &&
+			strings.Contains(g.Collect, "kubectl -n kube-system logs metrics-server-785b9ccd8d-545g5 --all-containers --previous") {
+			return
+		}
+	}
+	t.Errorf("coverage %+v", r.Coverage)
+}
