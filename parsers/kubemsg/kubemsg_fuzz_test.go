@@ -140,7 +140,7 @@ func FuzzParseNamespaceMessages(f *testing.F) {
 			}
 		}
 		if ns, errText, ok := ParseNamespaceDeletionFailed(text); ok {
-			if ns == "" || strings.ContainsAny(ns, " \t\n") || !strings.Contains(text, "deletion of namespace "+ns+" failed: ") || !strings.HasSuffix(text, errText) {
+			if ns == "" || strings.ContainsAny(ns, " \t\n") || !strings.Contains(text, "deletion of namespace "+ns+" failed: ") || !strings.HasSuffix(strings.TrimSpace(text), errText) {
 				t.Fatalf("deletion failed %q %q", ns, errText)
 			}
 		}
