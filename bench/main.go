@@ -193,6 +193,7 @@ type bench struct {
 type stat struct {
 	wall, cpu float64 // seconds
 	rss       int64   // KB
+	count     int64   // sum of the counts the command printed (grep/rg -c), -1 if none
 }
 
 func nsaCmd(nsa, path string) command {
@@ -208,7 +209,11 @@ func measure(c bench) []stat {
 			if round > 0 {
 				all[i] = append(all[i], s)
 			}
-			fmt.Fprintf(os.Stderr, "   %-60.60s %7.2fs wall %7.2fs cpu %6d MB\n", cmd.label, s.wall, s.cpu, s.rss/1024)
+			counted := ""
+			if s.count >= 0 && strings.Contains(cmd.label, " -c ") {
+				counted = fmt.Sprintf(" (counted %d lines)", s.count)
+			}
+			fmt.Fprintf(os.Stderr, "   %-60.60s %7.2fs wall %7.2fs cpu %6d MB%s\n", cmd.label, s.wall, s.cpu, s.rss/1024, counted)
 		}
 	}
 	out := make([]stat, len(c.cmds))
@@ -234,7 +239,11 @@ func median(ss []stat) stat {
 	return stat{wall: pick(func(s stat) float64 { return s.wall }), cpu: pick(func(s stat) float64 { return s.cpu }), rss: rss}
 }
 
-// timeIt runs argv under /usr/bin/time -v, discarding its output.
+// timeIt runs argv under /usr/bin/time -v. Its output is read through a pipe and
+// dropped: GNU grep stops at the first match when its standard output is /dev/null
+// (what exec.Cmd gives a nil Stdout), which would time a search that never happened.
+// The output's line counts (grep/rg -c print "file:N") are summed into stat.count so
+// that the table can show that every tool counted the same lines.
 func timeIt(argv []string) stat {
 	tf, err := os.CreateTemp("", "bench-time-*")
 	must(err)
@@ -243,6 +252,8 @@ func timeIt(argv []string) stat {
 	cmd := exec.Command("/usr/bin/time", append([]string{"-v", "-o", tf.Name()}, argv...)...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
+	var out countingWriter
+	cmd.Stdout = &out
 	start := time.Now()
 	err = cmd.Run()
 	wall := time.Since(start).Seconds()
@@ -254,7 +265,7 @@ func timeIt(argv []string) stat {
 		}
 	}
 	raw, _ := os.ReadFile(tf.Name())
-	s := stat{wall: wall}
+	s := stat{wall: wall, count: out.count()}
 	sc := bufio.NewScanner(bytes.NewReader(raw))
 	for sc.Scan() {
 		k, v, ok := strings.Cut(strings.TrimSpace(sc.Text()), ": ")
@@ -450,6 +461,61 @@ func machine() string {
 		}
 	}
 	return fmt.Sprintf("%s, %d cores%s, %s/%s%s; %s", strings.TrimSpace(model), runtime.NumCPU(), mem, runtime.GOOS, runtime.GOARCH, load, strings.Join(tools, ", "))
+}
+
+// countingWriter keeps the last incomplete line and sums the numbers that end lines
+// ("path:N" or "N", as grep -c and rg -c print them); other output is dropped.
+type countingWriter struct {
+	partial []byte
+	sum     int64
+	counted bool
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			if len(w.partial) < 4096 {
+				w.partial = append(w.partial, p...)
+			}
+			break
+		}
+		line := p[:i]
+		if len(w.partial) > 0 {
+			line = append(w.partial, line...)
+			w.partial = w.partial[:0]
+		}
+		w.addLine(line)
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+func (w *countingWriter) addLine(line []byte) {
+	if len(line) > 4096 {
+		return
+	}
+	f := string(line)
+	if i := strings.LastIndexByte(f, ':'); i >= 0 {
+		f = f[i+1:]
+	}
+	if v, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64); err == nil {
+		w.sum += v
+		w.counted = true
+	}
+}
+
+// count is the sum of the counts printed, or -1 when none was.
+func (w *countingWriter) count() int64 {
+	if len(w.partial) > 0 {
+		w.addLine(w.partial)
+		w.partial = nil
+	}
+	if !w.counted {
+		return -1
+	}
+	return w.sum
 }
 
 func run(argv ...string) {
