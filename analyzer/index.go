@@ -138,7 +138,7 @@ func (ix *Index) addEntry(e *logs.Entry) {
 	ix.Entries = append(ix.Entries, e)
 	d := e.Detail()
 	ns, errText, ok := kubemsg.ParseNamespaceDeletionFailed(d)
-	if !ok && e.Message == "Deletion of namespace failed" && e.Field("namespace") != "" {
+	if !ok && e.Message == "Deletion of namespace failed" && kubemsg.IsNamespaceName(e.Field("namespace")) {
 		// 1.35+: "Deletion of namespace failed" err="..." namespace="<ns>"
 		ns, errText, ok = e.Field("namespace"), e.Field("err"), true
 	}
@@ -159,7 +159,7 @@ func (ix *Index) addEntry(e *logs.Entry) {
 		if ns == "" {
 			ns = strings.TrimSpace(strings.TrimPrefix(d[strings.Index(d, "Namespace has been deleted"):], "Namespace has been deleted"))
 		}
-		if ns != "" {
+		if kubemsg.IsNamespaceName(ns) {
 			ix.NamespaceDeleted[ns] = append(ix.NamespaceDeleted[ns], e)
 		}
 	}

@@ -71,13 +71,11 @@ func WellKnownGroupOwner(group string) string {
 	return wellKnownGroupOwners[group]
 }
 
-// GroupOf returns the group of a "group/version" string ("" for the core "v1").
+// GroupOf returns the group of a "group/version" string ("" for the core "v1", and for
+// a string that is not a group/version).
 func GroupOf(groupVersion string) string {
-	i := strings.LastIndex(groupVersion, "/")
-	if i < 0 {
-		return ""
-	}
-	return groupVersion[:i]
+	gv, _ := parseGroupVersion(groupVersion)
+	return gv.Group
 }
 
 // cloudNeedles mark cloud route-controller failures and cloud permission errors

@@ -14,6 +14,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // Namespace condition types set by the namespace controller (1.16+, the last two 1.17+).
@@ -94,7 +97,14 @@ func ParseDiscoveryFailure(text string) []GroupVersionError {
 	} else {
 		return nil
 	}
-	locs := gvAnchor.FindAllStringSubmatchIndex(payload, -1)
+	// An anchor whose group is not a DNS subdomain ("a..b/v1: ") is not a group/version:
+	// it stays inside the previous entry's error text.
+	var locs [][]int
+	for _, loc := range gvAnchor.FindAllStringSubmatchIndex(payload, -1) {
+		if _, ok := parseGroupVersion(payload[loc[2]:loc[3]]); ok {
+			locs = append(locs, loc)
+		}
+	}
 	var out []GroupVersionError
 	seen := map[string]bool{}
 	for k, loc := range locs {
@@ -122,39 +132,56 @@ func ParseDiscoveryFailure(text string) []GroupVersionError {
 	return out
 }
 
-// APIServiceName returns the name Kubernetes gives the APIService that serves a
-// group/version: "<version>.<group>" ("v1beta1.metrics.k8s.io"), "v1." for the core group.
-func APIServiceName(groupVersion string) string {
-	i := strings.LastIndex(groupVersion, "/")
-	if i < 0 {
-		return groupVersion + "."
+// parseGroupVersion parses a "group/version" string ("v1" for the core group) with
+// apimachinery's schema.ParseGroupVersion and accepts it only when the version is a
+// DNS-1035 label and the group empty or a DNS-1123 subdomain, as the API server
+// requires of every group/version it serves.
+func parseGroupVersion(groupVersion string) (schema.GroupVersion, bool) {
+	gv, err := schema.ParseGroupVersion(groupVersion)
+	if err != nil || len(validation.IsDNS1035Label(gv.Version)) > 0 ||
+		gv.Group != "" && len(validation.IsDNS1123Subdomain(gv.Group)) > 0 {
+		return schema.GroupVersion{}, false
 	}
-	return groupVersion[i+1:] + "." + groupVersion[:i]
+	return gv, true
 }
 
-// GroupVersionOfAPIService is the inverse of APIServiceName.
+// APIServiceName returns the name Kubernetes gives the APIService that serves a
+// group/version: "<version>.<group>" ("v1beta1.metrics.k8s.io"), "v1." for the core
+// group, "" for a string that is not a group/version.
+func APIServiceName(groupVersion string) string {
+	gv, ok := parseGroupVersion(groupVersion)
+	if !ok {
+		return ""
+	}
+	return gv.Version + "." + gv.Group
+}
+
+// GroupVersionOfAPIService is the inverse of APIServiceName: "v1beta1.metrics.k8s.io"
+// is "metrics.k8s.io/v1beta1", "v1." is "v1". A name without a dot is returned as is.
 func GroupVersionOfAPIService(name string) string {
-	i := strings.Index(name, ".")
-	if i < 0 {
-		return name
-	}
-	if i == len(name)-1 {
-		return name[:i]
-	}
-	return name[i+1:] + "/" + name[:i]
+	version, group, _ := strings.Cut(name, ".")
+	return schema.GroupVersion{Group: group, Version: version}.String()
 }
 
 var nsDeletionFailed = regexp.MustCompile(`deletion of namespace (\S+) failed: `)
 
 // ParseNamespaceDeletionFailed parses the namespace controller's
 // "deletion of namespace %v failed: %v" (1.16+). It returns the namespace and the error.
+// A capture that is not a namespace name (a DNS-1123 label) is not this message.
 func ParseNamespaceDeletionFailed(text string) (namespace, err string, ok bool) {
 	m := nsDeletionFailed.FindStringSubmatchIndex(text)
-	if m == nil {
+	if m == nil || !IsNamespaceName(text[m[2]:m[3]]) {
 		return "", "", false
 	}
 	// 1.26 JSON logging keeps printf's trailing newline inside "msg"
 	return text[m[2]:m[3]], strings.TrimSpace(text[m[1]:]), true
+}
+
+// IsNamespaceName reports whether s can be the name of a namespace (a DNS-1123 label,
+// as the API server validates it), so garbage captured from a log line is not taken
+// for one.
+func IsNamespaceName(s string) bool {
+	return len(validation.IsDNS1123Label(s)) == 0
 }
 
 // ResourceCount is one "<resource>.<group> has <n> resource instances" item of the
@@ -310,10 +337,11 @@ func ParseAPIServiceFailure(text string) (APIServiceFailure, bool) {
 	return APIServiceFailure{}, false
 }
 
-// ParseErrorResolving matches the aggregator proxy's "error resolving %s/%s: %v".
+// ParseErrorResolving matches the aggregator proxy's "error resolving %s/%s: %v" (the
+// Service's namespace and name, both DNS-1123 labels).
 func ParseErrorResolving(text string) (namespace, name string, ok bool) {
 	m := errorResolving.FindStringSubmatch(text)
-	if m == nil {
+	if m == nil || !IsNamespaceName(m[1]) || len(validation.IsDNS1123Label(m[2])) > 0 {
 		return "", "", false
 	}
 	return m[1], m[2], true

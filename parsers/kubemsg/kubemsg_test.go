@@ -2,6 +2,7 @@ package kubemsg
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -108,5 +109,110 @@ func TestClassifyError(t *testing.T) {
 		if got := ClassifyError(text).Code; got != want {
 			t.Errorf("ClassifyError(%q) = %s, want %s", text, got, want)
 		}
+	}
+}
+
+// Group/version strings are parsed with apimachinery's schema.ParseGroupVersion and
+// built with schema.GroupVersion; the group/versions are those of the fixtures.
+func TestGroupVersionNames(t *testing.T) {
+	tests := []struct {
+		gv, apiService, group string
+	}{
+		{"metrics.k8s.io/v1beta1", "v1beta1.metrics.k8s.io", "metrics.k8s.io"},
+		{"projectcalico.org/v3", "v3.projectcalico.org", "projectcalico.org"},
+		{"subresources.kubevirt.io/v1alpha3", "v1alpha3.subresources.kubevirt.io", "subresources.kubevirt.io"},
+		{"external.metrics.k8s.io/v1beta1", "v1beta1.external.metrics.k8s.io", "external.metrics.k8s.io"},
+		{"v1", "v1.", ""}, // core group: the local APIService "v1."
+		// Not group/versions: the hand-written splitting took everything before the
+		// last "/" as the group ("a/b") and built "v1.a/b".
+		{"a/b/v1", "", ""},
+		{"metrics.k8s.io/", "", ""},
+		{"Metrics.k8s.io/v1beta1", "", ""},
+	}
+	for _, tt := range tests {
+		if got := APIServiceName(tt.gv); got != tt.apiService {
+			t.Errorf("APIServiceName(%q) = %q, want %q", tt.gv, got, tt.apiService)
+		}
+		if got := GroupOf(tt.gv); got != tt.group {
+			t.Errorf("GroupOf(%q) = %q, want %q", tt.gv, got, tt.group)
+		}
+		if tt.apiService != "" {
+			if got := GroupVersionOfAPIService(tt.apiService); got != tt.gv {
+				t.Errorf("GroupVersionOfAPIService(%q) = %q, want %q", tt.apiService, got, tt.gv)
+			}
+		}
+	}
+	if got := GroupVersionOfAPIService("v1beta1"); got != "v1beta1" {
+		t.Errorf("GroupVersionOfAPIService(no dot) = %q", got)
+	}
+}
+
+func TestParseDiscoveryFailureRejectsMalformedGroup(t *testing.T) {
+	// Illustrative: an error text holding " <not a DNS subdomain>/v1: " is not a second
+	// entry; the hand-written parser split it off as group/version "a..b/v1".
+	got := ParseDiscoveryFailure("unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: proxy error from a..b/v1: x")
+	want := []GroupVersionError{{"metrics.k8s.io/v1beta1", "proxy error from a..b/v1: x"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %#v\nwant %#v", got, want)
+	}
+	// the core group keeps its "v1" form
+	got = ParseDiscoveryFailure("unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: x, v1: the server is currently unable to handle the request")
+	want = []GroupVersionError{{"metrics.k8s.io/v1beta1", "x"}, {"v1", "the server is currently unable to handle the request"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("core: got %#v\nwant %#v", got, want)
+	}
+}
+
+func TestParseNamespaceDeletionFailed(t *testing.T) {
+	tests := []struct {
+		name, text, ns, err string
+		ok                  bool
+	}{
+		{"1.26 klog text (fixtures/realdata, calico stars demo)",
+			"E0107 04:30:04.397550       1 namespace_controller.go:157] deletion of namespace stars failed: unable to retrieve the complete list of server APIs: projectcalico.org/v3: the server is currently unable to handle the request",
+			"stars", "unable to retrieve the complete list of server APIs: projectcalico.org/v3: the server is currently unable to handle the request", true},
+		{"1.26 JSON msg with printf's newline (fixtures/real/v1.26.13)",
+			"deletion of namespace tobedeleted failed: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request\n",
+			"tobedeleted", "unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request", true},
+		{"1.31 Unhandled Error err (fixtures/real/v1.31.4)",
+			"deletion of namespace tobedeleted failed: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: stale GroupVersion discovery: metrics.k8s.io/v1beta1",
+			"tobedeleted", "unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: stale GroupVersion discovery: metrics.k8s.io/v1beta1", true},
+		{"dashed name", "deletion of namespace management-ui failed: x", "management-ui", "x", true},
+		// Captures that cannot be namespace names (DNS-1123 labels) are rejected; the
+		// hand-written parser returned them.
+		{"terminal escape (cmd/nsanalyze hostile test)",
+			"E0101 00:00:10.000000       1 namespace_controller.go:164] deletion of namespace evil\x1b[2Jns failed: \x1b]0;pwned\x07unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: x",
+			"", "", false},
+		{"placeholder in a README (fixtures/realcluster)", "deletion of namespace … failed: … stale GroupVersion discovery: …", "", "", false},
+		{"quoted", `deletion of namespace "shop" failed: x`, "", "", false},
+		{"1.35 wording has no name in the text", `"Deletion of namespace failed" err="x" namespace="tobedeleted"`, "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ns, err, ok := ParseNamespaceDeletionFailed(tt.text)
+			if ns != tt.ns || err != tt.err || ok != tt.ok {
+				t.Errorf("got %q %q %v, want %q %q %v", ns, err, ok, tt.ns, tt.err, tt.ok)
+			}
+		})
+	}
+}
+
+func TestIsNamespaceNameAndErrorResolving(t *testing.T) {
+	for s, want := range map[string]bool{
+		"tobedeleted": true, "team-b": true, "kube-system": true, "0": true,
+		"": false, "a.b": false, "Shop": false, "-x": false, strings.Repeat("a", 64): false,
+		// what the "Namespace has been deleted <ns>" fallback took from the 1.31 structured line
+		`" logger="namespace-controller" namespace="shop"`: false,
+	} {
+		if got := IsNamespaceName(s); got != want {
+			t.Errorf("IsNamespaceName(%q) = %v", s, got)
+		}
+	}
+	ns, name, ok := ParseErrorResolving(`error resolving kube-system/metrics-server: no endpoints available for service "metrics-server"`)
+	if !ok || ns != "kube-system" || name != "metrics-server" {
+		t.Errorf("ParseErrorResolving = %q %q %v", ns, name, ok)
+	}
+	if ns, name, ok := ParseErrorResolving("error resolving metrics.k8s.io/v1beta1: x"); ok {
+		t.Errorf("ParseErrorResolving(group/version) = %q %q", ns, name)
 	}
 }
