@@ -183,3 +183,25 @@ func TestDiffReportsCauses(t *testing.T) {
 		}
 	}
 }
+
+// TestProfile: --profile cpu|heap writes a pprof file (gzip-compressed protobuf) to
+// --profile-output; an unknown kind or an unwritable path is a usage error.
+func TestProfile(t *testing.T) {
+	b := realBundle(t, "a-discovery-failure")
+	for _, kind := range []string{"cpu", "heap"} {
+		out := filepath.Join(t.TempDir(), kind+".pprof")
+		if code, _, errOut := runCmd("--profile", kind, "--profile-output", out, "-o", "json", b); code != 1 {
+			t.Fatalf("--profile %s: exit %d (%s)", kind, code, errOut)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil || len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+			t.Errorf("--profile %s: %s is not a gzip-compressed profile (%v)", kind, out, err)
+		}
+	}
+	if code, _, _ := runCmd("--profile", "mutex", b); code != exitUsage {
+		t.Errorf("--profile mutex: exit %d, want %d", code, exitUsage)
+	}
+	if code, _, _ := runCmd("--profile", "cpu", "--profile-output", filepath.Join(t.TempDir(), "no", "such", "dir", "p"), b); code != exitUsage {
+		t.Errorf("unwritable --profile-output: exit %d, want %d", code, exitUsage)
+	}
+}

@@ -90,6 +90,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		colorMode  = fs.String("color", "auto", "colours in the text report: auto (only on a terminal, off with NO_COLOR)|always|never")
 		failOn     = fs.String("fail-on", "stuck", "exit 1 when: none (never)|stuck (a namespace is stuck)|risk (stuck or a latent risk)")
 		quiet      = fs.BoolP("quiet", "q", false, "no progress indicator on stderr")
+		profile    = fs.String("profile", "none", "profile nsanalyze itself, as kubectl does: none|cpu|heap")
+		profileOut = fs.String("profile-output", "profile.pprof", "file the --profile is written to (read it with go tool pprof)")
 		redact     = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens (API groups, well-known finalizers and Kubernetes' messages are kept)")
 	)
 	load := addLoadFlags(fs)
@@ -144,6 +146,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return exitUsage
 	}
+	stopProfile, err := startProfile(*profile, *profileOut)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return exitUsage
+	}
+	defer func() {
+		if err := stopProfile(); err != nil {
+			log.Warnf("--profile: %v", err)
+		}
+	}()
 	paths := fs.Args() // several bundles are merged into one view
 	start := time.Now()
 	prog := startProgress(stderr, paths, !*quiet && isTerminal(stderr))

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
@@ -50,6 +51,7 @@ func DecodeJSON(r io.Reader, path string, opts Options, warn *diag.Sink, emit fu
 		return decodeParallel(sp, path, opts, warn, emit)
 	}
 	var st splitState
+	d := newItemDecoder(opts.Keep)
 	n := 0
 	for {
 		it, err := sp.next(&st)
@@ -60,25 +62,62 @@ func DecodeJSON(r io.Reader, path string, opts Options, warn *diag.Sink, emit fu
 		if it.raw == nil {
 			continue
 		}
-		if o := decodeJSONItem(it, path, opts, warn); o != nil {
+		if o := decodeJSONItem(it, path, opts, warn, d); o != nil {
 			emit(o)
 			n++
 		}
 	}
 }
 
+// itemDecoder is the state one decoding goroutine keeps between items: which kinds
+// opts.Keep wants whatever their content (Pods, Services, ...; those are not read
+// twice), and the buffer pruned items are written to.
+type itemDecoder struct {
+	keep   func(*Object) bool
+	kinds  map[string]bool
+	pruned []byte
+}
+
+func newItemDecoder(keep func(*Object) bool) *itemDecoder {
+	return &itemDecoder{keep: keep, kinds: map[string]bool{}}
+}
+
+func (d *itemDecoder) wantsAll(kind string) bool {
+	if kind == "" || d.keep == nil {
+		return false
+	}
+	v, ok := d.kinds[kind]
+	if !ok {
+		v = d.keep(&Object{Kind: kind})
+		if len(d.kinds) < 256 { // kinds are few; a hostile stream of names is not cached
+			d.kinds[kind] = v
+		}
+	}
+	return v
+}
+
 // decodeJSONItem decodes one item of a JSON stream, or only its head when opts.Keep
-// does not want it.
-func decodeJSONItem(it item, path string, opts Options, warn warner) *Object {
+// does not want it. Items decoded in full are pruned first (prune.go).
+func decodeJSONItem(it item, path string, opts Options, warn warner, d *itemDecoder) *Object {
+	if d == nil {
+		d = newItemDecoder(opts.Keep)
+	}
 	if opts.Keep != nil {
-		// kinds wanted whatever their content (Pods, Services, ...) are not read twice
-		probe := func(kind string) bool { return kind != "" && opts.Keep(&Object{Kind: kind}) }
-		if h := quickHead(it, path, opts, probe); h != nil && !opts.Keep(h) {
+		if h := quickHead(it, path, opts, d.wantsAll); h != nil && !opts.Keep(h) {
 			return h
 		}
 	}
-	return decodeItem(it, path, 0, opts, warn)
+	body := it.raw
+	if !disablePrune.Load() {
+		if pr, ok := pruneItem(it.raw, d.pruned); ok {
+			body, d.pruned = pr, pr
+		}
+	}
+	return decodeItem(it, body, path, 0, opts, warn)
 }
+
+// disablePrune makes every item decode whole (tests compare both ways).
+var disablePrune atomic.Bool
 
 // DecodeYAML reads multi-document YAML (documents separated by `---` lines) and calls
 // emit for every object in it.
@@ -150,7 +189,7 @@ func decodeYAMLDoc(js []byte, path string, line int, opts Options, warn *diag.Si
 			continue
 		}
 		it.line = line
-		if o := decodeItem(it, path, line, opts, warn); o != nil {
+		if o := decodeItem(it, it.raw, path, line, opts, warn); o != nil {
 			o.Source.Fields = nil // lines of the converted JSON say nothing about the YAML
 			emit(o)
 			n++
@@ -322,11 +361,11 @@ type wireCondition struct {
 	LastTransitionTime string `json:"lastTransitionTime"`
 }
 
-// decodeItem turns one object's JSON into an Object. Wrong field types are reported
+// decodeItem turns one object's JSON (body: it.raw, or it pruned) into an Object. Wrong field types are reported
 // and the rest of the object is kept (the decoder fills what it can).
-func decodeItem(it item, path string, yamlLine int, opts Options, warn warner) *Object {
+func decodeItem(it item, body []byte, path string, yamlLine int, opts Options, warn warner) *Object {
 	var w wire
-	if err := json.Unmarshal(it.raw, &w); err != nil {
+	if err := json.Unmarshal(body, &w); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			warn.Add(path, it.line, "object has a field of the wrong type (%s: %s), the rest of it was read", te.Field, te.Value)
@@ -555,6 +594,12 @@ func parseTime(s string) time.Time {
 // locateFields records the lines of the fields evidence quotes, by finding them in the
 // object's text.
 func locateFields(o *Object, raw []byte, line int) {
+	if bytes.IndexByte(raw, '\n') < 0 {
+		// one line (kubectl -o json of a List puts each item on many; jq -c and many
+		// collectors on one): every field is on the object's line, which is what
+		// Source.LineOf and the condition evidence fall back to
+		return
+	}
 	lineAt := func(i int) int { return line + bytes.Count(raw[:i], []byte{'\n'}) }
 	find := func(field, needle string) {
 		if i := bytes.Index(raw, []byte(needle)); i >= 0 {

@@ -88,6 +88,9 @@ func FuzzDecodeJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, cut uint16) {
 		full, fw := decodeAll(t, data, false)
 		checkWarnings(t, data, fw)
+		// pruning (prune.go) never changes an object or a warning
+		decodeBoth(t, "f", data, Options{})
+		decodeBoth(t, "f", data, Options{Keep: keepSome})
 		if int(cut) >= len(data) {
 			return
 		}

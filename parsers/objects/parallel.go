@@ -58,24 +58,36 @@ func decodeParallel(sp *jsonSplitter, path string, opts Options, warn *diag.Sink
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			d := newItemDecoder(opts.Keep)
 			for b := range work {
 				b.objs = make([]*Object, len(b.items))
 				b.warns = make([][]pendingWarning, len(b.items))
 				for i, it := range b.items {
 					var rec recorder
-					b.objs[i] = decodeJSONItem(it, path, opts, &rec)
+					b.objs[i] = decodeJSONItem(it, path, opts, &rec, d)
 					b.warns[i] = rec.list
 				}
 				close(b.done)
 			}
 		}()
 	}
+	// Batch buffers are recycled once their objects are emitted (the decoded objects
+	// copy what they keep), so the input is not copied into fresh memory batch by batch.
+	free := make(chan []byte, cap(order)+workers+1)
+	newBuf := func() []byte {
+		select {
+		case buf := <-free:
+			return buf[:0]
+		default:
+			return make([]byte, 0, batchBytes+batchBytes/4)
+		}
+	}
 	stop := make(chan struct{})
 	go func() { // the splitter
 		defer close(order)
 		defer close(work)
 		var st splitState
-		b := &batch{done: make(chan struct{})}
+		b := &batch{buf: newBuf(), done: make(chan struct{})}
 		send := func() bool {
 			select {
 			case order <- b:
@@ -103,7 +115,7 @@ func decodeParallel(sp *jsonSplitter, path string, opts Options, warn *diag.Sink
 				if !send() {
 					return
 				}
-				b = &batch{buf: make([]byte, 0, batchBytes+batchBytes/4), done: make(chan struct{})}
+				b = &batch{buf: newBuf(), done: make(chan struct{})}
 			}
 		}
 	}()
@@ -122,6 +134,13 @@ func decodeParallel(sp *jsonSplitter, path string, opts Options, warn *diag.Sink
 		if b.err != nil {
 			splitError(b.err, b.errLn, path, warn)
 		}
+		if cap(b.buf) <= 4*batchBytes { // one huge item's buffer is left to the GC
+			select {
+			case free <- b.buf:
+			default:
+			}
+		}
+		b.buf, b.items = nil, nil
 	}
 	close(stop)
 	wg.Wait()

@@ -29,7 +29,7 @@ func checkHead(t *testing.T, name string, r io.Reader, opts Options) (answered, 
 		total++
 		h := quickHead(it, name, opts, nil)
 		var rec recorder
-		full := decodeItem(it, name, 0, opts, &rec)
+		full := decodeItem(it, it.raw, name, 0, opts, &rec)
 		if h == nil {
 			continue
 		}
@@ -115,7 +115,7 @@ func TestQuickHeadDefers(t *testing.T) {
 		it := item{raw: []byte(js), line: 1}
 		if h := quickHead(it, "x.json", Options{}, nil); h == nil {
 			t.Errorf("%s: no quick head", js)
-		} else if full := decodeItem(it, "x.json", 0, Options{}, &rec); full.Kind != h.Kind || full.Name != h.Name {
+		} else if full := decodeItem(it, it.raw, "x.json", 0, Options{}, &rec); full.Kind != h.Kind || full.Name != h.Name {
 			t.Errorf("%s: %+v vs %+v", js, h, full)
 		}
 	}

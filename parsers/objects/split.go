@@ -118,6 +118,17 @@ func (s *jsonSplitter) skipValue() (bool, error) {
 			}
 			continue
 		}
+		if depth > 0 {
+			// inside an object or array only quotes, brackets and newlines matter
+			p, buf := s.pos, s.buf
+			for p < len(buf) && !splitSpecial[buf[p]] {
+				p++
+			}
+			s.pos = p
+			if p == len(buf) {
+				continue
+			}
+		}
 		c := s.buf[s.pos]
 		switch c {
 		case '"':
@@ -165,6 +176,9 @@ func (s *jsonSplitter) skipValue() (bool, error) {
 		s.pos++
 	}
 }
+
+// splitSpecial marks the bytes skipValue must look at inside a value.
+var splitSpecial = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, '\n': true}
 
 // skipString advances past the string starting at s.pos (which holds '"').
 func (s *jsonSplitter) skipString() bool {
