@@ -180,14 +180,25 @@ func (s *jsonSplitter) skipValue() (bool, error) {
 // splitSpecial marks the bytes skipValue must look at inside a value.
 var splitSpecial = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, '\n': true}
 
-// skipString advances past the string starting at s.pos (which holds '"').
+// skipString advances past the string starting at s.pos (which holds '"'). A quote
+// is escaped when an odd run of backslashes precedes it; the run may have begun in
+// input that fill has already moved out of the buffer (a read boundary between `\`
+// and `"`, which tar and gzip streams produce), so its length is carried across fills.
 func (s *jsonSplitter) skipString() bool {
 	s.pos++
+	carried := 0 // backslashes ending the input already scanned, before s.pos
 	for {
 		i := bytes.IndexByte(s.buf[s.pos:], '"')
 		if i < 0 {
-			if nl := bytes.Count(s.buf[s.pos:], []byte{'\n'}); nl > 0 {
+			seg := s.buf[s.pos:]
+			if nl := bytes.Count(seg, []byte{'\n'}); nl > 0 {
 				s.line += nl // invalid JSON, but keep line numbers honest
+			}
+			run := trailingBackslashes(seg)
+			if run == len(seg) {
+				carried += run
+			} else {
+				carried = run
 			}
 			s.pos = len(s.buf)
 			if !s.fill() {
@@ -196,19 +207,29 @@ func (s *jsonSplitter) skipString() bool {
 			continue
 		}
 		end := s.pos + i
-		// count the backslashes before the quote
-		bs := 0
-		for j := end - 1; j >= s.pos && s.buf[j] == '\\'; j-- {
-			bs++
+		seg := s.buf[s.pos:end]
+		bs := trailingBackslashes(seg)
+		if bs == len(seg) {
+			bs += carried
 		}
-		if nl := bytes.Count(s.buf[s.pos:end], []byte{'\n'}); nl > 0 {
+		if nl := bytes.Count(seg, []byte{'\n'}); nl > 0 {
 			s.line += nl
 		}
 		s.pos = end + 1
 		if bs%2 == 0 {
 			return true
 		}
+		carried = 0 // the escaped quote ends the run
 	}
+}
+
+// trailingBackslashes counts the backslashes at the end of b.
+func trailingBackslashes(b []byte) int {
+	n := 0
+	for j := len(b) - 1; j >= 0 && b[j] == '\\'; j-- {
+		n++
+	}
+	return n
 }
 
 // readString reads a string value at s.pos and returns its raw contents (escapes kept).
