@@ -4,7 +4,6 @@ import (
 	"encoding"
 	"encoding/json"
 	"reflect"
-	"strings"
 )
 
 // Pruning: before json.Unmarshal decodes a kept object into the wire struct, the
@@ -62,14 +61,9 @@ func buildPrune(t reflect.Type, depth int) *pruneNode {
 		if f.Anonymous || !f.IsExported() {
 			return nil // embedded fields change how keys are matched: keep the value whole
 		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
+		if name := jsonFieldName(f); name != "-" {
+			n.fields[name] = buildPrune(f.Type, depth+1)
 		}
-		if name == "" {
-			name = f.Name
-		}
-		n.fields[strings.ToLower(name)] = buildPrune(f.Type, depth+1)
 	}
 	return n
 }
@@ -183,15 +177,10 @@ func (q *qreader) pruneObject(n *pruneNode, out []byte, depth int) ([]byte, bool
 // fieldOf looks key up in n case-insensitively (ASCII keys only).
 func fieldOf(n *pruneNode, key []byte) (*pruneNode, bool) {
 	var buf [64]byte
-	if len(key) > len(buf) {
+	k, ok := lowerKey(&buf, key)
+	if !ok {
 		return nil, false // longer than any field name
 	}
-	for i, c := range key {
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		buf[i] = c
-	}
-	child, ok := n.fields[string(buf[:len(key)])]
+	child, ok := n.fields[string(k)]
 	return child, ok
 }

@@ -93,13 +93,33 @@ var (
 func jsonNames(t reflect.Type) map[string]bool {
 	out := map[string]bool{}
 	for i := 0; i < t.NumField(); i++ {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name == "" {
-			name = t.Field(i).Name
-		}
-		out[strings.ToLower(name)] = true
+		out[jsonFieldName(t.Field(i))] = true
 	}
 	return out
+}
+
+// jsonFieldName is the lower-case key encoding/json matches a struct field with.
+func jsonFieldName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "" {
+		name = f.Name
+	}
+	return strings.ToLower(name)
+}
+
+// lowerKey writes key in lower case (ASCII) into buf; false when it is longer than
+// any field name.
+func lowerKey(buf *[64]byte, key []byte) ([]byte, bool) {
+	if len(key) > len(buf) {
+		return nil, false
+	}
+	for i, c := range key {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return buf[:len(key)], true
 }
 
 // qreader is a strict JSON reader over one item (RFC 8259 as encoding/json checks it).
@@ -385,16 +405,8 @@ func asciiKey(k []byte) bool {
 // isWire reports whether key names, in any case, a field of set.
 func isWire(set map[string]bool, key []byte) bool {
 	var buf [64]byte
-	if len(key) > len(buf) {
-		return false // longer than any field name
-	}
-	for i, c := range key {
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		buf[i] = c
-	}
-	return set[string(buf[:len(key)])]
+	k, ok := lowerKey(&buf, key)
+	return ok && set[string(k)]
 }
 
 // once marks key bit in seen; false when the key was already seen.
