@@ -49,10 +49,12 @@ fuzz:
 clean:
 	rm -rf bin
 
-# nsanalyze against grep -F, rg -F, zcat|grep, jq and tar -xzf on generated bundles
-# (generated once into .cache/bench, several GB; prints a table of medians).
+# Go benchmarks of the parsers and the analyzer (-benchmem), then nsanalyze against
+# grep -F, rg -F, zcat|grep, jq and tar -xzf on generated bundles (generated once into
+# .cache/bench, several GB; prints a table of medians). BENCHARGS=-only=objects etc.
 bench:
-	$(GO) run ./bench -cache .cache/bench
+	$(GO) test -run '^$$' -bench . -benchmem $(BENCHFLAGS) ./parsers/logs ./parsers/objects ./cmd/genbundle
+	$(GO) run ./bench -cache .cache/bench $(BENCHARGS)
 
 # Rebuild real fixtures from real Kubernetes binaries (not part of `make test`):
 #   make fixtures-real VERSION=v1.29.5 [LOG_FORMAT=text|json|both] [SCENARIOS="a b"]
