@@ -105,11 +105,21 @@ func main() {
 		if *only != "" && !strings.Contains(c.name, *only) {
 			continue
 		}
+		matched := int64(-1)
 		if c.bundle != "" {
-			checkFindings(nsa, c)
+			matched = checkFindings(nsa, c)
 		}
 		fmt.Fprintf(os.Stderr, "== %s\n", c.name)
-		results = append(results, result{c, measure(c)})
+		stats := measure(c)
+		// grep -c and rg -c must count the very lines nsanalyze parsed (the same key
+		// phrases over the same files), or the comparison is not like for like
+		for i, s := range stats {
+			if cmd := c.cmds[i]; strings.Contains(cmd.label, " -c ") && s.count != matched {
+				fmt.Fprintf(os.Stderr, "%s counted %d lines, nsanalyze matched %d: not the same search\n", cmd.label, s.count, matched)
+				os.Exit(1)
+			}
+		}
+		results = append(results, result{c, stats})
 	}
 	fmt.Printf("\nMachine: %s\n", machine())
 	fmt.Printf("Runs: median of %d after 1 warm-up run, commands interleaved; wall = elapsed, CPU = user+sys, RSS = peak (/usr/bin/time -v)\n\n", *runs)
@@ -236,7 +246,7 @@ func median(ss []stat) stat {
 	for _, s := range ss {
 		rss = max(rss, s.rss)
 	}
-	return stat{wall: pick(func(s stat) float64 { return s.wall }), cpu: pick(func(s stat) float64 { return s.cpu }), rss: rss}
+	return stat{wall: pick(func(s stat) float64 { return s.wall }), cpu: pick(func(s stat) float64 { return s.cpu }), rss: rss, count: ss[0].count}
 }
 
 // timeIt runs argv under /usr/bin/time -v. Its output is read through a pipe and
@@ -332,7 +342,10 @@ func archive(dir string) string {
 
 // checkFindings runs nsanalyze once with -o json and compares its findings with the
 // bundle's expected.json.
-func checkFindings(nsa string, c bench) {
+// checkFindings runs nsanalyze on the case's bundle, checks its findings against the
+// generator's expected.json (exits on a difference) and returns the number of log
+// lines it matched.
+func checkFindings(nsa string, c bench) int64 {
 	target := c.bundle
 	if c.archive != "" {
 		target = c.archive
@@ -343,6 +356,11 @@ func checkFindings(nsa string, c bench) {
 		os.Exit(1)
 	}
 	var rep struct {
+		Bundle struct {
+			LogFiles []struct {
+				Matched int64
+			}
+		}
 		Warnings []struct {
 			File    string
 			Line    int
@@ -383,6 +401,11 @@ func checkFindings(nsa string, c bench) {
 		fmt.Fprintf(os.Stderr, "expected namespaces %s, group/versions %s, finalizers %s\n", set(want.StuckNamespaces), set(want.FailingGroupVersions), set(want.BlockingFinalizers))
 		os.Exit(1)
 	}
+	var matched int64
+	for _, f := range rep.Bundle.LogFiles {
+		matched += f.Matched
+	}
+	return matched
 }
 
 func set(s []string) string {
