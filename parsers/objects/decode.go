@@ -99,9 +99,6 @@ func (d *itemDecoder) wantsAll(kind string) bool {
 // decodeJSONItem decodes one item of a JSON stream, or only its head when opts.Keep
 // does not want it. Items decoded in full are pruned first (prune.go).
 func decodeJSONItem(it item, path string, opts Options, warn warner, d *itemDecoder) *Object {
-	if d == nil {
-		d = newItemDecoder(opts.Keep)
-	}
 	if opts.Keep != nil {
 		if h := quickHead(it, path, opts, d.wantsAll); h != nil && !opts.Keep(h) {
 			return h
@@ -361,8 +358,9 @@ type wireCondition struct {
 	LastTransitionTime string `json:"lastTransitionTime"`
 }
 
-// decodeItem turns one object's JSON (body: it.raw, or it pruned) into an Object. Wrong field types are reported
-// and the rest of the object is kept (the decoder fills what it can).
+// decodeItem turns one object's JSON (body: it.raw, or it pruned) into an Object. Wrong
+// field types are reported and the rest of the object is kept (the decoder fills what
+// it can).
 func decodeItem(it item, body []byte, path string, yamlLine int, opts Options, warn warner) *Object {
 	var w wire
 	if err := json.Unmarshal(body, &w); err != nil {
