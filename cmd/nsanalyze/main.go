@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -181,5 +182,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	code, _ := exitCodeFor(report, *failOn)
+	if *profile == "heap" {
+		// the heap profile shows what the analysis holds: take it while the records live
+		err := stopProfile()
+		stopProfile = func() error { return err }
+		runtime.KeepAlive(rec)
+	}
 	return code
 }
