@@ -114,7 +114,7 @@ func main() {
 		// grep -c and rg -c must count the very lines nsanalyze parsed (the same key
 		// phrases over the same files), or the comparison is not like for like
 		for i, s := range stats {
-			if cmd := c.cmds[i]; strings.Contains(cmd.label, " -c ") && s.count != matched {
+			if cmd := c.cmds[i]; strings.Contains(cmd.label, "-F -c") && s.count != matched {
 				fmt.Fprintf(os.Stderr, "%s counted %d lines, nsanalyze matched %d: not the same search\n", cmd.label, s.count, matched)
 				os.Exit(1)
 			}
@@ -220,7 +220,7 @@ func measure(c bench) []stat {
 				all[i] = append(all[i], s)
 			}
 			counted := ""
-			if s.count >= 0 && strings.Contains(cmd.label, " -c ") {
+			if s.count >= 0 && strings.Contains(cmd.label, "-F -c") {
 				counted = fmt.Sprintf(" (counted %d lines)", s.count)
 			}
 			fmt.Fprintf(os.Stderr, "   %-60.60s %7.2fs wall %7.2fs cpu %6d MB%s\n", cmd.label, s.wall, s.cpu, s.rss/1024, counted)
