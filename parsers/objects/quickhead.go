@@ -2,6 +2,7 @@ package objects
 
 import (
 	"bytes"
+	"encoding/binary"
 	"reflect"
 	"strings"
 )
@@ -131,14 +132,23 @@ type qreader struct {
 const qMaxDepth = 1000
 
 func (q *qreader) ws() {
-	for q.i < len(q.b) {
-		switch q.b[q.i] {
-		case ' ', '\n', '\t', '\r':
-			q.i++
+	b, i := q.b, q.i
+	for i < len(b) {
+		switch b[i] {
+		case ' ':
+			// indentation of pretty-printed JSON (kubectl -o json): eight spaces at a time
+			i++
+			for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:]) == 0x2020202020202020 {
+				i += 8
+			}
+		case '\n', '\t', '\r':
+			i++
 		default:
+			q.i = i
 			return
 		}
 	}
+	q.i = i
 }
 
 // str reads a string at q.i and returns its raw contents; esc tells whether it holds
