@@ -378,16 +378,18 @@ func (s *jsonSplitter) topObject(st *splitState) (item, error) {
 			s.keep = -1
 			return item{}, &errSplit{s.line, fmt.Sprintf("expected a key, found %q", c)}
 		}
-		kstart := s.pos
+		// fill may move the kept bytes to the front of the buffer: keep the key's
+		// offset from s.keep, not from the buffer's start
+		kOff := s.pos - s.keep
 		if !s.skipString() {
 			s.keep = -1
 			return item{}, &errSplit{s.line, "truncated key"}
 		}
-		key := string(s.buf[kstart+1 : s.pos-1])
-		v := s.peek()
+		key := string(s.buf[s.keep+kOff+1 : s.pos-1])
+		v := s.peek() // may fill, too
 		if key == "items" && (v == '[' || v == 'n') {
 			// A list: what came before "items" is list metadata; read kind/apiVersion from it.
-			head := s.buf[s.keep:kstart]
+			head := s.buf[s.keep : s.keep+kOff]
 			st.listKind = headString(head, "kind")
 			st.listAPIVersion = headString(head, "apiVersion")
 			s.keep = -1
