@@ -325,6 +325,7 @@ var compressedExt = []string{".gz", ".xz", ".bz2"}
 
 // member reads one regular file of the bundle, once, as a stream.
 func (l *loader) member(m member, r io.Reader) {
+	defer l.warn.Catch(m.rel) // a bug reading one file never ends the run
 	l.rels = append(l.rels, m.rel)
 	if excluded(m.rel, l.opts.Exclude) || skippedExt[strings.ToLower(path.Ext(m.rel))] {
 		return

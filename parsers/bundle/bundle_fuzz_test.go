@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
@@ -84,6 +85,9 @@ func FuzzLoadArchive(f *testing.F) {
 		}
 		for _, w := range rec.Warnings {
 			check("warning", w.File)
+			if diag.IsInternal(w) {
+				t.Fatalf("a bug was caught: %v", w)
+			}
 		}
 	})
 }

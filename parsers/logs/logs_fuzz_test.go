@@ -308,7 +308,7 @@ func scanAll(t *testing.T, data []byte, opts Options) ([]Entry, FileInfo) {
 		t.Fatalf("Scan returned %v on an in-memory reader", err)
 	}
 	for _, wn := range w.List {
-		if wn.File != "kube-controller-manager.log" || wn.Message == "" {
+		if wn.File != "kube-controller-manager.log" || wn.Message == "" || diag.IsInternal(wn) {
 			t.Fatalf("warning %+v", wn)
 		}
 	}

@@ -109,13 +109,18 @@ func (mt *matcher) lineStarts(data []byte) ([]int, uint8) {
 	var second []int
 	var seen2 uint8
 	var wg sync.WaitGroup
+	var crash any // a panic of the helper goroutine, raised again here for ScanFile to catch
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		defer func() { crash = recover() }()
 		second, seen2 = mt.appendLineStarts(nil, data[mid:], mid)
 	}()
 	first, seen := mt.appendLineStarts(nil, data[:mid], 0)
 	wg.Wait()
+	if crash != nil {
+		panic(crash)
+	}
 	return append(first, second...), seen | seen2
 }
 

@@ -1,6 +1,11 @@
 package logs
 
-import "io"
+import (
+	"errors"
+	"io"
+
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
+)
 
 // readAhead reads its source in a goroutine, a few blocks ahead of the scanner, so that
 // producing the bytes (gzip/xz decompression, the tar stream of an archived bundle,
@@ -35,7 +40,7 @@ func newReadAhead(r io.Reader, size, depth int) *readAhead {
 			case <-ra.stop:
 				return
 			}
-			n, err := readFull(r, b)
+			n, err := safeReadFull(r, b)
 			select {
 			case ra.full <- chunk{b[:n], err}:
 			case <-ra.stop:
@@ -68,4 +73,22 @@ func (ra *readAhead) Read(p []byte) (int, error) {
 func (ra *readAhead) close() {
 	close(ra.stop)
 	<-ra.done
+}
+
+// safeReadFull is readFull with a bug of the source (a decompressor's panic) caught
+// and returned as an error, which the scanner reports with the file; the bytes read
+// before it are kept.
+func safeReadFull(r io.Reader, b []byte) (int, error) {
+	return readFull(safeReader{r}, b)
+}
+
+type safeReader struct{ r io.Reader }
+
+func (s safeReader) Read(p []byte) (n int, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			n, err = 0, errors.New(diag.InternalErrorText(x))
+		}
+	}()
+	return s.r.Read(p)
 }

@@ -95,7 +95,7 @@ func Scan(r io.Reader, path string, opts Options, warn *diag.Sink, emit func(Ent
 // ScanFile reads r once and keeps the entries of the lines that contain a keyword.
 // Year-less times are provisional: pass the file (with the older files of the same
 // log, oldest first) to ResolveYears before using them.
-func ScanFile(r io.Reader, path string, opts Options, warn *diag.Sink) (*File, error) {
+func ScanFile(r io.Reader, path string, opts Options, warn *diag.Sink) (f *File, err error) {
 	s := &scanner{
 		path:     path,
 		opts:     opts,
@@ -116,7 +116,16 @@ func ScanFile(r io.Reader, path string, opts Options, warn *diag.Sink) (*File, e
 	if s.opts.MaxLineBytes <= 0 {
 		s.opts.MaxLineBytes = DefaultMaxLineBytes
 	}
-	err := s.run(r)
+	defer func() {
+		// a bug caught (a panic): what was read before it is kept, the rest of the
+		// file is skipped with a diag.InternalError warning
+		if r := recover(); r != nil {
+			warn.Internal(path, r)
+			s.file.Info = s.info
+			f, err = s.file, nil
+		}
+	}()
+	err = s.run(r)
 	s.file.Info = s.info
 	return s.file, err
 }

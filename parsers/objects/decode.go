@@ -41,18 +41,19 @@ type Options struct {
 // DecodeJSON reads a stream of JSON documents from r (the file at path, relative to the
 // bundle root) and calls emit for every object in it. Malformed parts are reported to
 // warn with their line; everything readable before them is still emitted. It returns
-// the number of objects emitted.
-func DecodeJSON(r io.Reader, path string, opts Options, warn *diag.Sink, emit func(*Object)) int {
+// the number of objects emitted. A bug caught while reading (a panic) becomes a
+// diag.InternalError warning and ends the file.
+func DecodeJSON(r io.Reader, path string, opts Options, warn *diag.Sink, emit func(*Object)) (n int) {
+	defer warn.Catch(path)
 	if opts.MaxObjectBytes <= 0 {
 		opts.MaxObjectBytes = DefaultMaxObjectBytes
 	}
 	sp := newSplitter(r, opts.MaxObjectBytes)
 	if runtime.GOMAXPROCS(0) > 1 {
-		return decodeParallel(sp, path, opts, warn, emit)
+		return decodeParallel(sp, path, opts, warn, emit, &n)
 	}
 	var st splitState
 	d := newItemDecoder(opts.Keep)
-	n := 0
 	for {
 		it, err := sp.next(&st)
 		if err != nil {
@@ -62,7 +63,7 @@ func DecodeJSON(r io.Reader, path string, opts Options, warn *diag.Sink, emit fu
 		if it.raw == nil {
 			continue
 		}
-		if o := decodeJSONItem(it, path, opts, warn, d); o != nil {
+		if o := safeDecodeJSONItem(it, path, opts, warn, d); o != nil {
 			emit(o)
 			n++
 		}
@@ -118,13 +119,14 @@ var disablePrune atomic.Bool
 
 // DecodeYAML reads multi-document YAML (documents separated by `---` lines) and calls
 // emit for every object in it.
-func DecodeYAML(r io.Reader, path string, opts Options, warn *diag.Sink, emit func(*Object)) int {
+func DecodeYAML(r io.Reader, path string, opts Options, warn *diag.Sink, emit func(*Object)) (n int) {
+	defer warn.Catch(path)
 	if opts.MaxObjectBytes <= 0 {
 		opts.MaxObjectBytes = DefaultMaxObjectBytes
 	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var doc bytes.Buffer
-	docLine, line, n := 1, 0, 0
+	docLine, line := 1, 0
 	tooBig := false
 	flush := func() {
 		defer func() { doc.Reset(); tooBig = false }()

@@ -197,6 +197,9 @@ func checkWarnings(t *testing.T, data []byte, ws []diag.Warning) {
 		if w.Message == "" {
 			t.Fatalf("empty warning %v", w)
 		}
+		if diag.IsInternal(w) {
+			t.Fatalf("a bug was caught: %v", w)
+		}
 	}
 }
 

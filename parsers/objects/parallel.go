@@ -49,7 +49,7 @@ const (
 // helper) cuts the stream into batches of items, workers decode batches, and this
 // goroutine emits the objects and replays the warnings in input order, so callers see
 // exactly what the sequential loop gives them.
-func decodeParallel(sp *jsonSplitter, path string, opts Options, warn *diag.Sink, emit func(*Object)) int {
+func decodeParallel(sp *jsonSplitter, path string, opts Options, warn *diag.Sink, emit func(*Object), n *int) int {
 	workers := runtime.GOMAXPROCS(0)
 	work := make(chan *batch, workers)
 	order := make(chan *batch, 2*workers+2) // bounds the batches in flight
@@ -64,7 +64,7 @@ func decodeParallel(sp *jsonSplitter, path string, opts Options, warn *diag.Sink
 				b.warns = make([][]pendingWarning, len(b.items))
 				for i, it := range b.items {
 					var rec recorder
-					b.objs[i] = decodeJSONItem(it, path, opts, &rec, d)
+					b.objs[i] = safeDecodeJSONItem(it, path, opts, &rec, d)
 					b.warns[i] = rec.list
 				}
 				close(b.done)
@@ -98,7 +98,7 @@ func decodeParallel(sp *jsonSplitter, path string, opts Options, warn *diag.Sink
 			return true
 		}
 		for {
-			it, err := sp.next(&st)
+			it, err := safeNext(sp, &st)
 			if err != nil {
 				b.err, b.errLn = err, sp.line
 				send()
@@ -119,7 +119,10 @@ func decodeParallel(sp *jsonSplitter, path string, opts Options, warn *diag.Sink
 			}
 		}
 	}()
-	n := 0
+	defer func() { // also when emit panics: stop the splitter, let the workers drain
+		close(stop)
+		wg.Wait()
+	}()
 	for b := range order {
 		<-b.done
 		for i, o := range b.objs {
@@ -128,7 +131,7 @@ func decodeParallel(sp *jsonSplitter, path string, opts Options, warn *diag.Sink
 			}
 			if o != nil {
 				emit(o)
-				n++
+				*n++
 			}
 		}
 		if b.err != nil {
@@ -142,9 +145,29 @@ func decodeParallel(sp *jsonSplitter, path string, opts Options, warn *diag.Sink
 		}
 		b.buf, b.items = nil, nil
 	}
-	close(stop)
-	wg.Wait()
-	return n
+	return *n
+}
+
+// safeNext is sp.next with a bug caught: a panic ends the file with an InternalError.
+func safeNext(sp *jsonSplitter, st *splitState) (it item, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			it, err = item{}, &errSplit{sp.line, diag.InternalErrorText(r) + "; the rest of this file is skipped"}
+		}
+	}()
+	return sp.next(st)
+}
+
+// safeDecodeJSONItem is decodeJSONItem with a bug caught: a panic skips the object
+// with an InternalError warning.
+func safeDecodeJSONItem(it item, path string, opts Options, warn warner, d *itemDecoder) (o *Object) {
+	defer func() {
+		if r := recover(); r != nil {
+			o = nil
+			warn.Add(path, it.line, "%s; this object is skipped", diag.InternalErrorText(r))
+		}
+	}()
+	return decodeJSONItem(it, path, opts, warn, d)
 }
 
 // splitError reports the splitter's final error (nothing at a clean end).
