@@ -41,7 +41,7 @@ test: fmt-check vet lint
 	$(GO) test -race -count=1 $(PKGS)
 
 # Every fuzz target for FUZZTIME each (default 1m). The thorough run of issue 7:
-# make fuzz FUZZTIME=10m FUZZJOBS=2 (two targets at a time, one core each, ~75 min).
+# make fuzz FUZZTIME=10m FUZZJOBS=2 (two targets at a time, one core each, ~80 min).
 # Crashers are saved under <pkg>/testdata/fuzz/<Target>/: fix the bug, commit the file.
 fuzz:
 	FUZZTIME=$(FUZZTIME) FUZZJOBS=$(FUZZJOBS) GO=$(GO) .ci/fuzz
