@@ -29,6 +29,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
+	"github.com/nsanalyze/nsanalyze/parsers/stream"
 )
 
 // Options tune loading.
@@ -409,7 +410,7 @@ func (l *loader) member(m member, r io.Reader) {
 	case kind == "json" && strings.HasSuffix(path.Base(name), "-errors.json"):
 		l.collectorErrors(m.rel, src)
 	case kind == "json" || kind == "yaml":
-		l.objects(m.rel, name, kind, src)
+		l.objects(m, name, kind, src)
 	default:
 		l.log(m, src)
 	}
@@ -473,7 +474,17 @@ func (l *loader) emitter(gv, crd string) func(*objects.Object) {
 	}
 }
 
-func (l *loader) objects(rel, name, kind string, r io.Reader) {
+// readAheadMin: object files at least this large (or of unknown size) are read on
+// another goroutine, so that decompressing an archive's stream overlaps splitting it.
+const readAheadMin = 4 << 20
+
+func (l *loader) objects(m member, name, kind string, r io.Reader) {
+	rel := m.rel
+	if m.size < 0 || m.size >= readAheadMin {
+		ra := stream.NewReadAhead(r, 1<<20, 2)
+		defer ra.Close()
+		r = ra
+	}
 	gv, k, crd := pathHint(name)
 	oo := objects.Options{KindHint: k, Keep: l.opts.KeepObject}
 	emit := l.emitter(gv, crd)

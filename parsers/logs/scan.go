@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
+	"github.com/nsanalyze/nsanalyze/parsers/stream"
 )
 
 // DefaultMaxLineBytes is the longest line that is parsed; longer lines are skipped
@@ -169,14 +170,14 @@ func (s *scanner) run(r io.Reader) error {
 	buf := make([]byte, size)
 	if size == blockSize {
 		// a large or unknown-size input: produce the next blocks while this one is searched
-		ra := newReadAhead(r, blockSize, 2)
-		defer ra.close()
+		ra := stream.NewReadAhead(r, blockSize, 2)
+		defer ra.Close()
 		r = ra
 	}
 	carry := 0
 	var rerr error
 	for {
-		n, err := readFull(r, buf[carry:])
+		n, err := stream.ReadFull(r, buf[carry:])
 		s.info.Bytes += int64(n)
 		data := buf[:carry+n]
 		eof := false
@@ -228,28 +229,6 @@ func (s *scanner) run(r io.Reader) error {
 	}
 	s.flush()
 	return rerr
-}
-
-// readFull reads until buf is full or r fails. Unlike io.ReadFull it returns io.EOF
-// for every clean end, short or not, so that a reader's own io.ErrUnexpectedEOF (a
-// truncated gzip stream) is not mistaken for the end of the file.
-func readFull(r io.Reader, buf []byte) (int, error) {
-	n, idle := 0, 0
-	for n < len(buf) {
-		m, err := r.Read(buf[n:])
-		n += m
-		if err != nil {
-			return n, err
-		}
-		if m == 0 {
-			if idle++; idle > 100 {
-				return n, io.ErrNoProgress
-			}
-		} else {
-			idle = 0
-		}
-	}
-	return n, nil
 }
 
 // skipLongLine discards the rest of a line longer than MaxLineBytes and returns the

@@ -417,7 +417,7 @@ func decodeItem(it item, body []byte, path string, yamlLine int, opts Options, w
 		})
 	}
 	fillKind(o, &w)
-	if yamlLine == 0 && (len(o.Conditions) > 0 || !o.DeletionTimestamp.IsZero() || len(o.Finalizers) > 0 || o.Kind == "Namespace") {
+	if yamlLine == 0 && (citedConditions[o.Kind] || !o.DeletionTimestamp.IsZero() || len(o.Finalizers) > 0) {
 		locateFields(o, it.raw, it.line)
 	}
 	return o
@@ -591,6 +591,12 @@ func parseTime(s string) time.Time {
 	return t.UTC()
 }
 
+// citedConditions are the kinds whose status.phase and status.conditions evidence
+// quotes line by line (a stuck namespace's conditions, an APIService's Available, a
+// node's Ready); for the others (tens of thousands of Pods) their lines are not looked
+// up and evidence names the object's line.
+var citedConditions = map[string]bool{"Namespace": true, "APIService": true, "Node": true}
+
 // locateFields records the lines of the fields evidence quotes, by finding them in the
 // object's text.
 func locateFields(o *Object, raw []byte, line int) {
@@ -621,6 +627,9 @@ func locateFields(o *Object, raw []byte, line int) {
 				}
 			}
 		}
+	}
+	if !citedConditions[o.Kind] {
+		return
 	}
 	find("status.phase", `"phase"`)
 	statusAt := bytes.Index(raw, []byte(`"conditions"`))
