@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -193,15 +192,8 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		redact = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens")
 	)
 	load := addLoadFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, diffUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitNotStuck
-		}
-		return exitUsage
+	if code, done := parseArgs(fs, args, diffUsage, stderr); done {
+		return code
 	}
 	if fs.NArg() != 2 {
 		fmt.Fprintf(stderr, "error: expected OLD and NEW bundles, got %d arguments\n\n", fs.NArg())

@@ -205,3 +205,18 @@ func TestProfile(t *testing.T) {
 		t.Errorf("unwritable --profile-output: exit %d, want %d", code, exitUsage)
 	}
 }
+
+// TestFlagErrorsAndHelp: both commands end with 2 on an unknown flag (pflag prints it
+// with the usage) and with 0 on --help.
+func TestFlagErrorsAndHelp(t *testing.T) {
+	for _, cmd := range [][]string{{}, {"diff"}} {
+		code, _, errOut := runCmd(append(cmd, "--bogus")...)
+		if code != exitUsage || !strings.Contains(errOut, "unknown flag: --bogus") || !strings.Contains(errOut, "Usage:") {
+			t.Errorf("%v --bogus: exit %d, stderr %q", cmd, code, errOut)
+		}
+		code, out, errOut := runCmd(append(cmd, "--help")...)
+		if code != exitNotStuck || !strings.Contains(out+errOut, "Usage:") {
+			t.Errorf("%v --help: exit %d", cmd, code)
+		}
+	}
+}

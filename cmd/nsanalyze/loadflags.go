@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -46,4 +48,22 @@ func (f *loadFlags) options() (bundle.Options, error) {
 		MaxDecompressedBytes: *f.maxInflate,
 		MaxArchiveNesting:    *f.maxNesting,
 	}, nil
+}
+
+// parseArgs gives fs its usage text and parses args; done means the command ends here
+// with code: --help (0) or a flag error (2), printed with the usage.
+func parseArgs(fs *pflag.FlagSet, args []string, usageText string, stderr io.Writer) (code int, done bool) {
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usageText)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitNotStuck, true
+		}
+		fmt.Fprintf(stderr, "error: %v\n\n", err) // pflag returns it without printing
+		fs.Usage()
+		return exitUsage, true
+	}
+	return 0, false
 }

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -96,15 +95,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		redact     = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens (API groups, well-known finalizers and Kubernetes' messages are kept)")
 	)
 	load := addLoadFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitNotStuck
-		}
-		return exitUsage
+	if code, done := parseArgs(fs, args, usage, stderr); done {
+		return code
 	}
 	if *help {
 		fs.SetOutput(stdout)
