@@ -19,81 +19,22 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
-// Rule explains one way a namespace gets stuck.
-type Rule struct {
-	Name string // the cause type it reports, e.g. "api-discovery-failure"
-	Doc  string // what the cause is and how Kubernetes gets there
-	// Run returns the causes found for pass.Namespace; when it finds none it may
-	// return a RuledOut reason (empty string = not applicable, say nothing).
-	Run func(pass *Pass) ([]Cause, string)
-}
-
-// Pass is what a rule sees: the index of the whole bundle and one stuck namespace.
-type Pass struct {
-	Index     *Index
-	Namespace string
-	Object    *objects.Object // the Namespace object; nil when the namespace is known only from logs
-	Deletion  time.Time       // deletion timestamp (zero when unknown)
-	Stuck     map[string]bool // every stuck namespace of the bundle
-}
-
-// Condition returns the namespace's condition of a type, or nil.
-func (p *Pass) Condition(t string) *objects.Condition {
-	if p.Object == nil {
-		return nil
-	}
-	return p.Object.Condition(t)
-}
-
-// ConditionTrue returns the condition when its status is "True".
-func (p *Pass) ConditionTrue(t string) *objects.Condition {
-	if c := p.Condition(t); c != nil && c.Status == "True" {
-		return c
-	}
-	return nil
-}
-
-// Rules is every rule, in reporting order.
-var Rules = []*Rule{
-	APIDiscoveryRule,
-	AdmissionWebhookRule,
-	ConversionWebhookRule,
-	FinalizersRule,
-	ContentRemainingRule,
-	NamespaceFinalizerRule,
-	ControllerNotRunningRule,
-}
-
 // Options tune the analysis.
 type Options struct {
+	// Rules are the rules to run, in reporting order (analyzer/rules.All).
+	Rules []*Rule
 	// Namespaces limits the report to these namespaces (empty = all).
 	Namespaces []string
 }
 
-// KeepObject tells the bundle loader which objects the rules may read; the rest are
-// only counted, so memory follows what matters, not the size of the bundle.
-func KeepObject(o *objects.Object) bool {
-	switch o.Kind {
-	case "Namespace", "APIService", "Service", "Endpoints", "EndpointSlice", "ValidatingWebhookConfiguration",
-		"MutatingWebhookConfiguration", "CustomResourceDefinition", "Deployment", "StatefulSet", "DaemonSet",
-		"Lease", "Node":
-		return true
-	case "Pod":
-		return true
-	case "Event":
-		return o.Event != nil && (o.Event.Type == "Warning" || o.Event.Involved.Kind == "Namespace")
-	}
-	return len(o.Finalizers) > 0 || !o.DeletionTimestamp.IsZero()
-}
-
 // Analyze runs every rule over every stuck namespace.
 func Analyze(rec *bundle.Records, opts Options) *Report {
-	ix := NewIndex(rec)
+	ix := NewIndex(rec, opts.Rules)
 	r := &Report{
 		SchemaVersion: SchemaVersion,
 		Bundle: BundleInfo{
 			Path:             rec.Path,
-			CapturedAt:       timePtr(ix.CapturedAt),
+			CapturedAt:       TimePtr(ix.CapturedAt),
 			CapturedAtSource: ix.CapturedAtSource,
 			Objects:          rec.ObjectCount,
 			ObjectFiles:      len(rec.ObjectFiles),
@@ -108,7 +49,7 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 	}
 	for _, f := range rec.LogFiles {
 		r.Bundle.LogFiles = append(r.Bundle.LogFiles, LogFile{File: f.Path, Component: f.Component, Format: f.Format,
-			Lines: f.Lines, Matched: f.Matched, First: timePtr(f.First), Last: timePtr(f.Last), YearInferred: f.YearInferred, YearBasis: f.YearBasis})
+			Lines: f.Lines, Matched: f.Matched, First: TimePtr(f.First), Last: TimePtr(f.Last), YearInferred: f.YearInferred, YearBasis: f.YearBasis})
 	}
 	r.Bundle.KubernetesVersion = ix.KubernetesVersion
 	r.Bundle.Layouts = append([]string{}, rec.Layouts...)
@@ -118,13 +59,13 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 		stuckSet[s.name] = true
 	}
 	for _, s := range stuck {
-		if len(opts.Namespaces) > 0 && !contains(opts.Namespaces, s.name) {
+		if len(opts.Namespaces) > 0 && !Contains(opts.Namespaces, s.name) {
 			continue
 		}
 		pass := &Pass{Index: ix, Namespace: s.name, Object: s.obj, Deletion: s.deletion, Stuck: stuckSet}
-		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s))
+		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s, opts.Rules))
 	}
-	r.Risks = latentRisks(ix, r)
+	r.Risks = latentRisks(ix, r, opts.Rules)
 	r.Coverage = coverage(ix, r)
 	return r
 }
@@ -180,8 +121,8 @@ func findStuck(ix *Index) []stuckNamespace {
 	return out
 }
 
-func analyzeNamespace(p *Pass, s stuckNamespace) NamespaceReport {
-	nr := NamespaceReport{Name: s.name, DeletionTimestamp: timePtr(s.deletion), StuckSince: s.since,
+func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport {
+	nr := NamespaceReport{Name: s.name, DeletionTimestamp: TimePtr(s.deletion), StuckSince: s.since,
 		SpecFinalizers: []string{}, MetadataFinalizers: []string{}, Conditions: []ConditionReport{},
 		Causes: []Cause{}, RuledOut: []RuledOut{}, Remediation: []RemediationStep{}}
 	if o := s.obj; o != nil {
@@ -196,7 +137,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace) NamespaceReport {
 		nr.Source = &src
 		for _, c := range o.Conditions {
 			nr.Conditions = append(nr.Conditions, ConditionReport{Type: c.Type, Status: c.Status, Reason: c.Reason,
-				Message: c.Message, LastTransitionTime: timePtr(c.LastTransitionTime), Problem: c.Status == "True",
+				Message: c.Message, LastTransitionTime: TimePtr(c.LastTransitionTime), Problem: c.Status == "True",
 				Meaning: kubemsg.ConditionMeaning(c.Type, c.Status)})
 		}
 	} else {
@@ -204,14 +145,38 @@ func analyzeNamespace(p *Pass, s stuckNamespace) NamespaceReport {
 	}
 	if !s.deletion.IsZero() && !p.Index.CapturedAt.IsZero() && p.Index.CapturedAt.After(s.deletion) {
 		d := p.Index.CapturedAt.Sub(s.deletion)
-		nr.StuckFor = fmtDuration(d)
+		nr.StuckFor = FmtDuration(d)
 		nr.StuckSeconds = int64(d / time.Second)
 	}
-	for _, rule := range Rules {
-		causes, ruledOut := rule.Run(p)
+	found := map[string]bool{}
+	ruledOut := map[string]string{}
+	for _, rule := range rules {
+		p.Rule = rule
+		causes, why := rule.Run(p)
+		for i := range causes {
+			causes[i].Type = rule.Name
+			found[rule.Name] = true
+		}
 		nr.Causes = append(nr.Causes, causes...)
-		if len(causes) == 0 && ruledOut != "" {
-			nr.RuledOut = append(nr.RuledOut, RuledOut{Type: rule.Name, Reason: ruledOut})
+		if len(causes) == 0 && why != "" {
+			ruledOut[rule.Name] = why
+		}
+	}
+	p.Rule = nil
+	// causes explained by another cause found for the namespace are ruled out
+	explained := explainedBy(rules, found)
+	kept := nr.Causes[:0]
+	for _, c := range nr.Causes {
+		if by := explained[c.Type]; len(by) > 0 {
+			ruledOut[c.Type] = "explained by " + strings.Join(by, ", ") + " (" + Clip(c.Summary, 200) + ")"
+			continue
+		}
+		kept = append(kept, c)
+	}
+	nr.Causes = kept
+	for _, rule := range rules {
+		if why, ok := ruledOut[rule.Name]; ok {
+			nr.RuledOut = append(nr.RuledOut, RuledOut{Type: rule.Name, Reason: why})
 		}
 	}
 	if len(nr.Causes) == 0 {
@@ -223,7 +188,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace) NamespaceReport {
 		}
 	}
 	nr.Verdict = verdict(nr)
-	nr.Remediation = remediation(p, nr)
+	nr.Remediation = remediation(p, nr, rules)
 	nr.Timeline = timeline(p, &nr)
 	return nr
 }
@@ -240,11 +205,42 @@ func verdict(nr NamespaceReport) string {
 	return v
 }
 
-func contains(list []string, s string) bool {
+func Contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
 			return true
 		}
 	}
 	return false
+}
+
+// undetermined is reported when no rule found a cause.
+func undetermined(p *Pass, ruled []RuledOut) Cause {
+	var checked []string
+	for _, r := range ruled {
+		checked = append(checked, r.Type+": "+r.Reason)
+	}
+	c := Cause{Type: CauseUndetermined, Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []ObjectRef{}, Evidence: []Evidence{}}
+	c.Summary = "The bundle does not show why this namespace is stuck. Checked: " + strings.Join(checked, "; ") + "."
+	for _, s := range undeterminedLadder(p, &c) {
+		c.Notes = append(c.Notes, "collect: "+s.Command)
+	}
+	if p.Object != nil && len(p.Object.Conditions) == 0 {
+		c.Notes = append(c.Notes, "the Namespace has no status conditions: either the namespace controller never processed it (is kube-controller-manager running?) or the cluster is older than 1.16")
+	}
+	return c
+}
+
+// undeterminedLadder collects what would show the cause: the safe first step when no
+// rule found one.
+func undeterminedLadder(p *Pass, _ *Cause) []RemediationStep {
+	why := "Collect what would show the cause, then run nsanalyze again on the new bundle (nsanalyze collect writes a script that gathers all of it)."
+	ns := p.Namespace
+	return []RemediationStep{
+		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "namespace", ns, "-o", "json"), Why: why},
+		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "apiservices", "-o", "json"), Why: why},
+		{Risk: RiskSafe, Command: "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns, "-o", "json"), Why: why},
+		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "json"), Why: why},
+		{Risk: RiskSafe, Command: Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=kube-controller-manager", "--tail=-1"), Why: "The kube-controller-manager log covering the deletion time says why the namespace controller cannot finish."},
+	}
 }

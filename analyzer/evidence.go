@@ -10,7 +10,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
-func timePtr(t time.Time) *time.Time {
+func TimePtr(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
 	}
@@ -18,13 +18,13 @@ func timePtr(t time.Time) *time.Time {
 	return &u
 }
 
-// fieldEvidence quotes a field of an object.
-func fieldEvidence(o *objects.Object, field, text string) Evidence {
+// FieldEvidence quotes a field of an object.
+func FieldEvidence(o *objects.Object, field, text string) Evidence {
 	return Evidence{File: o.Source.File, Line: o.Source.LineOf(field), Object: o.Ref(), Field: field, Text: text}
 }
 
-// conditionEvidence quotes a status condition.
-func conditionEvidence(o *objects.Object, c *objects.Condition) Evidence {
+// ConditionEvidence quotes a status condition.
+func ConditionEvidence(o *objects.Object, c *objects.Condition) Evidence {
 	line := c.Line
 	if line == 0 {
 		line = o.Source.Line
@@ -36,18 +36,18 @@ func conditionEvidence(o *objects.Object, c *objects.Condition) Evidence {
 	if c.Message != "" {
 		text += " message=" + c.Message
 	}
-	return Evidence{File: o.Source.File, Line: line, Time: timePtr(c.LastTransitionTime), Object: o.Ref(),
+	return Evidence{File: o.Source.File, Line: line, Time: TimePtr(c.LastTransitionTime), Object: o.Ref(),
 		Field: "status.conditions[type=" + c.Type + "]", Text: text}
 }
 
-// logEvidence quotes a log line.
-func logEvidence(e *logs.Entry) Evidence {
-	return Evidence{File: e.File, Line: e.Line, Time: timePtr(e.Time), TimeInferred: e.YearInferred && !e.Time.IsZero(),
+// LogEvidence quotes a log line.
+func LogEvidence(e *logs.Entry) Evidence {
+	return Evidence{File: e.File, Line: e.Line, Time: TimePtr(e.Time), TimeInferred: e.YearInferred && !e.Time.IsZero(),
 		Component: e.Component, Text: e.Text}
 }
 
-// correlation describes a set of log lines relative to a deletion time.
-type correlation struct {
+// Correlation describes a set of log lines relative to a deletion time.
+type Correlation struct {
 	firstAfter, lastAfter time.Time
 	countAfter            int
 	before                bool
@@ -56,8 +56,8 @@ type correlation struct {
 	total                 int
 }
 
-func correlate(entries []*logs.Entry, deletion time.Time) correlation {
-	var c correlation
+func Correlate(entries []*logs.Entry, deletion time.Time) Correlation {
+	var c Correlation
 	for _, e := range entries {
 		c.total++
 		if e.Time.IsZero() {
@@ -82,14 +82,14 @@ func correlate(entries []*logs.Entry, deletion time.Time) correlation {
 	return c
 }
 
-// apply copies the correlation into a cause and writes its plain-words sentence.
-func (c correlation) apply(cause *Cause, deletion time.Time, what string) {
-	cause.FirstSeen = timePtr(c.firstAfter)
-	cause.LastSeen = timePtr(c.lastAfter)
+// apply copies the Correlation into a cause and writes its plain-words sentence.
+func (c Correlation) Apply(cause *Cause, deletion time.Time, what string) {
+	cause.FirstSeen = TimePtr(c.firstAfter)
+	cause.LastSeen = TimePtr(c.lastAfter)
 	cause.Occurrences = c.countAfter
 	cause.SeenBeforeDeletion = c.before
 	if c.before {
-		cause.FirstSeenOverall = timePtr(c.firstOverall)
+		cause.FirstSeenOverall = TimePtr(c.firstOverall)
 	}
 	if c.total == 0 {
 		cause.Correlation = "no log line in the bundle shows " + what
@@ -100,16 +100,16 @@ func (c correlation) apply(cause *Cause, deletion time.Time, what string) {
 	case deletion.IsZero():
 		s = fmt.Sprintf("%d log lines show %s (deletion time unknown)", c.total-c.untimed, what)
 		if !c.firstOverall.IsZero() {
-			s += fmt.Sprintf(", first at %s", fmtTime(c.firstOverall))
+			s += fmt.Sprintf(", first at %s", FmtTime(c.firstOverall))
 		}
 	case c.countAfter > 0:
 		s = fmt.Sprintf("%d log lines show %s after the deletion at %s: first %s (+%s), last %s", c.countAfter, what,
-			fmtTime(deletion), fmtTime(c.firstAfter), fmtDuration(c.firstAfter.Sub(deletion)), fmtTime(c.lastAfter))
+			FmtTime(deletion), FmtTime(c.firstAfter), FmtDuration(c.firstAfter.Sub(deletion)), FmtTime(c.lastAfter))
 	default:
-		s = fmt.Sprintf("no log line after the deletion at %s shows %s", fmtTime(deletion), what)
+		s = fmt.Sprintf("no log line after the deletion at %s shows %s", FmtTime(deletion), what)
 	}
 	if c.before {
-		s += fmt.Sprintf("; the same error was already logged before the deletion (first at %s): the cluster was broken before the namespace was deleted", fmtTime(c.firstOverall))
+		s += fmt.Sprintf("; the same error was already logged before the deletion (first at %s): the cluster was broken before the namespace was deleted", FmtTime(c.firstOverall))
 	} else if !deletion.IsZero() && c.countAfter > 0 {
 		s += "; it was not logged before the deletion"
 	}
@@ -221,9 +221,9 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
-// sampleLines picks evidence from many log lines: for each file and line shape, the
+// SampleLines picks evidence from many log lines: for each file and line shape, the
 // first and the last line, with the number of lines of that shape.
-func sampleLines(entries []*logs.Entry, max int) []Evidence {
+func SampleLines(entries []*logs.Entry, max int) []Evidence {
 	type group struct {
 		first, last *logs.Entry
 		n           int
@@ -244,11 +244,11 @@ func sampleLines(entries []*logs.Entry, max int) []Evidence {
 	var out []Evidence
 	for _, k := range order {
 		g := groups[k]
-		ev := logEvidence(g.first)
+		ev := LogEvidence(g.first)
 		ev.Count = g.n
 		out = append(out, ev)
 		if g.last != g.first {
-			ev2 := logEvidence(g.last)
+			ev2 := LogEvidence(g.last)
 			ev2.Count = g.n
 			out = append(out, ev2)
 		}
@@ -259,7 +259,7 @@ func sampleLines(entries []*logs.Entry, max int) []Evidence {
 	return out
 }
 
-func sortEntries(es []*logs.Entry) {
+func SortEntries(es []*logs.Entry) {
 	sort.SliceStable(es, func(i, j int) bool {
 		if !es[i].Time.Equal(es[j].Time) {
 			return es[i].Time.Before(es[j].Time)
@@ -271,12 +271,12 @@ func sortEntries(es []*logs.Entry) {
 	})
 }
 
-func fmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
+func FmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
 
-// fmtDuration renders a duration the way an engineer says it: 3d4h, 2h5m, 1m40s.
-func fmtDuration(d time.Duration) string {
+// FmtDuration renders a duration the way an engineer says it: 3d4h, 2h5m, 1m40s.
+func FmtDuration(d time.Duration) string {
 	if d < 0 {
-		return "-" + fmtDuration(-d)
+		return "-" + FmtDuration(-d)
 	}
 	d = d.Round(time.Second)
 	days := d / (24 * time.Hour)

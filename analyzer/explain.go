@@ -5,8 +5,16 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
-// UndeterminedDoc explains the "undetermined" cause, which no rule reports.
-const UndeterminedDoc = `No rule could prove why the namespace is stuck.
+// Undetermined is the cause the analyzer reports when no rule found one; it is not in
+// the registry (no Run), but has a doc, a ladder (what to collect) and an example.
+var Undetermined = &Rule{
+	Name:    CauseUndetermined,
+	Doc:     undeterminedDoc,
+	Ladder:  undeterminedLadder,
+	Example: func(*Pass) Cause { return Cause{} },
+}
+
+const undeterminedDoc = `No rule could prove why the namespace is stuck.
 
 The namespace has a deletion timestamp, but the bundle holds neither a condition nor a
 log line nor an object that explains it: the namespace controller's conditions are
@@ -15,47 +23,16 @@ controller's log has no failure for the namespace. Usually the bundle lacks what
 show it (the namespace's own objects, APIServices, webhook configurations, or the
 kube-controller-manager log around the deletion time); the report lists what to collect.`
 
-// RuleByName returns the rule that reports a cause type, or nil.
-func RuleByName(name string) *Rule {
-	for _, r := range Rules {
-		if r.Name == name {
-			return r
-		}
-	}
-	return nil
-}
-
-// ExampleLadder returns the remediation ladder the analyzer writes for a cause type,
-// computed by the same code as in a report, on placeholder names (NAMESPACE, NAME,
-// example.com/FINALIZER, ...): what "nsanalyze explain" prints.
-func ExampleLadder(causeType string) []RemediationStep {
+// ExampleLadder returns the remediation ladder the analyzer writes for a rule's cause,
+// computed by the same code as in a report on the rule's Example (placeholder names
+// NAMESPACE, NAME, example.com/FINALIZER, ...): what "nsanalyze explain" prints.
+func ExampleLadder(rule *Rule) []RemediationStep {
 	const ns = "NAMESPACE"
-	ix := NewIndex(&bundle.Records{})
-	p := &Pass{Index: ix, Namespace: ns, Stuck: map[string]bool{ns: true},
+	ix := NewIndex(&bundle.Records{}, nil)
+	p := &Pass{Index: ix, Rule: rule, Namespace: ns, Stuck: map[string]bool{ns: true},
 		Object: &objects.Object{Kind: "Namespace", Name: ns, SpecFinalizers: []string{"kubernetes"}}}
-	c := Cause{Type: causeType}
-	switch causeType {
-	case CauseAPIDiscovery:
-		name := "v1beta1.metrics.k8s.io"
-		ix.APIServices[name] = &objects.Object{Kind: "APIService", Name: name, APIService: &objects.APIServiceInfo{
-			Group: "metrics.k8s.io", Version: "v1beta1",
-			Service: &objects.ServiceReference{Namespace: "SERVICE-NAMESPACE", Name: "SERVICE"}}}
-		c.GroupVersions, c.APIServices = []string{"metrics.k8s.io/v1beta1"}, []string{name}
-	case CauseFinalizers:
-		c.Finalizers = []string{"example.com/FINALIZER"}
-		c.Objects = []ObjectRef{{APIVersion: "example.com/v1", Kind: "KIND", Namespace: ns, Name: "NAME",
-			Resource: "RESOURCES.example.com", Finalizers: c.Finalizers}}
-	case CauseContentRemaining:
-		c.Objects = []ObjectRef{{APIVersion: "v1", Kind: "Pod", Namespace: ns, Name: "NAME", Resource: "pods"}}
-	case CauseAdmissionWebhook:
-		c.Webhooks = []string{"WEBHOOK.example.com"}
-		c.Objects = []ObjectRef{{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: "WEBHOOK-CONFIGURATION"}}
-	case CauseConversionWebhook:
-		c.Objects = []ObjectRef{{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "RESOURCES.example.com"}}
-	case CauseNamespaceFinalizer:
-		c.Finalizers = []string{"example.com/FINALIZER"}
-		p.Object.Finalizers = c.Finalizers
-	}
+	c := rule.Example(p)
+	c.Type = rule.Name
 	nr := NamespaceReport{Name: ns, Causes: []Cause{c}}
-	return remediation(p, nr)
+	return remediation(p, nr, []*Rule{rule})
 }

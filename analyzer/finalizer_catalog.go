@@ -81,8 +81,8 @@ var finalizerCatalog = []finalizerOwner{
 	{match: domain("openshift.io"), Controller: "an OpenShift controller (openshift-controller-manager or an operator)", Workloads: []string{"openshift-controller-manager", "operator"}},
 }
 
-// lookupFinalizer returns the catalog entry of a finalizer, if any.
-func lookupFinalizer(f string) (finalizerOwner, bool) {
+// LookupFinalizer returns the catalog entry of a finalizer, if any.
+func LookupFinalizer(f string) (finalizerOwner, bool) {
 	for _, o := range finalizerCatalog {
 		if o.match(f) {
 			return o, true

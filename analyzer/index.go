@@ -29,17 +29,15 @@ type Index struct {
 	NamespaceDeletionFailed map[string][]*logs.Entry // namespace -> "deletion of namespace X failed"
 	NamespaceDeleted        map[string][]*logs.Entry // namespace -> "Namespace has been deleted X"
 	DiscoveryFailures       []DiscoveryLine          // any line listing failing group/versions
-	APIServiceLines         map[string][]*logs.Entry // APIService name -> aggregator lines
-	WebhookLines            map[string][]*logs.Entry // webhook name -> lines naming it
-	ConversionLines         []*logs.Entry
+	// ruleLines are the lines each rule's Collect kept: rule name -> key -> lines.
+	ruleLines  map[string]map[string][]*logs.Entry
+	collectors []*Rule
 
 	CapturedAt       time.Time
 	CapturedAtSource string
 	// KubernetesVersion is the server version from a saved `kubectl version -o json`
 	// or a component's start-up log line ("" when unknown).
 	KubernetesVersion string
-	// CloudLines are cloud-controller/CNI lines about routes and cloud permissions.
-	CloudLines []*logs.Entry
 	// ControllerStarts are kube-controller-manager (re)starts and leadership gains.
 	ControllerStarts []*logs.Entry
 }
@@ -51,8 +49,9 @@ type DiscoveryLine struct {
 	Failures  []kubemsg.GroupVersionError
 }
 
-// NewIndex builds the index.
-func NewIndex(rec *bundle.Records) *Index {
+// NewIndex builds the index for the rules: the facts every rule may read, and the
+// lines each rule's Collect keeps, in one pass over the bundle's log entries.
+func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 	ix := &Index{
 		Records:                 rec,
 		Namespaces:              map[string]*objects.Object{},
@@ -62,8 +61,13 @@ func NewIndex(rec *bundle.Records) *Index {
 		CRDs:                    map[string]*objects.Object{},
 		NamespaceDeletionFailed: map[string][]*logs.Entry{},
 		NamespaceDeleted:        map[string][]*logs.Entry{},
-		APIServiceLines:         map[string][]*logs.Entry{},
-		WebhookLines:            map[string][]*logs.Entry{},
+		ruleLines:               map[string]map[string][]*logs.Entry{},
+	}
+	for _, r := range rules {
+		if r.Collect != nil {
+			ix.collectors = append(ix.collectors, r)
+			ix.ruleLines[r.Name] = map[string][]*logs.Entry{}
+		}
 	}
 	nsPerFile := map[string]int{}
 	seen := map[string]*objects.Object{}
@@ -163,16 +167,10 @@ func (ix *Index) addEntry(e *logs.Entry) {
 			ix.NamespaceDeleted[ns] = append(ix.NamespaceDeleted[ns], e)
 		}
 	}
-	if f, ok := kubemsg.ParseAPIServiceFailure(d); ok {
-		ix.APIServiceLines[f.APIService] = append(ix.APIServiceLines[f.APIService], e)
-	} else if e.Message == "changing APIService availability" && e.Field("name") != "" {
-		ix.APIServiceLines[e.Field("name")] = append(ix.APIServiceLines[e.Field("name")], e)
-	}
-	for _, w := range kubemsg.ParseWebhookFailures(d) {
-		ix.WebhookLines[w.Webhook] = append(ix.WebhookLines[w.Webhook], e)
-	}
-	if _, ok := kubemsg.ParseConversionFailure(d); ok {
-		ix.ConversionLines = append(ix.ConversionLines, e)
+	for _, r := range ix.collectors {
+		for _, key := range r.Collect(e, d) {
+			ix.ruleLines[r.Name][key] = append(ix.ruleLines[r.Name][key], e)
+		}
 	}
 	if ix.KubernetesVersion == "" && (e.Component == "kube-controller-manager" || e.Component == "kube-apiserver") {
 		if v := e.Field("version"); strings.HasPrefix(v, "v1.") {
@@ -180,9 +178,6 @@ func (ix *Index) addEntry(e *logs.Entry) {
 		} else if i := strings.Index(d, "Version: v1."); i >= 0 {
 			ix.KubernetesVersion = strings.Fields(d[i+len("Version: "):])[0]
 		}
-	}
-	if kubemsg.IsCloudRouteOrPermissionError(d) {
-		ix.CloudLines = append(ix.CloudLines, e)
 	}
 	if e.Component == "kube-controller-manager" && (strings.Contains(d, "Starting namespace controller") ||
 		strings.Contains(d, "successfully acquired lease kube-system/kube-controller-manager")) {

@@ -4,22 +4,15 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )
 
 // SchemaVersion identifies the JSON report shape. Fields may be added; none renamed.
 const SchemaVersion = "nsanalyze/v1"
 
-// Cause types (JSON causes[].type).
-const (
-	CauseAPIDiscovery         = "api-discovery-failure"
-	CauseFinalizers           = "finalizers-remaining"
-	CauseContentRemaining     = "content-remaining"
-	CauseAdmissionWebhook     = "admission-webhook"
-	CauseConversionWebhook    = "conversion-webhook"
-	CauseNamespaceFinalizer   = "namespace-finalizer"
-	CauseControllerNotRunning = "controller-not-running"
-	CauseUndetermined         = "undetermined"
-)
+// CauseUndetermined is the cause type reported when no rule found a cause; every other
+// cause type is the Name of a Rule (analyzer/rules).
+const CauseUndetermined = "undetermined"
 
 // Risk levels of remediation steps, least destructive first.
 const (
@@ -139,6 +132,9 @@ type Cause struct {
 	FirstSeenOverall   *time.Time `json:"firstSeenOverall,omitempty"`
 	Correlation        string     `json:"correlation,omitempty"`
 	Notes              []string   `json:"notes,omitempty"`
+	// Related are every log line that supports the cause (Evidence quotes a sample);
+	// the timeline shows them all.
+	Related []*logs.Entry `json:"-"`
 }
 
 // Link is one step of a causal chain, from the namespace towards the root cause.
@@ -195,6 +191,8 @@ type Risk struct {
 	Summary  string     `json:"summary"`
 	Object   string     `json:"object,omitempty"`
 	Evidence []Evidence `json:"evidence"`
+	// Fix is what to do about it, least destructive first.
+	Fix []RemediationStep `json:"fix,omitempty"`
 }
 
 // Gap is something the bundle lacked for a complete diagnosis.

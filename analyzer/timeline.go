@@ -41,7 +41,7 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 			comp = "log " + e.File
 		}
 		add(TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: comp, Kind: EventError,
-			Text: clip(entryText(e), 300), Cause: cause, File: e.File, Line: e.Line})
+			Text: Clip(entryText(e), 300), Cause: cause, File: e.File, Line: e.Line})
 	}
 
 	if nr.DeletionTimestamp != nil {
@@ -76,39 +76,10 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 	}
 
 	for _, c := range nr.Causes {
-		// every occurrence, not only the sampled evidence (first, so lines carry their message)
-		gvs := map[string]bool{}
-		for _, gv := range c.GroupVersions {
-			gvs[gv] = true
-		}
-		switch c.Type {
-		case CauseAPIDiscovery:
-			for _, dl := range p.Index.DiscoveryFailures {
-				if dl.Namespace != "" && dl.Namespace != nr.Name {
-					continue
-				}
-				for _, f := range dl.Failures {
-					if gvs[f.GroupVersion] {
-						addEntry(dl.Entry, c.Type)
-						break
-					}
-				}
-			}
-			for _, name := range c.APIServices {
-				for _, e := range p.Index.APIServiceLines[name] {
-					addEntry(e, c.Type)
-				}
-			}
-		case CauseAdmissionWebhook:
-			for _, w := range c.Webhooks {
-				for _, e := range p.Index.WebhookLines[w] {
-					addEntry(e, c.Type)
-				}
-			}
-		case CauseConversionWebhook:
-			for _, e := range p.Index.ConversionLines {
-				addEntry(e, c.Type)
-			}
+		// every occurrence the rule related to the cause, not only the sampled evidence
+		// (first, so lines carry their message)
+		for _, e := range c.Related {
+			addEntry(e, c.Type)
 		}
 	}
 	for _, c := range nr.Causes {
@@ -126,18 +97,18 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 				if e.Object == "Namespace/"+nr.Name {
 					continue // already above
 				}
-				add(TimelineEvent{Time: *e.Time, Component: e.Object, Kind: EventCondition, Text: clip(e.Text, 300),
+				add(TimelineEvent{Time: *e.Time, Component: e.Object, Kind: EventCondition, Text: Clip(e.Text, 300),
 					Cause: c.Type, File: e.File, Line: e.Line})
 			case strings.HasPrefix(e.Object, "Event/"):
-				add(TimelineEvent{Time: *e.Time, Component: orDefault(e.Component, e.Object), Kind: EventEvent,
-					Text: clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line})
+				add(TimelineEvent{Time: *e.Time, Component: OrDefault(e.Component, e.Object), Kind: EventEvent,
+					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line})
 			case e.Object == "":
 				comp := e.Component
 				if comp == "" {
 					comp = "log " + e.File
 				}
 				add(TimelineEvent{Time: *e.Time, TimeInferred: e.TimeInferred, Component: comp, Kind: EventError,
-					Text: clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line})
+					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line})
 			}
 		}
 		for _, o := range c.Objects {
@@ -169,11 +140,11 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 	// kube-controller-manager (re)starts: the namespace controller begins a new pass
 	for _, e := range p.Index.ControllerStarts {
 		add(TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: e.Component,
-			Kind: EventEvent, Text: clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
+			Kind: EventEvent, Text: Clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
 	}
 	for _, e := range p.Index.NamespaceDeleted[nr.Name] {
-		add(TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: orDefault(e.Component, "log "+e.File),
-			Kind: EventEvent, Text: clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
+		add(TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: OrDefault(e.Component, "log "+e.File),
+			Kind: EventEvent, Text: Clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
 	}
 	for _, o := range p.Index.ByKind["Event"] {
 		ei := o.Event
@@ -192,7 +163,7 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 		if ei.Count > 1 {
 			text += fmt.Sprintf(" (x%d)", ei.Count)
 		}
-		add(TimelineEvent{Time: t, Component: orDefault(ei.Component, "events"), Kind: EventEvent, Text: clip(text, 300),
+		add(TimelineEvent{Time: t, Component: OrDefault(ei.Component, "events"), Kind: EventEvent, Text: Clip(text, 300),
 			File: o.Source.File, Line: o.Source.Line})
 	}
 
@@ -297,7 +268,7 @@ func thinErrors(evs []TimelineEvent, max int) []TimelineEvent {
 	return out
 }
 
-func clip(s string, n int) string {
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

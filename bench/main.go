@@ -26,8 +26,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+
 	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 var (
@@ -48,7 +49,7 @@ func main() {
 	nsa := filepath.Join(*cacheDir, "nsanalyze")
 	run("go", "build", "-o", nsa, "./cmd/nsanalyze")
 	kw := filepath.Join(*cacheDir, "keywords.txt")
-	must(os.WriteFile(kw, []byte(strings.Join(kubemsg.LogKeywords, "\n")+"\n"), 0o644))
+	must(os.WriteFile(kw, []byte(strings.Join(rules.Phrases, "\n")+"\n"), 0o644))
 
 	size := func(n float64) int64 { return int64(n * *scale * mb) }
 	logs1G := bundle("logs", size(1024), false)

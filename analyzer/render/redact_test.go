@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 func fixtureRecords(t *testing.T, rel string) (*bundle.Records, *analyzer.Report) {
@@ -19,13 +20,13 @@ func fixtureRecords(t *testing.T, rel string) (*bundle.Records, *analyzer.Report
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("fixture %s not present: %v", dir, err)
 	}
-	rec, err := bundle.Load(dir, bundle.Options{Keywords: kubemsg.LogKeywords, KeepObject: analyzer.KeepObject,
+	rec, err := bundle.Load(dir, bundle.Options{Keywords: rules.Phrases, KeepObject: rules.KeepObject,
 		Exclude: []string{"raw", "expected.json", "README.md"}})
 	if err != nil {
 		t.Fatalf("load %s: %v", dir, err)
 	}
 	rec.Path = rel
-	return rec, analyzer.Analyze(rec, analyzer.Options{})
+	return rec, analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
 }
 
 var ipv4 = regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b`)

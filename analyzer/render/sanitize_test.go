@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
+
 	"github.com/nsanalyze/nsanalyze/analyzer"
 )
 
@@ -14,7 +16,7 @@ import (
 func TestControlCharactersEscaped(t *testing.T) {
 	evil := "evil\x1b[2Jns"
 	r := &analyzer.Report{SchemaVersion: analyzer.SchemaVersion, Namespaces: []analyzer.NamespaceReport{{
-		Name: evil, Verdict: "v\x1b]0;pwned\x07", Causes: []analyzer.Cause{{Type: analyzer.CauseAPIDiscovery, Summary: "s\r\x9b",
+		Name: evil, Verdict: "v\x1b]0;pwned\x07", Causes: []analyzer.Cause{{Type: apidiscovery.Name, Summary: "s\r\x9b",
 			Evidence: []analyzer.Evidence{{File: "f", Line: 1, Text: "line\x1b[1A"}}}},
 		Conditions: []analyzer.ConditionReport{{Type: "T", Status: "True", Message: "m\x1b[8m"}}}}}
 	for _, format := range []string{"text", "markdown", "html"} {

@@ -10,25 +10,28 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
+
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 // analyze runs the parsers and the analyzer the way cmd/nsanalyze does.
 func analyze(t testing.TB, dir string) *analyzer.Report {
 	t.Helper()
 	rec, err := bundle.Load(dir, bundle.Options{
-		Keywords:    kubemsg.LogKeywords,
+		Keywords:    rules.Phrases,
 		LogLocation: time.UTC,
 		Exclude:     []string{"expected.json"},
-		KeepObject:  analyzer.KeepObject,
+		KeepObject:  rules.KeepObject,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return analyzer.Analyze(rec, analyzer.Options{})
+	return analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
 }
 
 // TestPlantedFindings generates small bundles and checks that nsanalyze finds exactly
@@ -67,7 +70,7 @@ func TestPlantedFindings(t *testing.T) {
 					causes[c.Type] = true
 					gvs = append(gvs, c.GroupVersions...)
 					apis = append(apis, c.APIServices...)
-					if c.Type == analyzer.CauseFinalizers {
+					if c.Type == finalizers.Name {
 						fins = append(fins, c.Finalizers...)
 					}
 				}
@@ -76,7 +79,7 @@ func TestPlantedFindings(t *testing.T) {
 			same(t, "failing group/versions", gvs, exp.FailingGroupVersions)
 			same(t, "failing APIServices", apis, exp.FailingAPIServices)
 			same(t, "blocking finalizers", fins, exp.BlockingFinalizers)
-			same(t, "cause types", keys(causes), []string{analyzer.CauseAPIDiscovery, analyzer.CauseFinalizers})
+			same(t, "cause types", keys(causes), []string{apidiscovery.Name, finalizers.Name})
 			if len(rep.Warnings) > 0 {
 				t.Errorf("warnings on a generated bundle: %v", rep.Warnings)
 			}
@@ -87,7 +90,7 @@ func TestPlantedFindings(t *testing.T) {
 // bundleReadsGzip reports whether the loader decompresses .gz logs (archive support is
 // being added separately): it then counts more lines than the compressed file has.
 func bundleReadsGzip(t *testing.T, dir string) bool {
-	rec, err := bundle.Load(dir, bundle.Options{Keywords: kubemsg.LogKeywords, Exclude: []string{"expected.json"}, KeepObject: analyzer.KeepObject})
+	rec, err := bundle.Load(dir, bundle.Options{Keywords: rules.Phrases, Exclude: []string{"expected.json"}, KeepObject: rules.KeepObject})
 	if err != nil {
 		return false
 	}

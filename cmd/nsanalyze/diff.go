@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+
 	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
@@ -222,7 +224,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		recs[i] = rec
-		reports[i] = analyzer.Analyze(rec, analyzer.Options{})
+		reports[i] = analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
 	}
 	if *redact {
 		// one mapping for both bundles, so the same name has the same token on both sides

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+
 	"github.com/nsanalyze/nsanalyze/analyzer"
 )
 
@@ -18,12 +20,12 @@ const explainUsage = `Usage:
 // causeDocs returns every cause type with its documentation, in reporting order.
 func causeDocs() (names []string, docs map[string]string) {
 	docs = map[string]string{}
-	for _, r := range analyzer.Rules {
+	for _, r := range rules.All {
 		names = append(names, r.Name)
 		docs[r.Name] = r.Doc
 	}
-	names = append(names, analyzer.CauseUndetermined)
-	docs[analyzer.CauseUndetermined] = analyzer.UndeterminedDoc
+	names = append(names, analyzer.Undetermined.Name)
+	docs[analyzer.Undetermined.Name] = analyzer.Undetermined.Doc
 	return names, docs
 }
 
@@ -69,7 +71,11 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\n%s\n", b)
 	}
 	fmt.Fprintf(stdout, "\nRemediation ladder, safest first (as a report writes it, on placeholder names):\n")
-	for i, s := range analyzer.ExampleLadder(name) {
+	rule := rules.ByName(name)
+	if rule == nil {
+		rule = analyzer.Undetermined
+	}
+	for i, s := range analyzer.ExampleLadder(rule) {
 		fmt.Fprintf(stdout, "\n  %d. [%s] %s\n", i+1, s.Risk, s.Command)
 		for _, l := range wrap(s.Why, 92) {
 			fmt.Fprintf(stdout, "     %s\n", l)

@@ -9,6 +9,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/admissionwebhook"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/contentremaining"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/controllernotrunning"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/conversionwebhook"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/namespacefinalizer"
+
 	"github.com/nsanalyze/nsanalyze/analyzer"
 )
 
@@ -26,14 +35,14 @@ type expectation struct {
 
 // causeTypes maps the ground truth's root_cause words to report cause types.
 var causeTypes = map[string]string{
-	"discovery-failure":      analyzer.CauseAPIDiscovery,
-	"finalizers-remaining":   analyzer.CauseFinalizers,
-	"webhook":                analyzer.CauseAdmissionWebhook,
-	"admission-webhook":      analyzer.CauseAdmissionWebhook,
-	"conversion-webhook":     analyzer.CauseConversionWebhook,
-	"namespace-finalizer":    analyzer.CauseNamespaceFinalizer,
-	"controller-not-running": analyzer.CauseControllerNotRunning,
-	"content-remaining":      analyzer.CauseContentRemaining,
+	"discovery-failure":      apidiscovery.Name,
+	"finalizers-remaining":   finalizers.Name,
+	"webhook":                admissionwebhook.Name,
+	"admission-webhook":      admissionwebhook.Name,
+	"conversion-webhook":     conversionwebhook.Name,
+	"namespace-finalizer":    namespacefinalizer.Name,
+	"controller-not-running": controllernotrunning.Name,
+	"content-remaining":      contentremaining.Name,
 	"undetermined":           analyzer.CauseUndetermined,
 }
 
@@ -65,7 +74,7 @@ func fixtureDirs(t *testing.T) []string {
 // without expected.json) and compares the JSON report with the bundle's ground truth.
 func TestFixtures(t *testing.T) {
 	implemented := map[string]bool{}
-	for _, r := range analyzer.Rules {
+	for _, r := range rules.All {
 		implemented[r.Name] = true
 	}
 	for _, dir := range fixtureDirs(t) {
@@ -115,7 +124,7 @@ func TestFixtures(t *testing.T) {
 				stuck = append(stuck, ns.Name)
 				for _, c := range ns.Causes {
 					gotTypes[c.Type] = true
-					if c.Type == analyzer.CauseAPIDiscovery { // failing_group_versions are discovery failures
+					if c.Type == apidiscovery.Name { // failing_group_versions are discovery failures
 						gvs = append(gvs, c.GroupVersions...)
 						apis = append(apis, c.APIServices...)
 					}
@@ -125,7 +134,7 @@ func TestFixtures(t *testing.T) {
 						}
 					}
 					hooks = append(hooks, c.Webhooks...)
-					if c.Type == analyzer.CauseFinalizers || c.Type == analyzer.CauseNamespaceFinalizer {
+					if c.Type == finalizers.Name || c.Type == namespacefinalizer.Name {
 						fins = append(fins, c.Finalizers...)
 					}
 					if len(c.Evidence) == 0 && c.Type != analyzer.CauseUndetermined {
@@ -138,7 +147,7 @@ func TestFixtures(t *testing.T) {
 				}
 			}
 			for _, rk := range rep.Risks { // a broken conversion webhook with no stuck namespace is a latent risk
-				if rk.Type == analyzer.CauseConversionWebhook {
+				if rk.Type == conversionwebhook.Name {
 					crds = append(crds, strings.TrimPrefix(rk.Object, "CustomResourceDefinition/"))
 				}
 			}

@@ -8,6 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/admissionwebhook"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
+
 	"github.com/nsanalyze/nsanalyze/analyzer"
 )
 
@@ -39,7 +44,7 @@ func TestFailOn(t *testing.T) {
 	if code, _, _ := runCmd("--fail-on", "none", filepath.Join(t.TempDir(), "missing")); code != exitUsage {
 		t.Errorf("unreadable input with --fail-on none: exit %d, want 2", code)
 	}
-	r := &analyzer.Report{Risks: []analyzer.Risk{{Type: analyzer.CauseAPIDiscovery}}}
+	r := &analyzer.Report{Risks: []analyzer.Risk{{Type: apidiscovery.Name}}}
 	if c, _ := exitCodeFor(r, "risk"); c != 1 {
 		t.Errorf("a latent risk with --fail-on risk: exit %d, want 1", c)
 	}
@@ -97,7 +102,7 @@ func TestRedactFlag(t *testing.T) {
 		}
 	}
 	var r analyzer.Report
-	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Namespaces) != 1 || r.Namespaces[0].Causes[0].Type != analyzer.CauseAdmissionWebhook {
+	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Namespaces) != 1 || r.Namespaces[0].Causes[0].Type != admissionwebhook.Name {
 		t.Errorf("redacted report lost its finding: %v", err)
 	}
 }
@@ -107,7 +112,7 @@ func TestExplain(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("explain: exit %d", code)
 	}
-	for _, r := range analyzer.Rules {
+	for _, r := range rules.All {
 		if !strings.Contains(out, r.Name) {
 			t.Errorf("explain does not list %s", r.Name)
 		}
@@ -159,17 +164,17 @@ func TestDiffReportsCauses(t *testing.T) {
 	ns := func(name string, causes ...analyzer.Cause) analyzer.NamespaceReport {
 		return analyzer.NamespaceReport{Name: name, Causes: causes}
 	}
-	disc := analyzer.Cause{Type: analyzer.CauseAPIDiscovery, APIServices: []string{"v1beta1.metrics.k8s.io"}}
-	fin := analyzer.Cause{Type: analyzer.CauseFinalizers, Finalizers: []string{"example.com/x"}}
+	disc := analyzer.Cause{Type: apidiscovery.Name, APIServices: []string{"v1beta1.metrics.k8s.io"}}
+	fin := analyzer.Cause{Type: finalizers.Name, Finalizers: []string{"example.com/x"}}
 	old := &analyzer.Report{Namespaces: []analyzer.NamespaceReport{ns("a", disc), ns("b", disc)},
-		Risks: []analyzer.Risk{{Type: analyzer.CauseAPIDiscovery, Object: "APIService/v1beta1.metrics.k8s.io"}}}
+		Risks: []analyzer.Risk{{Type: apidiscovery.Name, Object: "APIService/v1beta1.metrics.k8s.io"}}}
 	nw := &analyzer.Report{Namespaces: []analyzer.NamespaceReport{ns("b", fin), ns("c", fin)}}
 	d := diffReports(old, nw)
 	if len(d.Resolved) != 1 || d.Resolved[0].Name != "a" {
 		t.Errorf("resolved: %+v", d.Resolved)
 	}
 	if len(d.StillStuck) != 1 || len(d.StillStuck[0].FixedCauses) != 1 || len(d.StillStuck[0].AddedCauses) != 1 ||
-		!strings.HasPrefix(d.StillStuck[0].AddedCauses[0], analyzer.CauseFinalizers) {
+		!strings.HasPrefix(d.StillStuck[0].AddedCauses[0], finalizers.Name) {
 		t.Errorf("still stuck: %+v", d.StillStuck)
 	}
 	if len(d.NewlyStuck) != 1 || d.NewlyStuck[0].Name != "c" || len(d.RisksGone) != 1 || len(d.RisksNew) != 0 {

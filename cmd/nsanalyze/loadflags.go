@@ -6,11 +6,11 @@ import (
 	"io"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+
 	"github.com/spf13/pflag"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )
 
@@ -40,11 +40,11 @@ func (f *loadFlags) options() (bundle.Options, error) {
 		return bundle.Options{}, fmt.Errorf("invalid --log-timezone %q: %v", *f.logTZ, err)
 	}
 	return bundle.Options{
-		Keywords:             kubemsg.LogKeywords,
+		Keywords:             rules.Phrases,
 		LogLocation:          loc,
 		MaxLineBytes:         *f.maxLineBytes,
 		Exclude:              *f.exclude,
-		KeepObject:           analyzer.KeepObject,
+		KeepObject:           rules.KeepObject,
 		MaxDecompressedBytes: *f.maxInflate,
 		MaxArchiveNesting:    *f.maxNesting,
 	}, nil

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
@@ -165,7 +167,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	log.WithFields(logrus.Fields{"objects": rec.ObjectCount, "logFiles": len(rec.LogFiles), "logEntries": len(rec.Entries),
 		"elapsed": time.Since(start).Round(time.Millisecond)}).Info("bundle read")
-	report := analyzer.Analyze(rec, analyzer.Options{Namespaces: *namespaces})
+	report := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: *namespaces})
 	if *redact {
 		report = redactReport(report, rec)
 	}

@@ -19,12 +19,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+
 	"github.com/ulikunitz/xz"
 	"sigs.k8s.io/yaml"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 // realdataDir returns the directory of the real bundles: the repository's fixtures
@@ -427,11 +428,11 @@ func asClusterInfoStdout(files []bfile, year int) []bfile {
 // findings is what must not change between renderings of one bundle.
 func findings(t *testing.T, paths ...string) (string, *bundle.Records) {
 	t.Helper()
-	rec, err := bundle.LoadAll(paths, bundle.Options{Keywords: kubemsg.LogKeywords, KeepObject: analyzer.KeepObject})
+	rec, err := bundle.LoadAll(paths, bundle.Options{Keywords: rules.Phrases, KeepObject: rules.KeepObject})
 	if err != nil {
 		t.Fatalf("load %v: %v", paths, err)
 	}
-	r := analyzer.Analyze(rec, analyzer.Options{})
+	r := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
 	var lines []string
 	for _, ns := range r.Namespaces {
 		for _, c := range ns.Causes {

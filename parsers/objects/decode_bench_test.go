@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+
 	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -32,7 +33,7 @@ func BenchmarkDecodeJSON(b *testing.B) {
 			for b.Loop() {
 				kept = 0
 				n = objects.DecodeJSON(bytes.NewReader(data), "cluster/"+name, objects.Options{}, &diag.Sink{}, func(o *objects.Object) {
-					if analyzer.KeepObject(o) {
+					if rules.KeepObject(o) {
 						kept++
 					}
 				})

@@ -1,23 +1,31 @@
-package analyzer_test
+package rules_test
 
 import (
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/admissionwebhook"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/contentremaining"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/controllernotrunning"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/conversionwebhook"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/namespacefinalizer"
+
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 func analyze(t *testing.T, rel string) *analyzer.Report {
 	t.Helper()
-	rec, err := bundle.Load(filepath.Join("..", "fixtures", filepath.FromSlash(rel)), bundle.Options{
-		Keywords: kubemsg.LogKeywords, KeepObject: analyzer.KeepObject, Exclude: []string{"raw", "expected.json", "README.md"}})
+	rec, err := bundle.Load(filepath.Join("..", "..", "fixtures", filepath.FromSlash(rel)), bundle.Options{
+		Keywords: rules.Phrases, KeepObject: rules.KeepObject, Exclude: []string{"raw", "expected.json", "README.md"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return analyzer.Analyze(rec, analyzer.Options{})
+	return analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
 }
 
 // TestRuleChains checks, per cause, the links of the causal chain, the confidence, the
@@ -32,41 +40,41 @@ func TestRuleChains(t *testing.T) {
 		ruledOut   []string // cause types that must be ruled out
 		firstStep  string   // substring of the first remediation command
 	}{
-		{"handmade/metrics-server-unreachable-route", "team-a", analyzer.CauseAPIDiscovery, "high",
+		{"handmade/metrics-server-unreachable-route", "team-a", apidiscovery.Name, "high",
 			[]string{"namespace controller", "kube-apiserver (aggregator)", "timeout", "APIService v1beta1.metrics.k8s.io", "FailedDiscoveryCheck",
 				"Service kube-system/metrics-server", "1 ready", "Ready, node worker-1", "route controller", "permissions"},
-			[]string{analyzer.CauseFinalizers, analyzer.CauseAdmissionWebhook, analyzer.CauseControllerNotRunning, analyzer.CauseNamespaceFinalizer},
+			[]string{finalizers.Name, admissionwebhook.Name, controllernotrunning.Name, namespacefinalizer.Name},
 			"kubectl get apiservice v1beta1.metrics.k8s.io"},
-		{"realdata/a-discovery-failure", "tobedeleted", analyzer.CauseAPIDiscovery, "high",
+		{"realdata/a-discovery-failure", "tobedeleted", apidiscovery.Name, "high",
 			[]string{"stale GroupVersion discovery", "MissingEndpoints", "0 ready", "Pending", "not scheduled"},
-			[]string{analyzer.CauseFinalizers, analyzer.CauseAdmissionWebhook, analyzer.CauseControllerNotRunning},
+			[]string{finalizers.Name, admissionwebhook.Name, controllernotrunning.Name},
 			"kubectl get apiservice"},
-		{"realworld/kube-metrics-circular-metrics-server-in-deleted-ns", "kube-metrics", analyzer.CauseAPIDiscovery, "medium",
+		{"realworld/kube-metrics-circular-metrics-server-in-deleted-ns", "kube-metrics", apidiscovery.Name, "medium",
 			[]string{"deadlock", "itself being deleted"}, nil,
 			"kubectl delete apiservice v1beta1.metrics.k8s.io"},
-		{"realworld/calico-apiserver-projectcalico-v3-discovery", "stars", analyzer.CauseAPIDiscovery, "medium",
+		{"realworld/calico-apiserver-projectcalico-v3-discovery", "stars", apidiscovery.Name, "medium",
 			[]string{"v3.projectcalico.org", "timeout", "not in the bundle", "Calico"}, nil, ""},
-		{"handmade/apiservice-port-name-mismatch", "old-project", analyzer.CauseAPIDiscovery, "medium",
+		{"handmade/apiservice-port-name-mismatch", "old-project", apidiscovery.Name, "medium",
 			[]string{"MissingEndpoints", "named \"https\" but the endpoints offer ports [metrics]"}, nil, ""},
-		{"handmade/operator-deleted-before-cr", "etcd-operator", analyzer.CauseFinalizers, "high",
+		{"handmade/operator-deleted-before-cr", "etcd-operator", finalizers.Name, "high",
 			[]string{"etcd.database.coreos.com/cleanup", "will never be removed"},
-			[]string{analyzer.CauseAPIDiscovery, analyzer.CauseAdmissionWebhook}, "reinstall or restart the controller"},
-		{"real/v1.35.8/f-controller-not-running", "reports", analyzer.CauseControllerNotRunning, "high",
-			[]string{"Leases dumped with it", "conditions are stale", "backups.batch.example.org.json"}, []string{analyzer.CauseFinalizers, analyzer.CauseAPIDiscovery}, ""},
-		{"realdata/b-finalizer-remaining", "kubevirt", analyzer.CauseFinalizers, "high",
-			[]string{"KubeVirt (virt-operator", "will never be removed"}, []string{analyzer.CauseAPIDiscovery}, ""},
-		{"realdata/c-webhook-content-failure", "appteam", analyzer.CauseAdmissionWebhook, "high",
+			[]string{apidiscovery.Name, admissionwebhook.Name}, "reinstall or restart the controller"},
+		{"real/v1.35.8/f-controller-not-running", "reports", controllernotrunning.Name, "high",
+			[]string{"Leases dumped with it", "conditions are stale", "backups.batch.example.org.json"}, []string{finalizers.Name, apidiscovery.Name}, ""},
+		{"realdata/b-finalizer-remaining", "kubevirt", finalizers.Name, "high",
+			[]string{"KubeVirt (virt-operator", "will never be removed"}, []string{apidiscovery.Name}, ""},
+		{"realdata/c-webhook-content-failure", "appteam", admissionwebhook.Name, "high",
 			[]string{"webhook configmap-guard.example.io", "failurePolicy Fail", "connection-refused", "Service webhook-system/configmap-guard"},
-			[]string{analyzer.CauseAPIDiscovery, analyzer.CauseFinalizers}, ""},
-		{"handmade/conversion-webhook", "cron", analyzer.CauseConversionWebhook, "medium",
+			[]string{apidiscovery.Name, finalizers.Name}, ""},
+		{"handmade/conversion-webhook", "cron", conversionwebhook.Name, "medium",
 			[]string{"CRD crontabs.stable.example.com", "conversion strategy Webhook", "Service crd-system/crontab-conversion", "does not exist"},
-			[]string{analyzer.CauseAdmissionWebhook}, ""},
-		{"handmade/namespace-finalizer-rancher", "p-team", analyzer.CauseNamespaceFinalizer, "high",
-			[]string{"controller.cattle.io/namespace-auth", "Rancher"}, []string{analyzer.CauseFinalizers, analyzer.CauseAPIDiscovery}, ""},
-		{"handmade/content-remaining-dead-node", "web", analyzer.CauseContentRemaining, "high",
-			[]string{"worker-3", "Ready=Unknown"}, []string{analyzer.CauseFinalizers}, ""},
-		{"handmade/controller-not-running", "batch-jobs", analyzer.CauseControllerNotRunning, "high",
-			[]string{"Lease was last renewed", "ends at"}, []string{analyzer.CauseAPIDiscovery}, "kube-controller-manager"},
+			[]string{admissionwebhook.Name}, ""},
+		{"handmade/namespace-finalizer-rancher", "p-team", namespacefinalizer.Name, "high",
+			[]string{"controller.cattle.io/namespace-auth", "Rancher"}, []string{finalizers.Name, apidiscovery.Name}, ""},
+		{"handmade/content-remaining-dead-node", "web", contentremaining.Name, "high",
+			[]string{"worker-3", "Ready=Unknown"}, []string{finalizers.Name}, ""},
+		{"handmade/controller-not-running", "batch-jobs", controllernotrunning.Name, "high",
+			[]string{"Lease was last renewed", "ends at"}, []string{apidiscovery.Name}, "kube-controller-manager"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
@@ -152,7 +160,7 @@ func TestNoFindingsOnHealthyBundles(t *testing.T) {
 // TestEveryRuleIsDocumented: each rule has a name that is a cause type and a doc string.
 func TestEveryRuleIsDocumented(t *testing.T) {
 	seen := map[string]bool{}
-	for _, r := range analyzer.Rules {
+	for _, r := range rules.All {
 		if r.Name == "" || len(r.Doc) < 100 || r.Run == nil {
 			t.Errorf("rule %q lacks a name, a doc string or a Run function", r.Name)
 		}
@@ -185,7 +193,7 @@ func TestEventRiskWithoutAPIServices(t *testing.T) {
 // evidence, and its RBAC denials are coverage gaps.
 func TestCollectorErrors(t *testing.T) {
 	r := analyze(t, "handmade/troubleshoot-groups-resources-errors")
-	if len(r.Namespaces) != 1 || r.Namespaces[0].Causes[0].Type != analyzer.CauseAPIDiscovery ||
+	if len(r.Namespaces) != 1 || r.Namespaces[0].Causes[0].Type != apidiscovery.Name ||
 		r.Namespaces[0].Causes[0].Evidence[0].File != "cluster-resources/groups-resources-errors.json" {
 		t.Fatalf("namespaces %+v", r.Namespaces)
 	}
@@ -242,13 +250,13 @@ func TestUndetermined(t *testing.T) {
 		t.Fatalf("causes %+v", ns.Causes)
 	}
 	c := ns.Causes[0]
-	for _, rule := range analyzer.Rules {
+	for _, rule := range rules.All {
 		if !strings.Contains(c.Summary, rule.Name+": ") {
 			t.Errorf("summary does not say what %s checked: %s", rule.Name, c.Summary)
 		}
 	}
 	collect := strings.Join(c.Notes, "\n")
-	for _, want := range []string{"kubectl get namespace mystery -o json", "kubectl get apiservices -o json", "kube-controller-manager logs"} {
+	for _, want := range []string{"kubectl get namespace mystery -o json", "kubectl get apiservices -o json", "component=kube-controller-manager"} {
 		if !strings.Contains(collect, want) {
 			t.Errorf("notes lack %q: %s", want, collect)
 		}

@@ -3,7 +3,6 @@ package analyzer
 import (
 	"fmt"
 	"path"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -11,98 +10,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
-// FinalizersRule finds objects in the namespace whose finalizers nobody removes.
-var FinalizersRule = &Rule{
-	Name: CauseFinalizers,
-	Doc: `Objects in the namespace still carry finalizers.
-
-The namespace controller deletes every object, but an object with metadata.finalizers
-only disappears once the controller that owns each finalizer has done its cleanup and
-removed it. When that controller is gone (the classic case: an operator deleted in the
-same "kubectl delete -f" as its custom resources and the namespace), the finalizer is
-never removed and the namespace waits forever.
-
-Evidence: the NamespaceContentRemaining and NamespaceFinalizersRemaining conditions
-(counts and finalizer names), and the objects of the namespace in the dump that have
-metadata.finalizers, with whether anything in the bundle looks like their controller.`,
-	Run: runFinalizers,
-}
-
-func runFinalizers(p *Pass) ([]Cause, string) {
-	ix := p.Index
-	cause := Cause{Type: CauseFinalizers, Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Objects: []ObjectRef{}}
-	finalizers := map[string]bool{}
-	condFin := p.ConditionTrue(kubemsg.CondFinalizersRemaining)
-	condContent := p.ConditionTrue(kubemsg.CondContentRemaining)
-	if condFin != nil {
-		cause.Evidence = append(cause.Evidence, conditionEvidence(p.Object, condFin))
-		for _, f := range kubemsg.ParseFinalizersRemaining(condFin.Message) {
-			finalizers[f.Finalizer] = true
-		}
-	}
-	if condContent != nil && condFin != nil {
-		cause.Evidence = append(cause.Evidence, conditionEvidence(p.Object, condContent))
-	}
-	if condContent != nil && condFin != nil {
-		if files := staleContent(p, condContent); files != nil && !hasFinalizedObjects(ix, p.Namespace) {
-			return nil, fmt.Sprintf("%s names %s, but the bundle's dumps of those resources in the namespace are empty (%s): the condition is stale, written before the objects went and not rewritten since (is the namespace controller running?)",
-				condFin.Type, strings.Join(sortedKeys(finalizers), ", "), strings.Join(files, ", "))
-		}
-	}
-	var objs []*objects.Object
-	for _, o := range ix.ByNamespace[p.Namespace] {
-		if len(o.Finalizers) == 0 || o.Kind == "Namespace" {
-			continue
-		}
-		objs = append(objs, o)
-		for _, f := range o.Finalizers {
-			finalizers[f] = true
-		}
-	}
-	if len(finalizers) == 0 {
-		if c := p.Condition(kubemsg.CondFinalizersRemaining); c != nil {
-			return nil, fmt.Sprintf("%s is %s (%s) and no object of the namespace in the bundle has finalizers", c.Type, c.Status, c.Reason)
-		}
-		return nil, "no object of the namespace in the bundle has finalizers"
-	}
-	sort.Slice(objs, func(i, j int) bool { return objs[i].Ref() < objs[j].Ref() })
-	for _, o := range objs {
-		ref := objectRef(o)
-		ref.Resource = resourceName(ix, o)
-		cause.Objects = append(cause.Objects, ref)
-		text := fmt.Sprintf("metadata.finalizers: %s", strings.Join(o.Finalizers, ", "))
-		if !o.DeletionTimestamp.IsZero() {
-			text += " (deletionTimestamp " + fmtTime(o.DeletionTimestamp) + ": deletion requested, waiting for the finalizers)"
-		}
-		cause.Evidence = append(cause.Evidence, fieldEvidence(o, "metadata.finalizers", o.Ref()+" "+text))
-	}
-	cause.Finalizers = sortedKeys(finalizers)
-	if condFin != nil && len(objs) > 0 {
-		cause.Confidence = "high"
-	}
-	// who removes each finalizer
-	var owners []string
-	for _, f := range cause.Finalizers {
-		link := finalizerOwnerLink(ix, f, objs)
-		cause.Chain = append(cause.Chain, link)
-		owners = append(owners, link.Finding)
-	}
-	var what []string
-	for _, o := range objs {
-		what = append(what, o.Kind+" "+o.Name)
-	}
-	if len(what) == 0 {
-		what = append(what, "objects not included in the bundle")
-		cause.Notes = append(cause.Notes, fmt.Sprintf("the objects holding the finalizers are not in the bundle; collect: kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n %s -o json", p.Namespace))
-	}
-	cause.Summary = fmt.Sprintf("%s in the namespace still carr%s finalizer%s %s. %s",
-		strings.Join(what, ", "), plural(len(what), "y", "ies"), plural(len(cause.Finalizers), "s", ""),
-		strings.Join(cause.Finalizers, ", "), strings.Join(owners, " "))
-	cause.Correlation = "finalizers leave no log line at default verbosity; see the objects' deletionTimestamp"
-	return []Cause{cause}, ""
-}
-
-func plural(n int, many, one string) string {
+func Plural(n int, many, one string) string {
 	if n == 1 {
 		return one
 	}
@@ -111,7 +19,7 @@ func plural(n int, many, one string) string {
 
 // resourceName returns the name kubectl accepts for an object's type: "plural.group"
 // from its CRD when the bundle has it, else the lower-case kind (qualified with the group).
-func resourceName(ix *Index, o *objects.Object) string {
+func (ix *Index) ResourceName(o *objects.Object) string {
 	g := o.Group()
 	for _, crd := range ix.CRDs {
 		if crd.CRD != nil && crd.CRD.Group == g && crd.CRD.Kind == o.Kind {
@@ -124,12 +32,12 @@ func resourceName(ix *Index, o *objects.Object) string {
 	return strings.ToLower(o.Kind) + "." + g
 }
 
-// finalizerOwnerLink tells who is expected to remove a finalizer and what the bundle
+// FinalizerOwnerLink tells who is expected to remove a finalizer and what the bundle
 // shows of it: absent (the finalizer will never be removed), present but failing, or
 // healthy (it is working on it).
-func finalizerOwnerLink(ix *Index, finalizer string, objs []*objects.Object) Link {
+func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Link {
 	link := Link{Component: "finalizer " + finalizer}
-	owner, known := lookupFinalizer(finalizer)
+	owner, known := LookupFinalizer(finalizer)
 	if known && owner.BuiltIn {
 		link.Finding = fmt.Sprintf("%s is removed by %s.", finalizer, owner.Controller)
 		return link
@@ -143,9 +51,9 @@ func finalizerOwnerLink(ix *Index, finalizer string, objs []*objects.Object) Lin
 		tokens = append(append([]string{}, owner.Workloads...), tokens...)
 	}
 	for _, o := range objs {
-		if contains(o.Finalizers, finalizer) {
+		if Contains(o.Finalizers, finalizer) {
 			for _, m := range o.Managers {
-				if !strings.HasPrefix(m, "kubectl") && m != "kube-controller-manager" && m != "kube-apiserver" && !contains(tokens, strings.ToLower(m)) {
+				if !strings.HasPrefix(m, "kubectl") && m != "kube-controller-manager" && m != "kube-apiserver" && !Contains(tokens, strings.ToLower(m)) {
 					tokens = append(tokens, strings.ToLower(m))
 				}
 			}
@@ -229,7 +137,7 @@ func workloadHealth(o *objects.Object) (string, bool) {
 		}
 		return fmt.Sprintf("%d/%d ready", o.Workload.ReadyReplicas, want), o.Workload.ReadyReplicas >= want
 	case o.Pod != nil:
-		return podState(o), o.Pod.Ready
+		return PodState(o), o.Pod.Ready
 	}
 	return "state unknown", false
 }
@@ -238,13 +146,13 @@ func workloadHealth(o *objects.Object) (string, bool) {
 // deleted (it then waits for its instances, which wait for their finalizer) or absent.
 func crdState(ix *Index, finalizer string, objs []*objects.Object) string {
 	for _, o := range objs {
-		if !contains(o.Finalizers, finalizer) || o.Group() == "" {
+		if !Contains(o.Finalizers, finalizer) || o.Group() == "" {
 			continue
 		}
 		for _, crd := range ix.CRDs {
 			if crd.CRD != nil && crd.CRD.Group == o.Group() && crd.CRD.Kind == o.Kind {
 				if !crd.DeletionTimestamp.IsZero() {
-					return fmt.Sprintf("CRD %s is itself being deleted (since %s): it waits for its objects, which wait for this finalizer.", crd.Name, fmtTime(crd.DeletionTimestamp))
+					return fmt.Sprintf("CRD %s is itself being deleted (since %s): it waits for its objects, which wait for this finalizer.", crd.Name, FmtTime(crd.DeletionTimestamp))
 				}
 				return ""
 			}
@@ -281,7 +189,7 @@ func finalizerTokens(finalizer string, objs []*objects.Object) []string {
 		addDomain(finalizer)
 	}
 	for _, o := range objs {
-		if contains(o.Finalizers, finalizer) {
+		if Contains(o.Finalizers, finalizer) {
 			addDomain(o.Group())
 		}
 	}
@@ -304,7 +212,7 @@ func matchesTokens(o *objects.Object, tokens []string) bool {
 	return false
 }
 
-func hasFinalizedObjects(ix *Index, ns string) bool {
+func (ix *Index) HasFinalizedObjects(ns string) bool {
 	for _, o := range ix.ByNamespace[ns] {
 		if len(o.Finalizers) > 0 {
 			return true
@@ -313,10 +221,10 @@ func hasFinalizedObjects(ix *Index, ns string) bool {
 	return false
 }
 
-// staleContent checks a NamespaceContentRemaining condition against the bundle: when
+// StaleContent checks a NamespaceContentRemaining condition against the bundle: when
 // every resource it lists was dumped for the namespace and every such dump is empty,
 // it returns those dump files (the condition is stale); otherwise nil.
-func staleContent(p *Pass, c *objects.Condition) []string {
+func StaleContent(p *Pass, c *objects.Condition) []string {
 	items := kubemsg.ParseContentRemaining(c.Message)
 	if len(items) == 0 {
 		return nil
@@ -347,4 +255,15 @@ func dumpFile(ix *Index, ns, resource string) string {
 		}
 	}
 	return ""
+}
+
+// MinorAtLeast reports whether a version like "v1.34.4" has minor >= m.
+func MinorAtLeast(v string, m int) bool {
+	v = strings.TrimPrefix(v, "v")
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 || parts[0] != "1" {
+		return false
+	}
+	n, err := strconv.Atoi(strings.TrimRight(parts[1], "+"))
+	return err == nil && n >= m
 }

@@ -1,4 +1,4 @@
-package analyzer
+package rules_test
 
 import (
 	"fmt"
@@ -6,6 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/admissionwebhook"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/contentremaining"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/conversionwebhook"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/namespacefinalizer"
 
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
@@ -42,21 +51,21 @@ func nsJSON(name, meta, spec, phase string, conds ...string) string {
 	return s
 }
 
-func analyzeObjects(t *testing.T, objs ...string) *Report {
+func analyzeObjects(t *testing.T, objs ...string) *analyzer.Report {
 	t.Helper()
 	dir := t.TempDir()
 	list := `{"apiVersion":"v1","kind":"List","items":[` + strings.Join(objs, ",") + `]}`
 	if err := os.WriteFile(filepath.Join(dir, "namespaces.json"), []byte(list), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := bundle.Load(dir, bundle.Options{Keywords: kubemsg.LogKeywords, KeepObject: KeepObject})
+	rec, err := bundle.Load(dir, bundle.Options{Keywords: rules.Phrases, KeepObject: rules.KeepObject})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Analyze(rec, Options{})
+	return analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
 }
 
-func causeTypes(nr NamespaceReport) []string {
+func causeTypes(nr analyzer.NamespaceReport) []string {
 	var out []string
 	for _, c := range nr.Causes {
 		out = append(out, c.Type)
@@ -64,7 +73,7 @@ func causeTypes(nr NamespaceReport) []string {
 	return out
 }
 
-func findNS(r *Report, name string) *NamespaceReport {
+func findNS(r *analyzer.Report, name string) *analyzer.NamespaceReport {
 	for i := range r.Namespaces {
 		if r.Namespaces[i].Name == name {
 			return &r.Namespaces[i]
@@ -75,7 +84,7 @@ func findNS(r *Report, name string) *NamespaceReport {
 
 // specific reports whether a cause names anything (a group/version, APIService,
 // finalizer, webhook or object) that only evidence could justify.
-func specific(c Cause) bool {
+func specific(c analyzer.Cause) bool {
 	return len(c.GroupVersions)+len(c.APIServices)+len(c.Finalizers)+len(c.Webhooks) > 0
 }
 
@@ -95,7 +104,7 @@ func TestNoFalseFindings(t *testing.T) {
 			t.Fatal("a namespace with a deletionTimestamp is being deleted, whatever its phase says")
 		}
 		for _, c := range ns.Causes {
-			if c.Type != CauseUndetermined && c.Type != CauseControllerNotRunning || specific(c) {
+			if c.Type != analyzer.CauseUndetermined && c.Type != "controller-not-running" || specific(c) {
 				t.Errorf("cause %s %+v from a namespace that shows no problem", c.Type, c)
 			}
 		}
@@ -108,7 +117,7 @@ func TestNoFalseFindings(t *testing.T) {
 		}
 		for _, c := range ns.Causes {
 			switch c.Type {
-			case CauseAPIDiscovery, CauseAdmissionWebhook, CauseConversionWebhook, CauseFinalizers, CauseContentRemaining:
+			case apidiscovery.Name, admissionwebhook.Name, conversionwebhook.Name, finalizers.Name, contentremaining.Name:
 				t.Errorf("cause %s from conditions that are all False: %s", c.Type, c.Summary)
 			}
 			if specific(c) {
@@ -130,7 +139,7 @@ func TestNoFalseFindings(t *testing.T) {
 			t.Fatal("not reported")
 		}
 		for _, c := range ns.Causes {
-			if c.Type == CauseAPIDiscovery || c.Type == CauseFinalizers {
+			if c.Type == apidiscovery.Name || c.Type == finalizers.Name {
 				t.Errorf("cause %s from a condition whose status is not \"True\"", c.Type)
 			}
 		}
@@ -165,7 +174,7 @@ func TestNoFalseFindings(t *testing.T) {
 			t.Fatal("not reported")
 		}
 		for _, c := range ns.Causes {
-			if c.Type == CauseNamespaceFinalizer || len(c.Finalizers) > 0 {
+			if c.Type == namespacefinalizer.Name || len(c.Finalizers) > 0 {
 				t.Errorf("cause %s with finalizers %v from a string-typed spec.finalizers", c.Type, c.Finalizers)
 			}
 		}
@@ -177,7 +186,7 @@ func TestNoFalseFindings(t *testing.T) {
 		r := analyzeObjects(t, nsJSON("real", ","+del, `{"finalizers":["kubernetes"]}`, "Terminating",
 			cond(kubemsg.CondDiscoveryFailure, "True", "DiscoveryFailed", "Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: stale GroupVersion discovery: metrics.k8s.io/v1beta1")))
 		ns := findNS(r, "real")
-		if ns == nil || !strings.Contains(strings.Join(causeTypes(*ns), ","), CauseAPIDiscovery) {
+		if ns == nil || !strings.Contains(strings.Join(causeTypes(*ns), ","), apidiscovery.Name) {
 			t.Fatalf("discovery failure not found: %+v", ns)
 		}
 	})

@@ -1,18 +1,22 @@
-package analyzer
+package controllernotrunning
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
-// ControllerNotRunningRule finds a namespace controller that does not run.
-var ControllerNotRunningRule = &Rule{
-	Name: CauseControllerNotRunning,
+// Name is the cause type this rule reports.
+const Name = "controller-not-running"
+
+// Rule finds a namespace controller that does not run.
+var Rule = &analyzer.Rule{
+	Name: Name,
 	Doc: `The namespace controller (in kube-controller-manager) is not running.
 
 Nothing deletes a namespace's content while kube-controller-manager is down, crash-
@@ -22,25 +26,35 @@ Lease not renewed long before the bundle was captured, a kube-controller-manager
 that is missing or not Ready, its log ending before the namespace was deleted, or a
 namespace deleted minutes ago with no deletion conditions at all on a version that
 sets them (1.16+).`,
-	Run: runControllerNotRunning,
+	Kinds:    []string{"Lease", "Pod"},
+	Run:      runControllerNotRunning,
+	Explains: []string{"content-remaining"},
+	Ladder:   ladder,
+	Example:  func(*analyzer.Pass) analyzer.Cause { return analyzer.Cause{} },
+}
+
+func ladder(*analyzer.Pass, *analyzer.Cause) []analyzer.RemediationStep {
+	return []analyzer.RemediationStep{{Risk: analyzer.RiskSafe,
+		Command: "kubectl -n kube-system get pods -l component=kube-controller-manager -o wide && kubectl -n kube-system get lease kube-controller-manager -o yaml",
+		Why:     "Bring kube-controller-manager back (static pod manifest on the control-plane nodes, or the provider's control plane); the namespace controller resumes on its own and finishes the deletion."}}
 }
 
 // leaseGrace is how long after its last renewal a leader Lease counts as abandoned
 // beyond its own duration: kube-controller-manager renews every 2s (lease 15s).
 const leaseGrace = 2 * time.Minute
 
-func runControllerNotRunning(p *Pass) ([]Cause, string) {
+func runControllerNotRunning(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	ix := p.Index
 	capture := ix.CapturedAt
 	var signals []string
-	var ev []Evidence
+	var ev []analyzer.Evidence
 	var checked []string
 
 	// 1. the leader-election Lease
 	if l := ix.Find("Lease", "kube-system", "kube-controller-manager"); l != nil && l.Lease != nil && !l.Lease.RenewTime.IsZero() {
 		dur := time.Duration(l.Lease.DurationSecs) * time.Second
 		text := fmt.Sprintf("Lease kube-system/kube-controller-manager: holder %q, renewTime %s, leaseDurationSeconds %d",
-			l.Lease.Holder, fmtTime(l.Lease.RenewTime), l.Lease.DurationSecs)
+			l.Lease.Holder, analyzer.FmtTime(l.Lease.RenewTime), l.Lease.DurationSecs)
 		// Compare with the Leases dumped at the same moment (kube-apiserver renews its
 		// own every 10s), which is immune to how long the bundle took to collect;
 		// without them, with the capture time and a wider margin.
@@ -48,16 +62,16 @@ func runControllerNotRunning(p *Pass) ([]Cause, string) {
 		// every 10s: a gap beyond the lease duration plus those 10s is an abandoned Lease.
 		ref, refWhat, limit := newestOtherLease(ix, l), "", dur+10*time.Second
 		if !ref.IsZero() {
-			refWhat = "than other Leases dumped with it (newest renewTime " + fmtTime(ref) + ")"
+			refWhat = "than other Leases dumped with it (newest renewTime " + analyzer.FmtTime(ref) + ")"
 		} else {
 			ref, refWhat, limit = capture, "before the bundle was captured", dur+leaseGrace
 		}
 		age := ref.Sub(l.Lease.RenewTime)
 		if !ref.IsZero() && age > limit {
-			signals = append(signals, fmt.Sprintf("its leader Lease was last renewed at %s, %s earlier %s, although it must be renewed every few seconds: no kube-controller-manager holds the leadership", fmtTime(l.Lease.RenewTime), fmtDuration(age), refWhat))
-			ev = append(ev, Evidence{File: l.Source.File, Line: l.Source.Line, Object: l.Ref(), Field: "spec.renewTime", Text: text})
+			signals = append(signals, fmt.Sprintf("its leader Lease was last renewed at %s, %s earlier %s, although it must be renewed every few seconds: no kube-controller-manager holds the leadership", analyzer.FmtTime(l.Lease.RenewTime), analyzer.FmtDuration(age), refWhat))
+			ev = append(ev, analyzer.Evidence{File: l.Source.File, Line: l.Source.Line, Object: l.Ref(), Field: "spec.renewTime", Text: text})
 		} else {
-			checked = append(checked, fmt.Sprintf("the leader Lease was renewed %s before %s", fmtDuration(age), orDefault(fmtTimeIf(ref), "capture")))
+			checked = append(checked, fmt.Sprintf("the leader Lease was renewed %s before %s", analyzer.FmtDuration(age), analyzer.OrDefault(fmtTimeIf(ref), "capture")))
 		}
 	}
 	// 2. the kube-controller-manager pods
@@ -73,8 +87,8 @@ func runControllerNotRunning(p *Pass) ([]Cause, string) {
 			readyPods++
 			continue
 		}
-		signals = append(signals, fmt.Sprintf("pod %s is not Ready (%s)", pod.Name, podState(pod)))
-		ev = append(ev, Evidence{File: pod.Source.File, Line: pod.Source.Line, Object: pod.Ref(), Text: "Pod " + pod.Name + ": " + podState(pod)})
+		signals = append(signals, fmt.Sprintf("pod %s is not Ready (%s)", pod.Name, analyzer.PodState(pod)))
+		ev = append(ev, analyzer.Evidence{File: pod.Source.File, Line: pod.Source.Line, Object: pod.Ref(), Text: "Pod " + pod.Name + ": " + analyzer.PodState(pod)})
 	}
 	if readyPods > 0 {
 		checked = append(checked, fmt.Sprintf("%d kube-controller-manager pod(s) Ready", readyPods))
@@ -85,24 +99,24 @@ func runControllerNotRunning(p *Pass) ([]Cause, string) {
 			continue
 		}
 		if !p.Deletion.IsZero() && f.Last.Before(p.Deletion) && capture.Sub(p.Deletion) > leaseGrace {
-			signals = append(signals, fmt.Sprintf("its log %s ends at %s, before the namespace was deleted at %s", f.Path, fmtTime(f.Last), fmtTime(p.Deletion)))
-			ev = append(ev, Evidence{File: f.Path, Line: f.Lines, Time: timePtr(f.Last), Component: f.Component, Text: "last line of the kube-controller-manager log"})
+			signals = append(signals, fmt.Sprintf("its log %s ends at %s, before the namespace was deleted at %s", f.Path, analyzer.FmtTime(f.Last), analyzer.FmtTime(p.Deletion)))
+			ev = append(ev, analyzer.Evidence{File: f.Path, Line: f.Lines, Time: analyzer.TimePtr(f.Last), Component: f.Component, Text: "last line of the kube-controller-manager log"})
 		} else if !p.Deletion.IsZero() && f.Last.After(p.Deletion) {
-			checked = append(checked, fmt.Sprintf("the kube-controller-manager log runs until %s, after the deletion", fmtTime(f.Last)))
+			checked = append(checked, fmt.Sprintf("the kube-controller-manager log runs until %s, after the deletion", analyzer.FmtTime(f.Last)))
 		}
 	}
 	// 4. no deletion conditions on a version that sets them
 	if p.Object != nil && len(p.Object.Conditions) == 0 && !p.Deletion.IsZero() && capture.Sub(p.Deletion) > leaseGrace {
-		if v := ix.KubernetesVersion; minorAtLeast(v, 16) {
-			signals = append(signals, fmt.Sprintf("the namespace was deleted %s before capture but has no deletion conditions, which the namespace controller of %s sets on its first pass", fmtDuration(capture.Sub(p.Deletion)), v))
-			ev = append(ev, fieldEvidence(p.Object, "status.phase", "Namespace "+p.Namespace+": phase "+p.Object.Phase+", no status.conditions"))
+		if v := ix.KubernetesVersion; analyzer.MinorAtLeast(v, 16) {
+			signals = append(signals, fmt.Sprintf("the namespace was deleted %s before capture but has no deletion conditions, which the namespace controller of %s sets on its first pass", analyzer.FmtDuration(capture.Sub(p.Deletion)), v))
+			ev = append(ev, analyzer.FieldEvidence(p.Object, "status.phase", "Namespace "+p.Namespace+": phase "+p.Object.Phase+", no status.conditions"))
 		}
 	}
 	// 5. conditions that describe objects the dump no longer has
 	if c := p.ConditionTrue(kubemsg.CondContentRemaining); c != nil && len(signals) > 0 {
-		if files := staleContent(p, c); files != nil {
+		if files := analyzer.StaleContent(p, c); files != nil {
 			signals = append(signals, fmt.Sprintf("the namespace's conditions are stale: %s says %q, but the dumps of those resources are empty (%s), so the controller has not re-examined the namespace since", c.Type, c.Message, strings.Join(files, ", ")))
-			ev = append(ev, conditionEvidence(p.Object, c))
+			ev = append(ev, analyzer.ConditionEvidence(p.Object, c))
 		}
 	}
 	if len(signals) == 0 {
@@ -115,27 +129,16 @@ func runControllerNotRunning(p *Pass) ([]Cause, string) {
 	if len(signals) >= 2 {
 		confidence = "high"
 	}
-	cause := Cause{Type: CauseControllerNotRunning, Confidence: confidence, GroupVersions: []string{}, APIServices: []string{},
-		Finalizers: []string{}, Objects: []ObjectRef{}, Evidence: ev}
+	cause := analyzer.Cause{Confidence: confidence, GroupVersions: []string{}, APIServices: []string{},
+		Finalizers: []string{}, Objects: []analyzer.ObjectRef{}, Evidence: ev}
 	cause.Summary = "The namespace controller is not running: " + strings.Join(signals, "; ") + ". Nothing deletes the namespace's content until kube-controller-manager runs and holds the leadership again."
-	cause.Chain = []Link{{Component: "kube-controller-manager", Finding: strings.Join(signals, "; "), Evidence: ev}}
-	return []Cause{cause}, ""
-}
-
-// minorAtLeast reports whether a version like "v1.34.4" has minor >= m.
-func minorAtLeast(v string, m int) bool {
-	v = strings.TrimPrefix(v, "v")
-	parts := strings.Split(v, ".")
-	if len(parts) < 2 || parts[0] != "1" {
-		return false
-	}
-	n, err := strconv.Atoi(strings.TrimRight(parts[1], "+"))
-	return err == nil && n >= m
+	cause.Chain = []analyzer.Link{{Component: "kube-controller-manager", Finding: strings.Join(signals, "; "), Evidence: ev}}
+	return []analyzer.Cause{cause}, ""
 }
 
 // newestOtherLease returns the newest renewTime of the other Leases read from the same
 // file as l (zero when there are none).
-func newestOtherLease(ix *Index, l *objects.Object) time.Time {
+func newestOtherLease(ix *analyzer.Index, l *objects.Object) time.Time {
 	var t time.Time
 	for _, o := range ix.ByKind["Lease"] {
 		if o == l || o.Source.File != l.Source.File || o.Lease == nil {
@@ -152,5 +155,5 @@ func fmtTimeIf(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return fmtTime(t)
+	return analyzer.FmtTime(t)
 }

@@ -1,0 +1,262 @@
+package analyzer
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
+)
+
+// Port returns the port a ServiceReference names (443 when it names none, as in
+// Kubernetes' APIService, webhook and CRD conversion APIs).
+func Port(ref *objects.ServiceReference) int {
+	if ref != nil && ref.Port != nil {
+		return *ref.Port
+	}
+	return 443
+}
+
+// BackendChain follows a ServiceReference (of an APIService, a webhook or a CRD's
+// conversion webhook) to its Service, endpoints and pods: the backend walk every rule
+// shares.
+func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
+	ns, name, port := ref.Namespace, ref.Name, Port(ref)
+	var chain []Link
+	svc := ix.Find("Service", ns, name)
+	comp := "Service " + ns + "/" + name
+	if svc == nil {
+		if len(ix.InNamespace(ns, "Service")) > 0 || ix.ServicesDumped(ns) {
+			chain = append(chain, Link{Component: comp, Finding: fmt.Sprintf("the Service does not exist: the bundle's dump of Services covers namespace %s and does not have it", ns)})
+		} else {
+			chain = append(chain, Link{Component: comp, Finding: fmt.Sprintf("not in the bundle (collect: kubectl -n %s get service %s -o json)", ns, name)})
+		}
+		return chain
+	}
+	s := svc.Service
+	f := fmt.Sprintf("type %s", OrDefault(s.Type, "ClusterIP"))
+	if s.ExternalName != "" {
+		f += " externalName " + s.ExternalName
+	}
+	if s.ClusterIP != "" {
+		f += " clusterIP " + s.ClusterIP
+	}
+	var ports []string
+	for _, sp := range s.Ports {
+		ports = append(ports, fmt.Sprintf("%s:%d->%s", OrDefault(sp.Name, "(unnamed)"), sp.Port, sp.TargetPort))
+	}
+	f += " ports [" + strings.Join(ports, " ") + "]"
+	if len(s.Selector) > 0 {
+		f += " selector " + FmtLabels(s.Selector)
+	}
+	chain = append(chain, Link{Component: comp, Finding: f, Evidence: []Evidence{{File: svc.Source.File, Line: svc.Source.Line, Object: svc.Ref(), Text: "Service " + ns + "/" + name + ": " + f}}})
+
+	// endpoints
+	var eps []*objects.Object
+	for _, o := range ix.InNamespace(ns, "EndpointSlice") {
+		if o.Endpoints != nil && o.Endpoints.ServiceName == name {
+			eps = append(eps, o)
+		}
+	}
+	if len(eps) == 0 {
+		if e := ix.Find("Endpoints", ns, name); e != nil {
+			eps = append(eps, e)
+		}
+	}
+	if len(eps) == 0 {
+		if s.Type != "ExternalName" {
+			chain = append(chain, Link{Component: "Endpoints " + ns + "/" + name,
+				Finding: fmt.Sprintf("no Endpoints/EndpointSlice for the Service in the bundle (collect: kubectl -n %s get endpointslices -l kubernetes.io/service-name=%s -o json)", ns, name)})
+		}
+	} else {
+		ready, notReady := 0, 0
+		var evs []Evidence
+		var portNames []string
+		for _, e := range eps {
+			ready += e.Endpoints.Ready
+			notReady += e.Endpoints.NotReady
+			portNames = append(portNames, e.Endpoints.PortNames...)
+			evs = append(evs, Evidence{File: e.Source.File, Line: e.Source.Line, Object: e.Ref(),
+				Text: fmt.Sprintf("%s: %d ready, %d not ready addresses, ports %v", e.Ref(), e.Endpoints.Ready, e.Endpoints.NotReady, e.Endpoints.PortNames)})
+		}
+		f := fmt.Sprintf("%d ready and %d not-ready addresses", ready, notReady)
+		if want := servicePortName(s, port); want != "" && len(portNames) > 0 && !slices.Contains(portNames, want) {
+			f += fmt.Sprintf("; the Service port %d is named %q but the endpoints offer ports %v: the port names do not match, so kube-apiserver finds no address for it", port, want, portNames)
+		}
+		if ready == 0 {
+			f += ": no backend pod can receive traffic"
+		}
+		chain = append(chain, Link{Component: "Endpoints " + ns + "/" + name, Finding: f, Evidence: evs})
+	}
+	// pods
+	if len(s.Selector) > 0 {
+		pods := ix.PodsSelectedBy(ns, s.Selector)
+		comp := "Pods " + ns + " " + FmtLabels(s.Selector)
+		if len(pods) == 0 {
+			if ix.PodsDumped(ns) {
+				chain = append(chain, Link{Component: comp, Finding: "no pod matches the Service's selector: the backend is not deployed (or was deleted)"})
+			} else {
+				chain = append(chain, Link{Component: comp, Finding: fmt.Sprintf("pods of namespace %s are not in the bundle (collect: kubectl -n %s get pods -o json)", ns, ns)})
+			}
+		} else {
+			var evs []Evidence
+			var states []string
+			for _, pod := range pods {
+				st := PodState(pod)
+				states = append(states, pod.Name+": "+st)
+				evs = append(evs, Evidence{File: pod.Source.File, Line: pod.Source.Line, Object: pod.Ref(), Text: "Pod " + pod.Name + ": " + st})
+			}
+			chain = append(chain, Link{Component: comp, Finding: strings.Join(states, "; "), Evidence: evs})
+		}
+	}
+	return chain
+}
+
+// servicePortName returns the name of the Service port with the given number ("" when
+// unnamed or absent).
+func servicePortName(s *objects.ServiceInfo, port int) string {
+	for _, sp := range s.Ports {
+		if sp.Port == port {
+			return sp.Name
+		}
+	}
+	return ""
+}
+
+func PodState(pod *objects.Object) string {
+	pi := pod.Pod
+	s := "phase " + OrDefault(pod.Phase, "unknown")
+	if pi == nil {
+		return s
+	}
+	if pi.Ready {
+		s += ", Ready"
+	} else {
+		s += ", not Ready"
+	}
+	if pi.NodeName == "" {
+		s += ", not scheduled to any node"
+	} else {
+		s += ", node " + pi.NodeName
+	}
+	if pi.Restarts > 0 {
+		s += fmt.Sprintf(", %d restarts", pi.Restarts)
+	}
+	if len(pi.Waiting) > 0 {
+		s += ", waiting: " + strings.Join(pi.Waiting, ",")
+	}
+	if len(pi.Terminated) > 0 {
+		s += ", last terminated: " + strings.Join(pi.Terminated, ",")
+	}
+	if c := pod.Condition("PodScheduled"); c != nil && c.Status == "False" && c.Message != "" {
+		s += " (" + c.Reason + ": " + c.Message + ")"
+	}
+	return s
+}
+
+func (ix *Index) ServicesDumped(ns string) bool { return ix.KindDumped(ns, "Service") }
+
+func (ix *Index) PodsDumped(ns string) bool { return ix.KindDumped(ns, "Pod") }
+
+// KindDumped reports whether the bundle has a dump of a kind covering namespace ns,
+// even an empty one: an object of it in ns, a dump file of it inside a directory named
+// after ns (`namespaces/ns/services.json`, `ns/pods.json`), or an all-namespaces dump
+// (a file of it that holds several namespaces, or that lies outside every namespace
+// directory, like `cluster/services.json`).
+func (ix *Index) KindDumped(ns, kind string) bool {
+	perFile := map[string]map[string]bool{}
+	for _, o := range ix.ByKind[kind] {
+		if o.Namespace == ns {
+			return true
+		}
+		if perFile[o.Source.File] == nil {
+			perFile[o.Source.File] = map[string]bool{}
+		}
+		perFile[o.Source.File][o.Namespace] = true
+	}
+	for _, nss := range perFile {
+		if len(nss) > 1 {
+			return true
+		}
+	}
+	plural := strings.ToLower(kind) + "s"
+	for _, f := range ix.Records.Files {
+		base := path.Base(f)
+		if !strings.HasPrefix(base, plural+".") && base != plural {
+			continue
+		}
+		dir := path.Base(path.Dir(f))
+		if dir == ns {
+			return true
+		}
+		_, isNS := ix.Namespaces[dir]
+		if _, hasObjects := ix.ByNamespace[dir]; !isNS && !hasObjects {
+			return true // e.g. cluster/services.json: an all-namespaces dump
+		}
+	}
+	return false
+}
+
+func ObjectRefOf(o *objects.Object) ObjectRef {
+	ev := Evidence{File: o.Source.File, Line: o.Source.Line, Object: o.Ref(), Text: o.Ref()}
+	return ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name,
+		Finalizers: o.Finalizers, Deletion: TimePtr(o.DeletionTimestamp), Source: &ev}
+}
+
+func FmtLabels(m map[string]string) string {
+	var parts []string
+	for k, v := range m {
+		parts = append(parts, k+"="+v)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+func OrDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func SortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func ContainsEntry(es []*logs.Entry, e *logs.Entry) bool {
+	for _, x := range es {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+func (ix *Index) FindWebhook(name string) (*objects.Object, *objects.Webhook) {
+	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
+		for _, cfg := range ix.ByKind[kind] {
+			for i := range cfg.Webhooks {
+				if cfg.Webhooks[i].Name == name {
+					return cfg, &cfg.Webhooks[i]
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+func FmtRules(rs []objects.WebhookRule) string {
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, fmt.Sprintf("%s %s", strings.Join(r.Operations, ","), strings.Join(r.Resources, ",")))
+	}
+	return "[" + strings.Join(parts, "; ") + "]"
+}

@@ -1,0 +1,258 @@
+package analyzer
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
+)
+
+// Rule explains one way a namespace gets stuck. It is one value that declares what it
+// reads, what it finds and what it fixes, in the spirit of golang.org/x/tools/go/analysis's
+// Analyzer: each rule lives in its own package under analyzer/rules/ with its testdata,
+// and analyzer/rules lists them in its registry.
+type Rule struct {
+	// Name is the cause type the rule reports (JSON causes[].type), e.g. "api-discovery-failure".
+	Name string
+	// Doc says what the cause is and how Kubernetes gets there (first line: a summary).
+	Doc string
+
+	// Phrases are the literal log phrases the rule's matchers need: a log line that
+	// contains none of the phrases of any rule (nor of the core, CorePhrases) is never
+	// parsed. The loader's prefilter is derived from them (Phrases).
+	Phrases []string
+	// Kinds are the object kinds the rule reads; the loader keeps them (KeepObject).
+	Kinds []string
+	// Collect, when set, sees every prefiltered log line once, while the index is built,
+	// and returns the keys under which the line is kept for this rule (Pass.Lines).
+	// detail is the line's message with its structured fields (logs.Entry.Detail).
+	Collect func(e *logs.Entry, detail string) []string
+
+	// Run returns the causes found for pass.Namespace; when it finds none it may return
+	// a ruled-out reason (empty string = not applicable, say nothing).
+	Run func(pass *Pass) ([]Cause, string)
+	// Explains lists the cause types that a cause of this rule explains when both are
+	// found for the same namespace: those are then reported as ruled out ("explained
+	// by ..."). The relation is checked as a graph (Validate): no cycles, known names.
+	Explains []string
+
+	// Ladder returns the safe and caution rungs that act on a cause of this rule, with
+	// real object names, root first; the analyzer orders them, removes duplicates and
+	// ends every ladder with the /finalize last resort.
+	Ladder func(pass *Pass, c *Cause) []RemediationStep
+	// Risks, when set, returns broken pieces of the cluster that will hang the next
+	// namespace deletion (latent risks), except those in reported (keys from Reported).
+	Risks func(ix *Index, reported map[string]bool) []Risk
+	// Example returns a cause of this rule on placeholder names (NAMESPACE, NAME, ...),
+	// adding what its ladder reads to pass.Index: what `nsanalyze explain` shows.
+	Example func(pass *Pass) Cause
+}
+
+// Pass is what a rule sees: the index of the whole bundle and one stuck namespace.
+type Pass struct {
+	Index     *Index
+	Rule      *Rule
+	Namespace string
+	Object    *objects.Object // the Namespace object; nil when the namespace is known only from logs
+	Deletion  time.Time       // deletion timestamp (zero when unknown)
+	Stuck     map[string]bool // every stuck namespace of the bundle
+}
+
+// Condition returns the namespace's condition of a type, or nil.
+func (p *Pass) Condition(t string) *objects.Condition {
+	if p.Object == nil {
+		return nil
+	}
+	return p.Object.Condition(t)
+}
+
+// ConditionTrue returns the condition when its status is "True".
+func (p *Pass) ConditionTrue(t string) *objects.Condition {
+	if c := p.Condition(t); c != nil && c.Status == "True" {
+		return c
+	}
+	return nil
+}
+
+// Lines returns the log lines the running rule's Collect kept under key.
+func (p *Pass) Lines(key string) []*logs.Entry {
+	if p.Rule == nil {
+		return nil
+	}
+	return p.Index.ruleLines[p.Rule.Name][key]
+}
+
+// LineKeys returns the keys under which the running rule's Collect kept lines, sorted.
+func (p *Pass) LineKeys() []string {
+	if p.Rule == nil {
+		return nil
+	}
+	return SortedKeys(p.Index.ruleLines[p.Rule.Name])
+}
+
+// CorePhrases are the log phrases the analyzer itself needs, whatever the rules: the
+// namespace controller's failures and completions (which namespaces are stuck), its
+// (re)starts, and the components' start-up lines (the Kubernetes version).
+var CorePhrases = []string{
+	"eletion of namespace",                       // KCM namespace controller: 1.16+ "deletion of namespace X failed", 1.35 "Deletion of namespace failed" namespace=X
+	"unexpected items still remain in namespace", // namespace controller before 1.16 ("... X for gvr: ...")
+	"Namespace has been deleted",                 // namespace controller: a namespace finished
+	"Starting namespace controller",              // namespace controller (re)started
+	"successfully acquired lease",                // leader election (KCM restarts)
+	`version="v1.`,                               // component start-up, structured ("Starting" version=...)
+	"Version: v1.",                               // component start-up, printf (before structured logging)
+}
+
+// Phrases returns the log prefilter derived from the rules: CorePhrases and every
+// rule's Phrases, without duplicates, in a stable order.
+func Phrases(rules []*Rule) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(ps []string) {
+		for _, p := range ps {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	add(CorePhrases)
+	for _, r := range rules {
+		add(r.Phrases)
+	}
+	return out
+}
+
+// coreKinds are the kinds the analyzer reads whatever the rules.
+var coreKinds = []string{"Namespace", "Project", objects.KindVersionInfo}
+
+// KeepObject returns the loader's keep decision derived from the rules: the kinds any
+// rule (or the core) reads, Warning events and events about Namespaces (the timeline),
+// and every object with finalizers or a deletion timestamp. The rest are only counted,
+// so memory follows what matters, not the size of the bundle.
+func KeepObject(rules []*Rule) func(*objects.Object) bool {
+	kinds := map[string]bool{}
+	for _, k := range coreKinds {
+		kinds[k] = true
+	}
+	for _, r := range rules {
+		for _, k := range r.Kinds {
+			kinds[k] = true
+		}
+	}
+	return func(o *objects.Object) bool {
+		if o.Kind == "Event" {
+			return o.Event != nil && (o.Event.Type == "Warning" || o.Event.Involved.Kind == "Namespace")
+		}
+		if kinds[o.Kind] {
+			return true
+		}
+		return len(o.Finalizers) > 0 || !o.DeletionTimestamp.IsZero()
+	}
+}
+
+// Validate checks a registry: names unique and well formed, every rule documented with
+// a run function, a ladder and an example, Explains naming known rules without cycles.
+func Validate(rules []*Rule) error {
+	byName := map[string]*Rule{}
+	for _, r := range rules {
+		switch {
+		case r.Name == "" || strings.ToLower(r.Name) != r.Name || strings.ContainsAny(r.Name, " _"):
+			return fmt.Errorf("rule %q: the name must be a lower-case, dash-separated cause type", r.Name)
+		case r.Name == CauseUndetermined:
+			return fmt.Errorf("rule %q: %q is reserved for the analyzer", r.Name, CauseUndetermined)
+		case byName[r.Name] != nil:
+			return fmt.Errorf("rule %q registered twice", r.Name)
+		case strings.TrimSpace(r.Doc) == "":
+			return fmt.Errorf("rule %q has no Doc", r.Name)
+		case r.Run == nil:
+			return fmt.Errorf("rule %q has no Run", r.Name)
+		case r.Ladder == nil:
+			return fmt.Errorf("rule %q has no Ladder", r.Name)
+		case r.Example == nil:
+			return fmt.Errorf("rule %q has no Example", r.Name)
+		}
+		byName[r.Name] = r
+	}
+	for _, r := range rules {
+		for _, e := range r.Explains {
+			if byName[e] == nil {
+				return fmt.Errorf("rule %q explains unknown cause %q", r.Name, e)
+			}
+		}
+	}
+	// no cycle in Explains (depth-first search)
+	state := map[string]int{} // 1 visiting, 2 done
+	var visit func(n string, path []string) error
+	visit = func(n string, path []string) error {
+		switch state[n] {
+		case 1:
+			return fmt.Errorf("rules explain each other in a cycle: %s", strings.Join(append(path, n), " -> "))
+		case 2:
+			return nil
+		}
+		state[n] = 1
+		for _, e := range byName[n].Explains {
+			if err := visit(e, append(path, n)); err != nil {
+				return err
+			}
+		}
+		state[n] = 2
+		return nil
+	}
+	names := SortedKeys(byName)
+	for _, n := range names {
+		if err := visit(n, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// explainedBy returns, for each cause type found, the found cause types that explain
+// it (directly or through a chain of Explains).
+func explainedBy(rules []*Rule, found map[string]bool) map[string][]string {
+	out := map[string][]string{}
+	for _, r := range rules {
+		if !found[r.Name] {
+			continue
+		}
+		seen := map[string]bool{}
+		var walk func(names []string)
+		walk = func(names []string) {
+			for _, n := range names {
+				if seen[n] {
+					continue
+				}
+				seen[n] = true
+				if found[n] && !slices.Contains(out[n], r.Name) {
+					out[n] = append(out[n], r.Name)
+				}
+				for _, x := range rules {
+					if x.Name == n {
+						walk(x.Explains)
+					}
+				}
+			}
+		}
+		walk(r.Explains)
+	}
+	for k := range out {
+		sort.Strings(out[k])
+	}
+	return out
+}
+
+// RuleByName returns the rule of a registry that reports a cause type, or nil.
+func RuleByName(rules []*Rule, name string) *Rule {
+	for _, r := range rules {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}

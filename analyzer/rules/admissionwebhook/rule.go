@@ -1,0 +1,186 @@
+package admissionwebhook
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
+)
+
+// Name is the cause type this rule reports.
+const Name = "admission-webhook"
+
+// Rule finds fail-closed admission webhooks that reject the namespace controller's deletes.
+var Rule = &analyzer.Rule{
+	Name: Name,
+	Doc: `An admission webhook rejects the namespace controller's delete calls.
+
+A Validating- or MutatingWebhookConfiguration that intercepts DELETE (or UPDATE, which
+controllers use to remove finalizers) with failurePolicy Fail makes every such call
+fail while its backend is unreachable. The namespace controller records the error in
+NamespaceDeletionContentFailure ("Failed to delete all resource types, N remaining:
+Internal error occurred: failed calling webhook ...") and retries forever.
+
+Evidence: the condition, kube-controller-manager's "deletion of namespace ... failed:"
+lines, kube-apiserver's "Failed calling webhook, failing closed" lines, and the webhook
+configuration with its backend Service, endpoints and pods.`,
+	Phrases:  []string{"ailed calling webhook"}, // admission webhooks (both capitalisations)
+	Kinds:    []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
+	Collect:  collect,
+	Run:      runAdmissionWebhook,
+	Explains: []string{"content-remaining"},
+	Ladder:   ladder,
+	Risks:    risks,
+	Example:  example,
+}
+
+// collect keeps the lines naming a failing webhook, by webhook name.
+func collect(_ *logs.Entry, detail string) []string {
+	var keys []string
+	for _, w := range kubemsg.ParseWebhookFailures(detail) {
+		keys = append(keys, w.Webhook)
+	}
+	return keys
+}
+
+func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
+	ix := p.Index
+	names := map[string]string{} // webhook -> detail
+	var order []string
+	var ev []analyzer.Evidence
+	add := func(ws []kubemsg.WebhookFailure) {
+		for _, w := range ws {
+			if _, ok := names[w.Webhook]; !ok {
+				names[w.Webhook] = w.Detail
+				order = append(order, w.Webhook)
+			}
+		}
+	}
+	if c := p.ConditionTrue(kubemsg.CondContentFailure); c != nil {
+		if ws := kubemsg.ParseWebhookFailures(c.Message); len(ws) > 0 {
+			add(ws)
+			ev = append(ev, analyzer.ConditionEvidence(p.Object, c))
+		}
+	}
+	var nsLines []*logs.Entry
+	for _, e := range ix.NamespaceDeletionFailed[p.Namespace] {
+		if ws := kubemsg.ParseWebhookFailures(e.Detail()); len(ws) > 0 {
+			add(ws)
+			nsLines = append(nsLines, e)
+		}
+	}
+	if len(order) == 0 {
+		if c := p.Condition(kubemsg.CondContentFailure); c != nil && c.Status != "True" {
+			return nil, fmt.Sprintf("%s is %s (%s): every delete call succeeded", c.Type, c.Status, c.Reason)
+		}
+		if c := inferBlockingWebhook(p); c != nil {
+			return []analyzer.Cause{*c}, ""
+		}
+		return nil, "no webhook failure in the namespace's conditions or in the controller's log lines for it"
+	}
+	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{},
+		Finalizers: []string{}, Objects: []analyzer.ObjectRef{}, Webhooks: order}
+	var lines []*logs.Entry
+	lines = append(lines, nsLines...)
+	var summaries []string
+	for _, name := range order {
+		kas := p.Lines(name)
+		var kasOnly []*logs.Entry
+		for _, e := range kas {
+			if !slices.Contains(nsLines, e) {
+				kasOnly = append(kasOnly, e)
+			}
+		}
+		lines = append(lines, kasOnly...)
+		detail := names[name]
+		cl := kubemsg.ClassifyError(detail)
+		chain := []analyzer.Link{{Component: "namespace controller (kube-controller-manager)",
+			Finding: fmt.Sprintf("deleting content fails: webhook %q rejects the call: %s", name, detail), Evidence: append(append([]analyzer.Evidence{}, ev...), analyzer.SampleLines(nsLines, 4)...)}}
+		if len(kasOnly) > 0 {
+			analyzer.SortEntries(kasOnly)
+			chain = append(chain, analyzer.Link{Component: "kube-apiserver (admission)", Finding: fmt.Sprintf("%d lines: calling webhook %q fails (%s: %s)", len(kasOnly), name, cl.Code, cl.Meaning), Evidence: analyzer.SampleLines(kasOnly, 4)})
+		}
+		cfg, wh := ix.FindWebhook(name)
+		s := fmt.Sprintf("admission webhook %q", name)
+		if cfg == nil {
+			f := "the webhook configuration is not in the bundle"
+			if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") {
+				f += " (collect: kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json)"
+			}
+			chain = append(chain, analyzer.Link{Component: "webhook " + name, Finding: f})
+		} else {
+			cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(cfg))
+			f := fmt.Sprintf("%s %s: failurePolicy %s, rules %s", cfg.Kind, cfg.Name, wh.FailurePolicy, analyzer.FmtRules(wh.Rules))
+			if wh.Service != nil {
+				f += fmt.Sprintf(", service %s/%s%s", wh.Service.Namespace, wh.Service.Name, wh.Service.Path)
+			} else if wh.URL != "" {
+				f += ", url " + wh.URL
+			}
+			chain = append(chain, analyzer.Link{Component: "webhook " + name, Finding: f, Evidence: []analyzer.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: f}}})
+			s = fmt.Sprintf("%s %s (webhook %q, failurePolicy %s)", cfg.Kind, cfg.Name, name, wh.FailurePolicy)
+			if wh.Service != nil {
+				if p.Stuck[wh.Service.Namespace] {
+					chain = append(chain, analyzer.Link{Component: "deadlock", Finding: fmt.Sprintf("the webhook's backend lives in namespace %q, which is itself being deleted: the webhook can never answer again; delete or narrow the webhook configuration", wh.Service.Namespace)})
+					s += fmt.Sprintf(" whose backend is in namespace %s, itself being deleted (self-inflicted deadlock)", wh.Service.Namespace)
+				}
+				chain = append(chain, ix.BackendChain(wh.Service)...)
+			}
+		}
+		cause.Chain = append(cause.Chain, chain...)
+		summaries = append(summaries, fmt.Sprintf("%s rejects the namespace controller's deletes because its backend cannot be called (%s)", s, cl.Code))
+	}
+	if len(ev) > 0 && len(lines) > 0 {
+		cause.Confidence = "high"
+	}
+	cause.Summary = strings.Join(summaries, "; ") + ". Objects it guards stay in the namespace."
+	analyzer.SortEntries(lines)
+	cause.Evidence = append(ev, analyzer.SampleLines(lines, 8)...)
+	analyzer.Correlate(lines, p.Deletion).Apply(&cause, p.Deletion, "webhook call failures")
+	cause.Related = lines
+	return []analyzer.Cause{cause}, ""
+}
+
+func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
+	var steps []analyzer.RemediationStep
+	for _, o := range c.Objects {
+		kind := strings.ToLower(o.Kind)
+		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
+			Command: analyzer.Cmd("kubectl", "get", kind, o.Name, "-o", "yaml") + "   # restore the webhook's backend Service/pods",
+			Why:     "Fix the webhook's backend; the namespace controller's next retry then succeeds."})
+		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution,
+			Command: analyzer.Cmd("kubectl", "delete", kind, o.Name),
+			Why:     "Removes the webhook (or patch its failurePolicy to Ignore, or exclude the namespace with a namespaceSelector): the policy it enforces is off until it is reinstalled."})
+	}
+	return steps
+}
+
+// risks lists fail-closed webhooks that intercept deletes and whose backend is broken.
+func risks(ix *analyzer.Index, reported map[string]bool) []analyzer.Risk {
+	var out []analyzer.Risk
+	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
+		for _, cfg := range ix.ByKind[kind] {
+			for _, wh := range cfg.Webhooks {
+				if wh.FailurePolicy != "Fail" || wh.Service == nil || reported["webhook/"+wh.Name] || !analyzer.InterceptsDelete(wh) {
+					continue
+				}
+				if broken, why := ix.BackendBroken(wh.Service); broken {
+					c := analyzer.Cause{Objects: []analyzer.ObjectRef{analyzer.ObjectRefOf(cfg)}}
+					out = append(out, analyzer.Risk{Type: Name, Object: cfg.Ref(),
+						Summary:  fmt.Sprintf("Webhook %q (%s %s, failurePolicy Fail) intercepts deletes and its backend %s/%s %s: deleting a namespace with matching objects will hang.", wh.Name, cfg.Kind, cfg.Name, wh.Service.Namespace, wh.Service.Name, why),
+						Evidence: []analyzer.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: cfg.Ref() + " webhook " + wh.Name}},
+						Fix:      ladder(nil, &c)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func example(p *analyzer.Pass) analyzer.Cause {
+	return analyzer.Cause{Webhooks: []string{"WEBHOOK.example.com"},
+		Objects: []analyzer.ObjectRef{{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: "WEBHOOK-CONFIGURATION"}}}
+}

@@ -1,0 +1,145 @@
+package apidiscovery
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
+)
+
+// ladder fixes each failing APIService's backend first, then offers to delete the
+// stale APIService (safe when its backend lives in a namespace being deleted).
+func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
+	var safe, caution []analyzer.RemediationStep
+	for _, name := range c.APIServices {
+		safe, caution = apiServiceLadder(p.Index, p.Stuck, name, safe, caution)
+	}
+	return append(safe, caution...)
+}
+
+func apiServiceLadder(ix *analyzer.Index, stuck map[string]bool, name string, safe, caution []analyzer.RemediationStep) ([]analyzer.RemediationStep, []analyzer.RemediationStep) {
+	a := ix.APIServices[name]
+	var svc *objects.ServiceReference
+	if a != nil && a.APIService != nil {
+		svc = a.APIService.Service
+	}
+	gv := kubemsg.GroupVersionOfAPIService(name)
+	owner := kubemsg.WellKnownGroupOwner(kubemsg.GroupOf(gv))
+	if svc != nil && !stuck[svc.Namespace] {
+		safe = append(safe, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
+			Command: analyzer.Cmd("kubectl", "get", "apiservice", name, "-o", "yaml") + " && " +
+				analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "service", svc.Name, "-o", "wide") + " && " +
+				analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "endpointslices", "-l", "kubernetes.io/service-name="+svc.Name) + " && " +
+				analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "pods", "-o", "wide"),
+			Why: fmt.Sprintf("Fix the backend first: make Service %s/%s have ready pods that kube-apiserver can reach (pod Ready? network path from the control plane to the pod network? certificates?). As soon as %s is Available=True, the namespace controller finishes within seconds.", svc.Namespace, svc.Name, name)})
+		if d := ix.BackendWorkload(svc); d != nil {
+			kind := strings.ToLower(d.Kind)
+			safe = append(safe, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
+				Command: analyzer.Cmd("kubectl", "-n", d.Namespace, "rollout", "restart", kind+"/"+d.Name) + " && " + analyzer.Cmd("kubectl", "-n", d.Namespace, "rollout", "status", kind+"/"+d.Name),
+				Why:     fmt.Sprintf("Restart the backend %s once its root problem is fixed.", d.Ref())})
+		}
+	}
+	if a == nil {
+		usually := ""
+		if owner != "" {
+			usually = " (usually " + owner + ")"
+		}
+		safe = append(safe, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
+			Command: analyzer.Cmd("kubectl", "get", "apiservice", name, "-o", `jsonpath={.spec.service}{"\n"}{.status.conditions}{"\n"}`),
+			Why:     fmt.Sprintf("The APIService is not in the bundle: find the Service it points at and make its pods ready and reachable from the control plane%s. As soon as it is Available=True, the namespace controller finishes.", usually)})
+	}
+	del := analyzer.Cmd("kubectl", "delete", "apiservice", name)
+	if svc != nil && stuck[svc.Namespace] {
+		safe = append(safe, analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: del,
+			Why: fmt.Sprintf("The backend lives in namespace %s, which is being deleted: this is the fix. Delete the APIService now; reinstall %s in a namespace that stays, if it is still needed.", svc.Namespace, analyzer.OrDefault(owner, "its server"))})
+		return safe, caution
+	}
+	why := fmt.Sprintf("If the backend was removed on purpose or cannot be restored soon, delete the stale APIService: discovery succeeds again and every stuck namespace finishes. Whatever uses %s stops working until its server is reinstalled (reinstalling recreates the APIService).", gv)
+	if owner != "" {
+		why += " Usually served by " + owner + "."
+	}
+	caution = append(caution, analyzer.RemediationStep{Risk: analyzer.RiskCaution, Command: del, Why: why})
+	return safe, caution
+}
+
+func example(p *analyzer.Pass) analyzer.Cause {
+	name := "v1beta1.metrics.k8s.io"
+	p.Index.APIServices[name] = &objects.Object{Kind: "APIService", Name: name, APIService: &objects.APIServiceInfo{
+		Group: "metrics.k8s.io", Version: "v1beta1",
+		Service: &objects.ServiceReference{Namespace: "SERVICE-NAMESPACE", Name: "SERVICE"}}}
+	return analyzer.Cause{GroupVersions: []string{"metrics.k8s.io/v1beta1"}, APIServices: []string{name}}
+}
+
+// risks lists APIServices that are not Available, and API groups that Warning events
+// show answering 503 (for bundles without APIService objects).
+func risks(ix *analyzer.Index, reported map[string]bool) []analyzer.Risk {
+	var out []analyzer.Risk
+	for _, name := range analyzer.SortedKeys(ix.APIServices) {
+		a := ix.APIServices[name]
+		c := a.Condition("Available")
+		if c == nil || c.Status == "True" || reported["APIService/"+name] {
+			continue
+		}
+		safe, caution := apiServiceLadder(ix, nil, name, nil, nil)
+		out = append(out, analyzer.Risk{Type: Name, Object: "APIService/" + name,
+			Summary:  fmt.Sprintf("APIService %s is Available=%s (%s: %s). Discovery of %s fails, so any namespace deleted now will hang in Terminating.", name, c.Status, c.Reason, c.Message, kubemsg.GroupVersionOfAPIService(name)),
+			Evidence: []analyzer.Evidence{analyzer.ConditionEvidence(a, c)},
+			Fix:      append(safe, caution...)})
+	}
+	return append(out, eventRisks(ix)...)
+}
+
+// unavailableGroupRE finds the group of a client-side 503 in an event message:
+// "the server is currently unable to handle the request (get pods.metrics.k8s.io)".
+var unavailableGroupRE = regexp.MustCompile(`the server is currently unable to handle the request \((?:get|list|watch) [a-z0-9-]+\.([a-z0-9.-]+)\)`)
+
+// eventRisks finds API groups that Warning events show as unavailable, for bundles
+// without APIService objects (cluster-info dumps, troubleshoot bundles).
+func eventRisks(ix *analyzer.Index) []analyzer.Risk {
+	var risks []analyzer.Risk
+	byGroup := map[string][]*objects.Object{}
+	var groups []string
+	for _, ev := range ix.ByKind["Event"] {
+		if ev.Event == nil {
+			continue
+		}
+		m := unavailableGroupRE.FindStringSubmatch(ev.Event.Message)
+		if m == nil {
+			continue
+		}
+		if _, ok := byGroup[m[1]]; !ok {
+			groups = append(groups, m[1])
+		}
+		byGroup[m[1]] = append(byGroup[m[1]], ev)
+	}
+	for _, g := range groups {
+		known := false
+		for name := range ix.APIServices {
+			if kubemsg.GroupOf(kubemsg.GroupVersionOfAPIService(name)) == g {
+				known = true // the APIService objects speak for themselves
+			}
+		}
+		if known {
+			continue
+		}
+		evs := byGroup[g]
+		var evidence []analyzer.Evidence
+		for _, e := range evs[:min(3, len(evs))] {
+			evidence = append(evidence, analyzer.Evidence{File: e.Source.File, Line: e.Source.Line, Time: analyzer.TimePtr(e.Event.Last), Object: e.Ref(),
+				Text: fmt.Sprintf("%s %s (%s/%s): %s", e.Event.Type, e.Event.Reason, e.Event.Involved.Kind, e.Event.Involved.Name, e.Event.Message)})
+		}
+		summary := fmt.Sprintf("Events show the API group %s answering 503 (\"the server is currently unable to handle the request\"): its aggregated API server is down, and while it is, any namespace deleted will hang in Terminating.", g)
+		if owner := kubemsg.WellKnownGroupOwner(g); owner != "" {
+			summary += " " + g + " is usually served by " + owner + "."
+		}
+		summary += " The bundle has no APIService objects to confirm it (collect: kubectl get apiservices -o json)."
+		risks = append(risks, analyzer.Risk{Type: Name, Object: "group " + g, Summary: summary, Evidence: evidence,
+			Fix: []analyzer.RemediationStep{{Risk: analyzer.RiskSafe,
+				Command: "kubectl get apiservices | grep -F " + analyzer.ShellQuote(g),
+				Why:     "Find the APIService of " + g + " and the Service it points at; make its pods ready and reachable from the control plane, or delete the APIService if its server was removed on purpose."}}})
+	}
+	return risks
+}

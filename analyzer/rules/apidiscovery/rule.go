@@ -1,0 +1,356 @@
+package apidiscovery
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
+)
+
+// Name is the cause type this rule reports.
+const Name = "api-discovery-failure"
+
+// Rule finds aggregated API group/versions whose discovery fails.
+var Rule = &analyzer.Rule{
+	Name: Name,
+	Doc: `An aggregated API group/version cannot be discovered.
+
+The namespace controller lists every API group/version the server advertises and
+deletes the namespace's objects of each. When discovery of one group/version fails
+(its APIService is unavailable: the backing Service has no ready pods, the network
+path from kube-apiserver to the pod network is broken, certificates are wrong), the
+controller cannot prove that no objects of that group remain, so it never removes the
+namespace's "kubernetes" finalizer. One broken APIService blocks the deletion of every
+namespace in the cluster, even empty ones.
+
+Evidence: the NamespaceDeletionDiscoveryFailure condition, kube-controller-manager's
+"unable to retrieve the complete list of server APIs: <gv>: <error>" lines (with
+"deletion of namespace <ns> failed:" from 1.16, wrapped in "Unhandled Error" from
+1.31; "stale GroupVersion discovery" with aggregated discovery), kube-apiserver's
+"<apiservice> failed with: ..." and "changing APIService availability" lines, and the
+APIService objects' Available condition.`,
+	Phrases: []string{
+		"unable to retrieve the complete list of server APIs", // client-go discovery (KCM quota, pre-1.16 namespace controller, kubectl)
+		"failed to discover some groups",                      // KCM garbage collector
+		"unable to get all supported resources from server",   // namespace deleter start-up
+		"couldn't get resource list for",                      // client-go memcache (KCM RESTMapper, kubectl)
+		"failed with: ",                                       // aggregator availability and OpenAPI aggregation
+		"changing APIService availability",                    // aggregator, V(2), 1.22+
+		"error resolving ",                                    // aggregator proxy
+		"currently unable to handle the request",              // 503 rendered by clients
+		"reconcile node routes",                               // cloud route controller: "Couldn't reconcile node routes"
+		"Could not create route",                              // cloud route controller
+		"UnauthorizedOperation",                               // AWS permission error
+		"AuthorizationFailed",                                 // Azure permission error
+		"AccessDenied",                                        // AWS/GCP permission error
+	},
+	Kinds:   []string{"APIService", "Service", "Endpoints", "EndpointSlice", "Pod", "Node", "Deployment", "StatefulSet", "DaemonSet"},
+	Collect: collect,
+	Run:     runAPIDiscovery,
+	Ladder:  ladder,
+	Risks:   risks,
+	Example: example,
+}
+
+// cloudKey is the key under which collect keeps cloud route and permission lines.
+const cloudKey = "\x00cloud"
+
+// collect keeps kube-apiserver's lines about an APIService (by APIService name) and
+// the cloud route-controller and permission lines (cloudKey).
+func collect(e *logs.Entry, d string) []string {
+	var keys []string
+	if f, ok := kubemsg.ParseAPIServiceFailure(d); ok {
+		keys = append(keys, f.APIService)
+	} else if e.Message == "changing APIService availability" && e.Field("name") != "" {
+		keys = append(keys, e.Field("name"))
+	}
+	if kubemsg.IsCloudRouteOrPermissionError(d) {
+		keys = append(keys, cloudKey)
+	}
+	return keys
+}
+
+type gvFinding struct {
+	gv       string
+	errText  string
+	evidence []analyzer.Evidence
+}
+
+func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
+	ix := p.Index
+	found := map[string]*gvFinding{}
+	var order []string
+	add := func(gv, errText string, ev ...analyzer.Evidence) {
+		f, ok := found[gv]
+		if !ok {
+			f = &gvFinding{gv: gv, errText: errText}
+			found[gv] = f
+			order = append(order, gv)
+		}
+		f.evidence = append(f.evidence, ev...)
+	}
+	var causeEvidence []analyzer.Evidence
+	var lines []*logs.Entry
+	confidence := ""
+	var notes []string
+
+	cond := p.Condition(kubemsg.CondDiscoveryFailure)
+	if cond != nil && cond.Status == "True" {
+		ev := analyzer.ConditionEvidence(p.Object, cond)
+		causeEvidence = append(causeEvidence, ev)
+		confidence = "medium"
+		fs := kubemsg.ParseDiscoveryFailure(cond.Message)
+		for _, f := range fs {
+			add(f.GroupVersion, f.Err)
+		}
+		if len(fs) == 0 {
+			notes = append(notes, "the discovery error names no group/version: "+cond.Message)
+		}
+	}
+	// kube-controller-manager lines naming this namespace
+	var nsLines []*logs.Entry
+	for _, dl := range ix.DiscoveryFailures {
+		if dl.Namespace == p.Namespace {
+			nsLines = append(nsLines, dl.Entry)
+			for _, f := range dl.Failures {
+				add(f.GroupVersion, f.Err)
+			}
+		}
+	}
+	if len(nsLines) > 0 {
+		confidence = "medium"
+		if cond != nil && cond.Status == "True" {
+			confidence = "high"
+		}
+	}
+	lines = append(lines, nsLines...)
+	// Cluster-wide discovery lines (resource quota, garbage collector, the pre-1.16
+	// namespace controller that did not name the namespace, kubectl output). They
+	// support the namespace's own evidence; when there is none, they are the evidence.
+	if cond != nil && cond.Status != "True" && len(nsLines) == 0 {
+		return nil, fmt.Sprintf("%s is %s (%s): discovery succeeded on the controller's last pass",
+			cond.Type, cond.Status, cond.Reason)
+	}
+	specific := len(found) > 0
+	var wide []*logs.Entry
+	for _, dl := range ix.DiscoveryFailures {
+		if dl.Namespace != "" || (specific && !anyGV(dl.Failures, found)) {
+			continue
+		}
+		wide = append(wide, dl.Entry)
+		if !specific {
+			for _, f := range dl.Failures {
+				add(f.GroupVersion, f.Err)
+			}
+		}
+	}
+	if len(wide) > 0 {
+		lines = append(lines, wide...)
+		if confidence == "" {
+			confidence = "medium"
+			notes = append(notes, "no line names this namespace; the failing discovery is cluster-wide and blocks every namespace deletion")
+		}
+	}
+	if len(found) == 0 && cond == nil {
+		// No condition and no log line: an unavailable APIService still blocks every deletion.
+		for _, name := range analyzer.SortedKeys(ix.APIServices) {
+			a := ix.APIServices[name]
+			if c := a.Condition("Available"); c != nil && c.Status != "True" && a.APIService != nil && a.APIService.Service != nil {
+				add(kubemsg.GroupVersionOfAPIService(name), c.Reason+": "+c.Message)
+				confidence = "low"
+			}
+		}
+		if len(found) > 0 {
+			notes = append(notes, "the namespace has no status conditions and no controller log line names it; the unavailable APIService is the likely blocker because discovery failures block every namespace deletion")
+		}
+	}
+	if len(found) == 0 {
+		if cond == nil {
+			return nil, "no NamespaceDeletionDiscoveryFailure condition, no discovery error in the logs and no unavailable APIService in the bundle"
+		}
+		return nil, ""
+	}
+
+	cause := analyzer.Cause{Confidence: confidence, Finalizers: []string{}, Objects: []analyzer.ObjectRef{}}
+	var failingAPIServices []string
+	var summaries []string
+	var apiLines []*logs.Entry
+	for _, gv := range order {
+		f := found[gv]
+		cause.GroupVersions = append(cause.GroupVersions, gv)
+		name := kubemsg.APIServiceName(gv)
+		failingAPIServices = append(failingAPIServices, name)
+		chain, summary, kasLines := apiServiceChain(p, gv, name, f.errText, causeEvidence, nsLines, wide)
+		cause.Chain = append(cause.Chain, chain...)
+		summaries = append(summaries, summary)
+		apiLines = append(apiLines, kasLines...)
+		if a := ix.APIServices[name]; a != nil {
+			cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(a))
+		}
+	}
+	cause.APIServices = failingAPIServices
+	if len(apiLines) > 0 && confidence == "medium" && cond != nil {
+		cause.Confidence = "high"
+	}
+	cause.Summary = fmt.Sprintf("Discovery of %s fails: %s. The namespace controller cannot list the namespace's content, so it keeps the namespace's \"kubernetes\" finalizer; every namespace deleted while this lasts hangs the same way.",
+		strings.Join(cause.GroupVersions, ", "), strings.Join(summaries, "; "))
+	all := append(append([]*logs.Entry{}, lines...), apiLines...)
+	analyzer.SortEntries(all)
+	cause.Evidence = append(causeEvidence, analyzer.SampleLines(all, 8)...)
+	analyzer.Correlate(all, p.Deletion).Apply(&cause, p.Deletion, "discovery errors for "+strings.Join(cause.GroupVersions, ", "))
+	cause.Notes = notes
+	cause.Related = all
+	return []analyzer.Cause{cause}, ""
+}
+
+func anyGV(fs []kubemsg.GroupVersionError, found map[string]*gvFinding) bool {
+	for _, f := range fs {
+		if _, ok := found[f.GroupVersion]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// apiServiceChain follows one failing group/version from the namespace controller to
+// the deepest component the bundle has evidence for.
+func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyzer.Evidence, nsLines, wide []*logs.Entry) (chain []analyzer.Link, summary string, kasLines []*logs.Entry) {
+	ix := p.Index
+	kcm := analyzer.Link{Component: "namespace controller (kube-controller-manager)",
+		Finding: fmt.Sprintf("discovery of %s fails: %s", gv, errText)}
+	kcm.Evidence = append(kcm.Evidence, condEv...)
+	kcm.Evidence = append(kcm.Evidence, analyzer.SampleLines(filterGV(append(append([]*logs.Entry{}, nsLines...), wide...), gv), 4)...)
+	chain = append(chain, kcm)
+
+	summary = "APIService " + name
+	kasLines = p.Lines(name)
+	if len(kasLines) > 0 {
+		sorted := append([]*logs.Entry{}, kasLines...)
+		analyzer.SortEntries(sorted)
+		classes := map[string]kubemsg.ErrorClass{}
+		var order []string
+		for _, e := range sorted {
+			c := kubemsg.ClassifyError(e.Detail() + " " + e.Field("message") + " " + e.Field("reason"))
+			if c.Code == "unknown" {
+				continue
+			}
+			if _, ok := classes[c.Code]; !ok {
+				order = append(order, c.Code)
+				classes[c.Code] = c
+			}
+		}
+		finding := fmt.Sprintf("kube-apiserver reports APIService %s failing (%d lines)", name, len(sorted))
+		for _, code := range order {
+			finding += "; " + code + ": " + classes[code].Meaning
+		}
+		chain = append(chain, analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: finding, Evidence: analyzer.SampleLines(sorted, 6)})
+		_, timeout := classes["timeout"]
+		_, noRoute := classes["no-route"]
+		if timeout || noRoute {
+			// the network path is the deepest link: append it after the backend's links
+			defer func() { chain = append(chain, networkLinks(p)...) }()
+		}
+	} else if ix.HasLogsOf("kube-apiserver") {
+		chain = append(chain, analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: "the kube-apiserver log in the bundle has no line about APIService " + name})
+	}
+
+	a := ix.APIServices[name]
+	group := kubemsg.GroupOf(gv)
+	owner := kubemsg.WellKnownGroupOwner(group)
+	if a == nil {
+		f := "APIService " + name + " is not in the bundle"
+		if owner != "" {
+			f += "; " + group + " is usually served by " + owner
+		}
+		if !ix.Has("APIService") {
+			f += " (collect: kubectl get apiservices -o json)"
+		}
+		chain = append(chain, analyzer.Link{Component: "APIService " + name, Finding: f})
+		if owner != "" {
+			summary += " (usually " + owner + ")"
+		}
+		summary += " cannot serve it (" + kubemsg.ClassifyError(errText).Code + ")"
+		return chain, summary, kasLines
+	}
+	link := analyzer.Link{Component: "APIService " + name}
+	if c := a.Condition("Available"); c != nil {
+		link.Finding = fmt.Sprintf("Available=%s reason=%s: %s", c.Status, c.Reason, c.Message)
+		if !c.LastTransitionTime.IsZero() {
+			link.Finding += " (since " + analyzer.FmtTime(c.LastTransitionTime) + ")"
+		}
+		link.Evidence = append(link.Evidence, analyzer.ConditionEvidence(a, c))
+		summary += fmt.Sprintf(" is Available=%s (%s)", c.Status, c.Reason)
+		if cl := kubemsg.ClassifyError(c.Reason + " " + c.Message); cl.Code != "unknown" {
+			link.Finding += " — " + cl.Meaning
+		}
+	} else {
+		link.Finding = "no Available condition recorded"
+		summary += " has no Available condition"
+	}
+	chain = append(chain, link)
+	if a.APIService == nil || a.APIService.Service == nil {
+		return chain, summary, kasLines
+	}
+	svcRef := a.APIService.Service
+	port := analyzer.Port(svcRef)
+	summary += fmt.Sprintf(", backed by Service %s/%s", svcRef.Namespace, svcRef.Name)
+	if p.Stuck[svcRef.Namespace] {
+		chain = append(chain, analyzer.Link{Component: "deadlock",
+			Finding:  fmt.Sprintf("the APIService's backend Service lives in namespace %q, which is itself being deleted: its pods are gone or going, so discovery can never recover on its own. Delete the APIService (or recreate the backend elsewhere) to break the cycle", svcRef.Namespace),
+			Evidence: []analyzer.Evidence{analyzer.FieldEvidence(a, "spec.service", fmt.Sprintf("spec.service: %s/%s:%d", svcRef.Namespace, svcRef.Name, port))}})
+		summary += fmt.Sprintf(" in namespace %s, which is itself being deleted (self-inflicted deadlock)", svcRef.Namespace)
+	}
+	chain = append(chain, ix.BackendChain(svcRef)...)
+	return chain, summary, kasLines
+}
+
+// networkLinks adds what the bundle says about the network path from the control
+// plane to the pod network when the aggregator's calls time out or find no route:
+// cloud route-controller failures and cloud permission errors.
+func networkLinks(p *analyzer.Pass) []analyzer.Link {
+	cloud := p.Lines(cloudKey)
+	if len(cloud) == 0 {
+		return []analyzer.Link{{Component: "network path (control plane → pod network)",
+			Finding: "the calls time out or find no route, which points at the network path (routes, CNI, firewalls) rather than at the backend pods; the bundle has no cloud-controller-manager or CNI log line about routes or permissions (collect: cloud-controller-manager and CNI logs, the node's routing table `ip route`, the cloud route table)"}}
+	}
+	lines := append([]*logs.Entry{}, cloud...)
+	analyzer.SortEntries(lines)
+	var perm, route bool
+	for _, e := range lines {
+		d := e.Detail()
+		if strings.Contains(d, "reconcile node routes") || strings.Contains(d, "Could not create route") {
+			route = true
+		}
+		if strings.Contains(d, "UnauthorizedOperation") || strings.Contains(d, "AuthorizationFailed") || strings.Contains(d, "AccessDenied") {
+			perm = true
+		}
+	}
+	comp := "cloud-controller-manager (route controller)"
+	if c := lines[0].Component; c != "" && c != "cloud-controller-manager" {
+		comp = c
+	}
+	finding := fmt.Sprintf("%d lines about pod-network routes or cloud permissions (first %s, last %s)", len(lines), analyzer.FmtTime(lines[0].Time), analyzer.FmtTime(lines[len(lines)-1].Time))
+	switch {
+	case route && perm:
+		finding += ": the route controller cannot manage the routes to the pod network because the cloud refuses its calls (permissions). Without those routes kube-apiserver cannot reach pods on other nodes; restore the cloud permissions (IAM role/policy of the controller) and the routes come back"
+	case route:
+		finding += ": the route controller cannot manage the routes to the pod network, so kube-apiserver cannot reach pods on other nodes"
+	case perm:
+		finding += ": the cloud refuses the controller's calls (permissions)"
+	}
+	return []analyzer.Link{{Component: comp, Finding: finding, Evidence: analyzer.SampleLines(lines, 4)}}
+}
+
+func filterGV(es []*logs.Entry, gv string) []*logs.Entry {
+	var out []*logs.Entry
+	for _, e := range es {
+		if strings.Contains(e.Detail(), gv) || strings.Contains(e.Field("groups"), gv) {
+			out = append(out, e)
+		}
+	}
+	analyzer.SortEntries(out)
+	return out
+}

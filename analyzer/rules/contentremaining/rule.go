@@ -1,0 +1,99 @@
+package contentremaining
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+)
+
+// Name is the cause type this rule reports.
+const Name = "content-remaining"
+
+// Rule reports objects that remain without finalizers.
+var Rule = &analyzer.Rule{
+	Name: Name,
+	Doc: `Objects remain in the namespace although none of them has a finalizer.
+
+NamespaceContentRemaining is True while NamespaceFinalizersRemaining is not: the
+objects were asked to go but are still there, typically pods in graceful termination
+on a node that no longer reports (the kubelet must confirm the pod's end), or objects
+whose deletion failed for another reason recorded in NamespaceDeletionContentFailure.`,
+	Kinds:   []string{"Pod", "Node"},
+	Run:     runContentRemaining,
+	Ladder:  ladder,
+	Example: example,
+}
+
+func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
+	c := p.ConditionTrue(kubemsg.CondContentRemaining)
+	if c == nil {
+		if cc := p.Condition(kubemsg.CondContentRemaining); cc != nil {
+			return nil, fmt.Sprintf("%s is %s (%s)", cc.Type, cc.Status, cc.Reason)
+		}
+		return nil, "no NamespaceContentRemaining condition on the namespace"
+	}
+	if f := p.ConditionTrue(kubemsg.CondFinalizersRemaining); f != nil {
+		return nil, fmt.Sprintf("%s is True: the objects that remain carry finalizers", f.Type)
+	}
+	items := kubemsg.ParseContentRemaining(c.Message)
+	var parts []string
+	for _, it := range items {
+		parts = append(parts, fmt.Sprintf("%d %s", it.Count, it.GroupResource()))
+	}
+	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
+		Objects: []analyzer.ObjectRef{}, Evidence: []analyzer.Evidence{analyzer.ConditionEvidence(p.Object, c)}}
+	if f := p.ConditionTrue(kubemsg.CondContentFailure); f != nil {
+		cause.Evidence = append(cause.Evidence, analyzer.ConditionEvidence(p.Object, f))
+		parts = append(parts, "deletes fail: "+f.Message)
+	}
+	var pods, deadNodes []string
+	seenNode := map[string]bool{}
+	for _, o := range p.Index.InNamespace(p.Namespace, "Pod") {
+		if o.DeletionTimestamp.IsZero() {
+			continue
+		}
+		cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(o))
+		pods = append(pods, o.Name+" ("+analyzer.PodState(o)+")")
+		cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "metadata.deletionTimestamp", fmt.Sprintf("Pod %s: deletionTimestamp %s, %s", o.Name, analyzer.FmtTime(o.DeletionTimestamp), analyzer.PodState(o))))
+		if o.Pod == nil || o.Pod.NodeName == "" || seenNode[o.Pod.NodeName] {
+			continue
+		}
+		seenNode[o.Pod.NodeName] = true
+		if n := p.Index.Find("Node", "", o.Pod.NodeName); n != nil {
+			if c := n.Condition("Ready"); c != nil && c.Status != "True" {
+				deadNodes = append(deadNodes, fmt.Sprintf("node %s is Ready=%s (%s: %s) since %s", n.Name, c.Status, c.Reason, c.Message, analyzer.FmtTime(c.LastTransitionTime)))
+				cause.Evidence = append(cause.Evidence, analyzer.ConditionEvidence(n, c))
+			}
+		}
+	}
+	cause.Summary = fmt.Sprintf("Objects remain without finalizers: %s.", strings.Join(parts, ", "))
+	if len(pods) > 0 {
+		cause.Summary += " Terminating pods: " + strings.Join(pods, "; ") + "."
+	}
+	if len(deadNodes) > 0 {
+		cause.Confidence = "high"
+		cause.Summary += " " + strings.Join(deadNodes, "; ") + ": its kubelet never confirms the pods are gone, so they stay until the node returns or is deleted (kubectl delete node), or the pods are force-deleted."
+		cause.Chain = append(cause.Chain, analyzer.Link{Component: "kubelet", Finding: strings.Join(deadNodes, "; ")})
+	}
+	return []analyzer.Cause{cause}, ""
+}
+
+func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
+	var steps []analyzer.RemediationStep
+	for _, o := range c.Objects {
+		if o.Kind != "Pod" {
+			continue
+		}
+		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution,
+			Command: analyzer.Cmd("kubectl", "-n", o.Namespace, "delete", "pod", o.Name, "--grace-period=0", "--force"),
+			Why:     "Only when the pod's node is gone for good: removes the pod object without the kubelet's confirmation; if the node comes back, its containers may still run until the kubelet notices."})
+	}
+	return steps
+}
+
+func example(p *analyzer.Pass) analyzer.Cause {
+	return analyzer.Cause{Objects: []analyzer.ObjectRef{{APIVersion: "v1", Kind: "Pod", Namespace: p.Namespace, Name: "NAME", Resource: "pods"}}}
+}

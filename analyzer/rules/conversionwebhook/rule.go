@@ -1,0 +1,133 @@
+package conversionwebhook
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
+)
+
+// Name is the cause type this rule reports.
+const Name = "conversion-webhook"
+
+// Rule finds CRD conversion webhooks that fail.
+var Rule = &analyzer.Rule{
+	Name: Name,
+	Doc: `A CustomResourceDefinition's conversion webhook fails.
+
+When a CRD serves several versions with spec.conversion.strategy Webhook, listing or
+deleting its objects at another version than the stored one calls the webhook. With the
+webhook's Service gone, every list fails ("conversion webhook for <group/version>,
+Kind=<Kind> failed: ..."), so the namespace controller cannot delete the objects and
+the garbage collector and quota controllers cannot list them.`,
+	Phrases:  []string{"conversion webhook"}, // apiextensions-apiserver: "conversion webhook for %v failed: %v"
+	Kinds:    []string{"CustomResourceDefinition", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
+	Collect:  collect,
+	Run:      runConversionWebhook,
+	Explains: []string{"content-remaining"},
+	Ladder:   ladder,
+	Risks:    risks,
+	Example:  example,
+}
+
+// collect keeps every conversion webhook failure (key "").
+func collect(_ *logs.Entry, detail string) []string {
+	if _, ok := kubemsg.ParseConversionFailure(detail); ok {
+		return []string{""}
+	}
+	return nil
+}
+
+func runConversionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
+	ix := p.Index
+	var ev []analyzer.Evidence
+	var found []kubemsg.ConversionFailure
+	if c := p.ConditionTrue(kubemsg.CondContentFailure); c != nil {
+		if f, ok := kubemsg.ParseConversionFailure(c.Message); ok {
+			found = append(found, f)
+			ev = append(ev, analyzer.ConditionEvidence(p.Object, c))
+		}
+	}
+	var lines []*logs.Entry
+	for _, e := range ix.NamespaceDeletionFailed[p.Namespace] {
+		if f, ok := kubemsg.ParseConversionFailure(e.Detail()); ok {
+			found = append(found, f)
+			lines = append(lines, e)
+		}
+	}
+	if len(found) == 0 {
+		return nil, "no conversion webhook failure in the namespace's conditions or in the controller's log lines for it"
+	}
+	f := found[0]
+	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{f.GroupVersion}, APIServices: []string{},
+		Finalizers: []string{}, Objects: []analyzer.ObjectRef{}}
+	for _, e := range p.Lines("") {
+		if !slices.Contains(lines, e) && strings.Contains(e.Detail(), f.Kind) {
+			lines = append(lines, e)
+		}
+	}
+	chain := []analyzer.Link{{Component: "namespace controller (kube-controller-manager)", Finding: fmt.Sprintf("listing/deleting %s %s fails: conversion webhook error: %s", f.GroupVersion, f.Kind, f.Detail), Evidence: ev}}
+	s := fmt.Sprintf("The conversion webhook of %s (%s) fails (%s)", f.Kind, f.GroupVersion, kubemsg.ClassifyError(f.Detail).Code)
+	for _, crd := range ix.ByKind["CustomResourceDefinition"] {
+		if crd.CRD == nil || crd.CRD.Kind != f.Kind || (f.GroupVersion != "" && crd.CRD.Group != kubemsg.GroupOf(f.GroupVersion)) {
+			continue
+		}
+		cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(crd))
+		fd := fmt.Sprintf("CRD %s: conversion strategy %s, versions %v (storage %s)", crd.Name, crd.CRD.ConversionStrategy, crd.CRD.Versions, crd.CRD.StorageVersion)
+		chain = append(chain, analyzer.Link{Component: "CRD " + crd.Name, Finding: fd, Evidence: []analyzer.Evidence{{File: crd.Source.File, Line: crd.Source.Line, Object: crd.Ref(), Text: fd}}})
+		s = fmt.Sprintf("The conversion webhook of CRD %s fails (%s)", crd.Name, kubemsg.ClassifyError(f.Detail).Code)
+		if svc := crd.CRD.ConversionService; svc != nil {
+			chain = append(chain, ix.BackendChain(svc)...)
+			s += fmt.Sprintf(": its Service %s/%s cannot be called", svc.Namespace, svc.Name)
+		}
+		break
+	}
+	if len(ev) > 0 && len(lines) > 0 {
+		cause.Confidence = "high"
+	}
+	cause.Chain = chain
+	cause.Summary = s + ", so the namespace controller cannot list or delete those objects."
+	analyzer.SortEntries(lines)
+	cause.Evidence = append(ev, analyzer.SampleLines(lines, 8)...)
+	analyzer.Correlate(lines, p.Deletion).Apply(&cause, p.Deletion, "conversion webhook failures")
+	cause.Related = lines
+	return []analyzer.Cause{cause}, ""
+}
+
+func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
+	var steps []analyzer.RemediationStep
+	for _, o := range c.Objects {
+		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
+			Command: analyzer.Cmd("kubectl", "get", "crd", o.Name, "-o", "jsonpath={.spec.conversion}") + "   # restore the conversion webhook's Service",
+			Why:     "Bring the conversion webhook back; listing and deleting the custom resources works again."})
+	}
+	return steps
+}
+
+// risks lists CRDs whose conversion webhook's backend is broken.
+func risks(ix *analyzer.Index, reported map[string]bool) []analyzer.Risk {
+	var out []analyzer.Risk
+	for _, crd := range ix.ByKind["CustomResourceDefinition"] {
+		c := crd.CRD
+		if c == nil || c.ConversionStrategy != "Webhook" || c.ConversionService == nil || reported[crd.Ref()] {
+			continue
+		}
+		if broken, why := ix.BackendBroken(c.ConversionService); broken {
+			cause := analyzer.Cause{Objects: []analyzer.ObjectRef{analyzer.ObjectRefOf(crd)}}
+			out = append(out, analyzer.Risk{Type: Name, Object: crd.Ref(),
+				Summary: fmt.Sprintf("CRD %s converts between versions %v through a webhook whose Service %s/%s %s: listing or deleting its objects at a version other than the stored one fails, so deleting a namespace that holds them will hang, and objects can be left orphaned.",
+					crd.Name, c.Versions, c.ConversionService.Namespace, c.ConversionService.Name, why),
+				Evidence: []analyzer.Evidence{{File: crd.Source.File, Line: crd.Source.Line, Object: crd.Ref(), Text: fmt.Sprintf("%s: conversion strategy Webhook, service %s/%s", crd.Ref(), c.ConversionService.Namespace, c.ConversionService.Name)}},
+				Fix:      ladder(nil, &cause)})
+		}
+	}
+	return out
+}
+
+func example(p *analyzer.Pass) analyzer.Cause {
+	return analyzer.Cause{Objects: []analyzer.ObjectRef{{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "RESOURCES.example.com"}}}
+}

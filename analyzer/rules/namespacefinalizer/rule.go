@@ -1,0 +1,85 @@
+package namespacefinalizer
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+)
+
+// Name is the cause type this rule reports.
+const Name = "namespace-finalizer"
+
+// Rule reports finalizers on the Namespace object itself that the namespace controller
+// does not own.
+var Rule = &analyzer.Rule{
+	Name: Name,
+	Doc: `The Namespace object itself carries a finalizer that another controller must remove.
+
+spec.finalizers normally holds only "kubernetes" (removed by the namespace controller).
+Other entries in spec.finalizers, or any metadata.finalizers on the Namespace (e.g.
+Rancher's controller.cattle.io/namespace-auth, or foregroundDeletion), need their own
+controller; the namespace is not removed while any remains.`,
+	Kinds:   []string{"Deployment", "StatefulSet", "DaemonSet", "Pod", "CustomResourceDefinition"},
+	Run:     runNamespaceFinalizer,
+	Ladder:  ladder,
+	Example: example,
+}
+
+func runNamespaceFinalizer(p *analyzer.Pass) ([]analyzer.Cause, string) {
+	o := p.Object
+	if o == nil {
+		return nil, ""
+	}
+	var extra []string
+	for _, f := range o.SpecFinalizers {
+		if f != "kubernetes" {
+			extra = append(extra, f)
+		}
+	}
+	extra = append(extra, o.Finalizers...)
+	if len(extra) == 0 {
+		return nil, fmt.Sprintf("the Namespace carries only the namespace controller's finalizer (spec.finalizers %v, no metadata.finalizers)", o.SpecFinalizers)
+	}
+	cause := analyzer.Cause{Confidence: "high", GroupVersions: []string{}, APIServices: []string{},
+		Finalizers: extra, Objects: []analyzer.ObjectRef{analyzer.ObjectRefOf(o)}}
+	if len(o.Finalizers) > 0 {
+		cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "metadata.finalizers", "metadata.finalizers: "+strings.Join(o.Finalizers, ", ")))
+	}
+	if len(o.SpecFinalizers) > 0 {
+		cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "spec.finalizers", "spec.finalizers: "+strings.Join(o.SpecFinalizers, ", ")))
+	}
+	var owners []string
+	for _, f := range extra {
+		link := p.Index.FinalizerOwnerLink(f, nil)
+		cause.Chain = append(cause.Chain, link)
+		owners = append(owners, link.Finding)
+	}
+	cause.Summary = fmt.Sprintf("The Namespace itself carries finalizer%s %s that the namespace controller does not remove. %s",
+		analyzer.Plural(len(extra), "s", ""), strings.Join(extra, ", "), strings.Join(owners, " "))
+	return []analyzer.Cause{cause}, ""
+}
+
+func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
+	steps := []analyzer.RemediationStep{{Risk: analyzer.RiskSafe,
+		Command: analyzer.Comment(fmt.Sprintf("restore the controller that owns %s on namespace %s", strings.Join(c.Finalizers, ", "), p.Namespace)),
+		Why:     "The namespace's own extra finalizers belong to another controller; it must remove them."}}
+	var meta []string
+	for _, f := range c.Finalizers {
+		if p.Object != nil && slices.Contains(p.Object.Finalizers, f) {
+			meta = append(meta, f)
+		}
+	}
+	if len(meta) > 0 {
+		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution,
+			Command: analyzer.Cmd("kubectl", "patch", "namespace", p.Namespace, "--type=merge", "-p", `{"metadata":{"finalizers":null}}`),
+			Why:     "Removes metadata.finalizers " + strings.Join(meta, ", ") + " (this field, unlike spec.finalizers, can be edited directly); the owning controller's cleanup is skipped."})
+	}
+	return steps
+}
+
+func example(p *analyzer.Pass) analyzer.Cause {
+	p.Object.Finalizers = []string{"example.com/FINALIZER"}
+	return analyzer.Cause{Finalizers: []string{"example.com/FINALIZER"}}
+}

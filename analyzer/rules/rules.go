@@ -1,0 +1,42 @@
+// Package rules is the registry of nsanalyze's rules: one line per cause. Each rule
+// lives in its own package beside this file (its doc, the log phrases and kinds it
+// reads, what it collects, finds, explains and fixes, with its testdata), in the
+// spirit of golang.org/x/tools/go/analysis.
+//
+// Adding a cause is adding one directory here (copy a small one such as
+// namespacefinalizer/, with its testdata/ for ruletest.Run) and one line to All; the
+// loader's log prefilter and keep-set, `nsanalyze explain`, the JSON schema's enum and
+// the README's table follow from the registry (tests hold the schema, docs/json.md and
+// the README to it).
+package rules
+
+import (
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/admissionwebhook"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/contentremaining"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/controllernotrunning"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/conversionwebhook"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/namespacefinalizer"
+)
+
+// All is every rule, in reporting order.
+var All = []*analyzer.Rule{
+	apidiscovery.Rule,
+	admissionwebhook.Rule,
+	conversionwebhook.Rule,
+	finalizers.Rule,
+	contentremaining.Rule,
+	namespacefinalizer.Rule,
+	controllernotrunning.Rule,
+}
+
+// KeepObject is the loader's keep decision derived from All.
+var KeepObject = analyzer.KeepObject(All)
+
+// Phrases is the loader's log prefilter derived from All.
+var Phrases = analyzer.Phrases(All)
+
+// ByName returns the rule that reports a cause type, or nil.
+func ByName(name string) *analyzer.Rule { return analyzer.RuleByName(All, name) }
