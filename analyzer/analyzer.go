@@ -9,6 +9,8 @@
 package analyzer
 
 import (
+	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -65,9 +67,72 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 		pass := &Pass{Index: ix, Namespace: s.name, Object: s.obj, Deletion: s.deletion, Stuck: stuckSet}
 		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s, opts.Rules))
 	}
+	groupProblems(r)
 	r.Risks = latentRisks(ix, r, opts.Rules)
 	r.Coverage = coverage(ix, r)
+	namespaceState(ix, r, opts.Namespaces)
+	summarize(r)
 	return r
+}
+
+// namespaceState decides whether the bundle can say "no namespace is stuck": only when
+// it holds Namespace objects (or a namespace table) covering the namespaces asked for.
+// Otherwise the state is unknown, with why and the command that would show it.
+func namespaceState(ix *Index, r *Report, asked []string) {
+	if len(r.Namespaces) > 0 {
+		r.State = StateStuck
+		var missing []string
+		for _, n := range asked {
+			if !slices.ContainsFunc(r.Namespaces, func(nr NamespaceReport) bool { return nr.Name == n }) {
+				if _, ok := ix.Namespaces[n]; !ok {
+					missing = append(missing, n)
+				}
+			}
+		}
+		if len(missing) > 0 {
+			r.StateReason = fmt.Sprintf("namespace %s is not in the bundle", strings.Join(missing, ", "))
+		}
+		return
+	}
+	collect := "kubectl get namespaces -o json"
+	switch {
+	case len(asked) > 0:
+		var missing []string
+		for _, n := range asked {
+			if _, ok := ix.Namespaces[n]; !ok {
+				missing = append(missing, n)
+			}
+		}
+		if len(missing) > 0 {
+			r.State = StateUnknown
+			r.StateReason = fmt.Sprintf("namespace %s is not in the bundle (neither a Namespace object nor a log line of the namespace controller names it)", strings.Join(missing, ", "))
+			r.Coverage = append(r.Coverage, Gap{Missing: "namespace " + strings.Join(missing, ", "), Collect: Cmd(append([]string{"kubectl", "get", "namespace"}, missing...)...) + " -o json"})
+			return
+		}
+		r.State = StateNoneStuck
+		r.StateReason = fmt.Sprintf("namespace %s is in the bundle and not being deleted", strings.Join(asked, ", "))
+	case len(ix.Namespaces) == 0:
+		r.State = StateUnknown
+		what := "the bundle holds no Namespace object and no namespace table"
+		if slices.ContainsFunc(ix.Records.Layouts, func(l string) bool { return strings.HasPrefix(l, "cluster-info-dump") }) {
+			what += " (a kubectl cluster-info dump holds none)"
+		}
+		r.StateReason = what + ", and no namespace controller log line names a namespace being deleted; collect: " + collect
+	case !ix.NamespaceListed:
+		r.State = StateNoneStuck
+		r.StateReason = fmt.Sprintf("the %d namespace(s) in the bundle (%s) are not being deleted; the bundle holds no list of all namespaces (collect: %s)",
+			len(ix.Namespaces), strings.Join(firstN(SortedKeys(ix.Namespaces), 5), ", "), collect)
+	default:
+		r.State = StateNoneStuck
+		r.StateReason = fmt.Sprintf("none of the %d namespaces in the bundle is being deleted", len(ix.Namespaces))
+	}
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], fmt.Sprintf("and %d more", len(s)-n))
+	}
+	return s
 }
 
 type stuckNamespace struct {
@@ -186,6 +251,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		for j := range nr.Causes[i].Chain {
 			nr.Causes[i].Chain[j].span()
 		}
+		markRoots(&nr.Causes[i])
 	}
 	nr.Verdict = verdict(nr)
 	nr.Remediation = remediation(p, nr, rules)

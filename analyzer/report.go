@@ -23,12 +23,64 @@ const (
 
 // Report is the analysis of one bundle.
 type Report struct {
-	SchemaVersion string            `json:"schemaVersion"`
-	Bundle        BundleInfo        `json:"bundle"`
-	Namespaces    []NamespaceReport `json:"namespaces"`
-	Risks         []Risk            `json:"risks"`
-	Coverage      []Gap             `json:"coverage"`
-	Warnings      []diag.Warning    `json:"warnings"`
+	SchemaVersion string `json:"schemaVersion"`
+	// Generator names the nsanalyze that wrote the report (set by the command).
+	Generator *Generator `json:"generator,omitempty"`
+	// Summary is one line fit for a ticket title.
+	Summary string `json:"summary"`
+	// State says what the bundle shows of the namespaces: StateStuck, StateNoneStuck or
+	// StateUnknown (the bundle cannot show namespace state; StateReason says why).
+	State       string     `json:"state"`
+	StateReason string     `json:"stateReason,omitempty"`
+	Bundle      BundleInfo `json:"bundle"`
+	// Problems are the independent root problems, each with the namespaces it holds
+	// stuck, its chain and one ladder (namespaces[] keeps every namespace in full).
+	Problems   []Problem         `json:"problems"`
+	Namespaces []NamespaceReport `json:"namespaces"`
+	Risks      []Risk            `json:"risks"`
+	Coverage   []Gap             `json:"coverage"`
+	Warnings   []diag.Warning    `json:"warnings"`
+}
+
+// Report states.
+const (
+	StateStuck     = "stuck"      // at least one namespace is stuck in Terminating
+	StateNoneStuck = "none-stuck" // the bundle holds the namespace list and none is stuck
+	StateUnknown   = "unknown"    // the bundle cannot show whether a namespace is stuck
+)
+
+// Generator identifies the nsanalyze build that wrote a report.
+type Generator struct {
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+	Revision string `json:"revision,omitempty"`
+}
+
+// Problem is one independent root problem and the namespaces it holds stuck.
+type Problem struct {
+	ID        string `json:"id"` // "P1", "P2", ... in reporting order
+	CauseType string `json:"causeType"`
+	// Root is one sentence: the deepest link the evidence proves, and the component
+	// chain above it.
+	Root          string             `json:"root"`
+	RootComponent string             `json:"rootComponent"`
+	Confidence    string             `json:"confidence"`
+	Namespaces    []ProblemNamespace `json:"namespaces"`
+	// Chain and Remediation are those of the first namespace (the same for all).
+	Chain       []Link            `json:"chain"`
+	Remediation []RemediationStep `json:"remediation"`
+	// Evidence is the cause's evidence of the first namespace.
+	Evidence []Evidence `json:"evidence"`
+	// Correlation is the first namespace's time correlation sentence.
+	Correlation string `json:"correlation,omitempty"`
+}
+
+// ProblemNamespace is one namespace a problem holds stuck.
+type ProblemNamespace struct {
+	Name              string     `json:"name"`
+	DeletionTimestamp *time.Time `json:"deletionTimestamp"`
+	DeletionInferred  bool       `json:"deletionInferred,omitempty"` // not a deletionTimestamp: an upper bound from conditions or logs
+	StuckFor          string     `json:"stuckFor,omitempty"`
 }
 
 // BundleInfo describes what was read.
@@ -61,9 +113,11 @@ type LogFile struct {
 
 // NamespaceReport is the diagnosis of one stuck namespace.
 type NamespaceReport struct {
-	Name               string            `json:"name"`
-	DeletionTimestamp  *time.Time        `json:"deletionTimestamp"`
-	Phase              string            `json:"phase"`
+	Name              string     `json:"name"`
+	DeletionTimestamp *time.Time `json:"deletionTimestamp"`
+	Phase             string     `json:"phase"`
+	// Problems are the IDs of the report's problems that hold this namespace.
+	Problems           []string          `json:"problems"`
 	StuckFor           string            `json:"stuckFor,omitempty"`
 	StuckSeconds       int64             `json:"stuckSeconds,omitempty"`
 	StuckSince         string            `json:"stuckSince,omitempty"` // how the start was established
@@ -139,9 +193,17 @@ type Cause struct {
 
 // Link is one step of a causal chain, from the namespace towards the root cause.
 type Link struct {
-	Component string     `json:"component"` // "namespace controller", "APIService v1beta1.metrics.k8s.io", ...
-	Finding   string     `json:"finding"`
-	Evidence  []Evidence `json:"evidence,omitempty"`
+	Component string `json:"component"` // "namespace controller", "APIService v1beta1.metrics.k8s.io", ...
+	Finding   string `json:"finding"`
+	// Fault is true when the link itself shows something broken (not only context);
+	// the deepest fault of a chain is its root.
+	Fault bool `json:"fault,omitempty"`
+	// Root marks the deepest fault link of the chain (set by the analyzer).
+	Root bool `json:"root,omitempty"`
+	// Fix is what acts on this link, when the rule knows it; the root's fix is the
+	// ladder's first rung.
+	Fix      *RemediationStep `json:"fix,omitempty"`
+	Evidence []Evidence       `json:"evidence,omitempty"`
 	// FirstSeen and LastSeen are the earliest and latest times of the link's evidence.
 	FirstSeen *time.Time `json:"firstSeen,omitempty"`
 	LastSeen  *time.Time `json:"lastSeen,omitempty"`

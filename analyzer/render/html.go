@@ -314,7 +314,7 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 </header>
 <section id="summary">
 <h2>Summary</h2>
-{{if not .Namespaces}}<p class="ok">No namespace is stuck in Terminating.</p>{{else}}
+{{if not .Namespaces}}{{if eq .R.State "unknown"}}<p class="unknown"><strong>Namespace state unknown (inconclusive):</strong> {{.R.StateReason}}</p>{{else}}<p class="ok">No namespace is stuck in Terminating. {{.R.StateReason}}</p>{{end}}{{else}}
 <table class="summary">
 <thead><tr><th>Namespace</th><th>Deleted</th><th>Stuck for</th><th>Causes</th><th>Verdict</th></tr></thead>
 <tbody>{{range .Namespaces}}

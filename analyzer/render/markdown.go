@@ -25,7 +25,15 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 		r.Bundle.Objects, r.Bundle.ObjectFiles, len(r.Bundle.LogFiles))
 	m.p("## Summary\n\n")
 	if len(r.Namespaces) == 0 {
-		m.p("No namespace is stuck in Terminating.\n\n")
+		if r.State == analyzer.StateUnknown {
+			m.p("**Namespace state unknown (inconclusive):** %s\n\n", mdText(r.StateReason))
+		} else {
+			m.p("No namespace is stuck in Terminating.")
+			if r.StateReason != "" {
+				m.p(" %s", mdText(r.StateReason))
+			}
+			m.p("\n\n")
+		}
 	} else {
 		m.p("| Namespace | Stuck for | Causes | Confidence | Verdict |\n|---|---|---|---|---|\n")
 		for _, ns := range r.Namespaces {

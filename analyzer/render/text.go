@@ -42,7 +42,14 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 		r.Bundle.ObjectFiles, len(r.Bundle.LogFiles)))
 	p.line("")
 	if len(r.Namespaces) == 0 {
-		p.line(p.c(sGreen+sBold, "No namespace is stuck in Terminating."))
+		if r.State == analyzer.StateUnknown {
+			p.wrap("", "", p.c(sYellow+sBold, "Namespace state unknown (inconclusive):")+" "+r.StateReason)
+		} else {
+			p.line(p.c(sGreen+sBold, "No namespace is stuck in Terminating."))
+			if r.StateReason != "" {
+				p.wrap("", "", r.StateReason)
+			}
+		}
 	} else {
 		p.line(p.c(sRed+sBold, fmt.Sprintf("%d namespace(s) stuck in Terminating:", len(r.Namespaces))))
 		width := 0

@@ -26,6 +26,10 @@ const (
 	exitNotStuck = 0 // no namespace is stuck
 	exitStuck    = 1 // at least one namespace is stuck
 	exitUsage    = 2 // usage error or unreadable bundle
+	// exitInconclusive: no namespace is known to be stuck, but the bundle cannot show
+	// namespace state (no Namespace objects or namespace table, or -n names a namespace
+	// the bundle does not hold); the report says what to collect.
+	exitInconclusive = 3
 )
 
 const usage = `nsanalyze explains why Kubernetes namespaces are stuck in Terminating, from a

@@ -51,10 +51,16 @@ func exitCodeFor(r *analyzer.Report, failOn string) (int, error) {
 		if len(r.Namespaces) > 0 {
 			return exitStuck, nil
 		}
+		if r.State == analyzer.StateUnknown {
+			return exitInconclusive, nil
+		}
 		return exitNotStuck, nil
 	case "risk":
 		if len(r.Namespaces) > 0 || len(r.Risks) > 0 {
 			return exitStuck, nil
+		}
+		if r.State == analyzer.StateUnknown {
+			return exitInconclusive, nil
 		}
 		return exitNotStuck, nil
 	}

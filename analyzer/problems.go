@@ -1,0 +1,156 @@
+package analyzer
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// markRoots sets Link.Root on the deepest fault link of each cause's chain.
+func markRoots(c *Cause) {
+	root := -1
+	for i := range c.Chain {
+		c.Chain[i].Root = false
+		if c.Chain[i].Fault {
+			root = i
+		}
+	}
+	if root >= 0 {
+		c.Chain[root].Root = true
+	}
+}
+
+// RootLink returns the root link of a cause's chain (nil when no link shows a fault).
+func RootLink(c *Cause) *Link {
+	for i := range c.Chain {
+		if c.Chain[i].Root {
+			return &c.Chain[i]
+		}
+	}
+	return nil
+}
+
+// RootSentence says, in one sentence, the deepest link the evidence proves and the
+// component chain above it; without a fault link, the cause's summary.
+func RootSentence(c *Cause) string {
+	l := RootLink(c)
+	if l == nil {
+		return c.Summary
+	}
+	var above []string
+	for i := range c.Chain {
+		if &c.Chain[i] == l {
+			break
+		}
+		comp := c.Chain[i].Component
+		if len(above) == 0 || above[len(above)-1] != comp {
+			above = append(above, comp)
+		}
+	}
+	s := l.Component + ": " + strings.TrimSuffix(l.Finding, ".")
+	if len(above) > 0 {
+		s += " (which blocks " + strings.Join(reverse(above), " ← ") + ")"
+	}
+	return s + "."
+}
+
+func reverse(s []string) []string {
+	out := make([]string, len(s))
+	for i := range s {
+		out[len(s)-1-i] = s[i]
+	}
+	return out
+}
+
+// problemKey identifies a cause's root problem across namespaces: its type and the
+// cluster-wide things it names (APIServices, webhooks, finalizers, cluster-scoped objects).
+func problemKey(c *Cause) string {
+	parts := []string{c.Type}
+	add := func(prefix string, xs []string) {
+		xs = append([]string{}, xs...)
+		sort.Strings(xs)
+		for _, x := range xs {
+			parts = append(parts, prefix+x)
+		}
+	}
+	add("apiservice:", c.APIServices)
+	add("webhook:", c.Webhooks)
+	add("finalizer:", c.Finalizers)
+	var cluster []string
+	for _, o := range c.Objects {
+		if o.Namespace == "" && o.Kind != "Namespace" {
+			cluster = append(cluster, o.Kind+"/"+o.Name)
+		}
+	}
+	add("object:", cluster)
+	if l := RootLink(c); l != nil {
+		parts = append(parts, "root:"+l.Component)
+	}
+	return strings.Join(parts, "\x00")
+}
+
+// groupProblems groups the namespaces by root problem: namespaces stuck for the same
+// proven reason share one Problem (one chain, one ladder).
+func groupProblems(r *Report) {
+	r.Problems = []Problem{}
+	byKey := map[string]int{}
+	for i := range r.Namespaces {
+		ns := &r.Namespaces[i]
+		ns.Problems = []string{}
+		for j := range ns.Causes {
+			c := &ns.Causes[j]
+			key := problemKey(c)
+			idx, ok := byKey[key]
+			if !ok {
+				idx = len(r.Problems)
+				byKey[key] = idx
+				var steps []RemediationStep
+				for _, s := range ns.Remediation {
+					if s.Risk != RiskDestructive {
+						steps = append(steps, s)
+					}
+				}
+				r.Problems = append(r.Problems, Problem{ID: fmt.Sprintf("P%d", idx+1), CauseType: c.Type,
+					Root: RootSentence(c), RootComponent: rootComponent(c), Confidence: c.Confidence,
+					Chain: c.Chain, Remediation: steps, Evidence: c.Evidence, Correlation: c.Correlation})
+			}
+			p := &r.Problems[idx]
+			p.Namespaces = append(p.Namespaces, ProblemNamespace{Name: ns.Name, DeletionTimestamp: ns.DeletionTimestamp,
+				DeletionInferred: ns.StuckSince != "" && ns.StuckSince != "metadata.deletionTimestamp", StuckFor: ns.StuckFor})
+			ns.Problems = append(ns.Problems, p.ID)
+		}
+	}
+}
+
+func rootComponent(c *Cause) string {
+	if l := RootLink(c); l != nil {
+		return l.Component
+	}
+	return ""
+}
+
+// summarize writes the report's one-line summary and state.
+func summarize(r *Report) {
+	switch {
+	case len(r.Namespaces) > 0:
+		r.State = StateStuck
+		n := len(r.Namespaces)
+		s := fmt.Sprintf("%d namespace%s stuck in Terminating", n, Plural(n, "s", ""))
+		if len(r.Problems) > 0 {
+			p := r.Problems[0]
+			s += ": " + strings.TrimSuffix(p.Root, ".")
+			if len(r.Problems) > 1 {
+				s += fmt.Sprintf(" (+%d more independent problem%s)", len(r.Problems)-1, Plural(len(r.Problems)-1, "s", ""))
+			}
+		}
+		r.Summary = Clip(s, 240)
+	case r.State == StateUnknown:
+		r.Summary = "Namespace state unknown: " + r.StateReason
+	default:
+		r.State = StateNoneStuck
+		r.Summary = "No namespace is stuck in Terminating"
+		if r.StateReason != "" {
+			r.Summary += " (" + r.StateReason + ")"
+		}
+	}
+}
