@@ -1,0 +1,165 @@
+package rules_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+)
+
+// ruleDir is the directory of the package that defines the rule's Run function.
+func ruleDir(t *testing.T, r *analyzer.Rule) string {
+	t.Helper()
+	fn := runtime.FuncForPC(reflect.ValueOf(r.Run).Pointer()).Name() // .../analyzer/rules/<pkg>.runX
+	i := strings.Index(fn, "/analyzer/rules/")
+	if i < 0 {
+		t.Fatalf("rule %s: Run %s is not defined under analyzer/rules/", r.Name, fn)
+	}
+	pkg := fn[i+len("/analyzer/rules/"):]
+	pkg = pkg[:strings.IndexByte(pkg, '.')]
+	return pkg
+}
+
+// TestRegistry checks every rule of the registry: a valid graph, a doc whose first line
+// is a sentence, a Run, a ladder and an example, its own package with testdata cases
+// and a test that runs them.
+func TestRegistry(t *testing.T) {
+	if err := analyzer.Validate(rules.All); err != nil {
+		t.Fatal(err)
+	}
+	seenDir := map[string]string{}
+	for _, r := range rules.All {
+		dir := ruleDir(t, r)
+		if other, ok := seenDir[dir]; ok {
+			t.Errorf("rules %s and %s share the package %s: one package per rule", r.Name, other, dir)
+		}
+		seenDir[dir] = r.Name
+		if first, _, _ := strings.Cut(r.Doc, "\n"); !strings.HasSuffix(strings.TrimSpace(first), ".") {
+			t.Errorf("rule %s: the doc's first line must be a one-sentence summary: %q", r.Name, first)
+		}
+		cases, _ := filepath.Glob(filepath.Join(dir, "testdata", "*", "want.json"))
+		if len(cases) == 0 {
+			t.Errorf("rule %s: no testdata/<case>/want.json in analyzer/rules/%s", r.Name, dir)
+		}
+		test, err := os.ReadFile(filepath.Join(dir, "rule_test.go"))
+		if err != nil || !strings.Contains(string(test), "ruletest.Run(") {
+			t.Errorf("rule %s: analyzer/rules/%s/rule_test.go must call ruletest.Run", r.Name, dir)
+		}
+		steps := analyzer.ExampleLadder(r)
+		if len(steps) < 2 {
+			t.Errorf("rule %s: its example ladder has %d steps; want its own rungs before the /finalize last resort", r.Name, len(steps))
+		} else if last := steps[len(steps)-1]; last.Risk != analyzer.RiskDestructive || !strings.Contains(last.Command, "/finalize") {
+			t.Errorf("rule %s: the example ladder must end with /finalize", r.Name)
+		} else if steps[0].Risk == analyzer.RiskDestructive {
+			t.Errorf("rule %s: the example ladder starts with a destructive step", r.Name)
+		}
+	}
+}
+
+// TestRegistryDocumented holds the JSON schema's cause enum, docs/json.md and the
+// README's "What it detects" table to the registry.
+func TestRegistryDocumented(t *testing.T) {
+	names := []string{analyzer.CauseUndetermined}
+	for _, r := range rules.All {
+		names = append(names, r.Name)
+	}
+	sort.Strings(names)
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "report.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Defs struct {
+			CauseType struct {
+				Enum []string `json:"enum"`
+			} `json:"causeType"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	enum := append([]string{}, schema.Defs.CauseType.Enum...)
+	sort.Strings(enum)
+	if !slices.Equal(enum, names) {
+		t.Errorf("docs/report.schema.json causeType enum %v, registry %v", enum, names)
+	}
+	for _, doc := range []string{filepath.Join("..", "..", "docs", "json.md"), filepath.Join("..", "..", "README.md")} {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			if !strings.Contains(string(b), "`"+n+"`") {
+				t.Errorf("%s does not document cause type `%s`", doc, n)
+			}
+		}
+	}
+}
+
+// TestPrefilterKeepsEveryMatchedLine reads every fixture bundle twice: with the prefilter
+// derived from the registry, and with a prefilter that lets (almost) every line
+// through. The reports must be the same: a phrase a matcher needs that no rule declares
+// drops lines before parsing, and this test fails.
+func TestPrefilterKeepsEveryMatchedLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: reads every fixture twice")
+	}
+	everything := []string{" ", "\t", "\"", ":"}
+	for _, dir := range fixtureBundles(t) {
+		rel, _ := filepath.Rel(filepath.Join("..", "..", "fixtures"), dir)
+		t.Run(rel, func(t *testing.T) {
+			report := func(kw []string) string {
+				rec, err := bundle.Load(dir, bundle.Options{Keywords: kw, KeepObject: rules.KeepObject,
+					Exclude: []string{"raw", "expected.json", "README.md"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
+				r.Bundle.LogFiles = nil
+				r.Warnings = nil
+				b, _ := json.MarshalIndent(r, "", " ")
+				return string(b)
+			}
+			got, all := report(rules.Phrases), report(everything)
+			if got != all {
+				gl, al := strings.Split(got, "\n"), strings.Split(all, "\n")
+				for i := 0; i < len(gl) && i < len(al); i++ {
+					if gl[i] != al[i] {
+						t.Fatalf("the derived prefilter changes the report at line %d:\n prefiltered: %s\n every line:  %s", i+1, gl[i], al[i])
+					}
+				}
+				t.Fatalf("the derived prefilter changes the report (%d vs %d lines)", len(gl), len(al))
+			}
+		})
+	}
+}
+
+func fixtureBundles(t *testing.T) []string {
+	t.Helper()
+	var dirs []string
+	err := filepath.WalkDir(filepath.Join("..", "..", "fixtures"), func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && d.Name() == "expected.json" {
+			dirs = append(dirs, filepath.Dir(p))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) < 10 {
+		t.Fatalf("only %d fixture bundles found", len(dirs))
+	}
+	return dirs
+}
