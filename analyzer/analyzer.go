@@ -261,7 +261,12 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 
 func verdict(nr NamespaceReport) string {
 	var parts []string
-	for _, c := range nr.Causes {
+	for i := range nr.Causes {
+		c := &nr.Causes[i]
+		if l := RootLink(c); l != nil && l != &c.Chain[0] {
+			parts = append(parts, "Root: "+RootSentence(c))
+			continue
+		}
 		parts = append(parts, c.Summary)
 	}
 	v := strings.Join(parts, " Also: ")

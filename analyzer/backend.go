@@ -30,7 +30,10 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 	comp := "Service " + ns + "/" + name
 	if svc == nil {
 		if len(ix.InNamespace(ns, "Service")) > 0 || ix.ServicesDumped(ns) {
-			chain = append(chain, Link{Component: comp, Finding: fmt.Sprintf("the Service does not exist: the bundle's dump of Services covers namespace %s and does not have it", ns)})
+			chain = append(chain, Link{Component: comp, Fault: true,
+				Finding: fmt.Sprintf("the Service does not exist: the bundle's dump of Services covers namespace %s and does not have it", ns),
+				Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "get", "service,deployment,pods", "-o", "wide"),
+					Why: fmt.Sprintf("Recreate Service %s/%s and its backend (reinstall the component that provides it), or remove what points at it.", ns, name)}})
 		} else {
 			chain = append(chain, Link{Component: comp, Finding: fmt.Sprintf("not in the bundle (collect: kubectl -n %s get service %s -o json)", ns, name)})
 		}
@@ -86,31 +89,24 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 		if want := servicePortName(s, port); want != "" && len(portNames) > 0 && !slices.Contains(portNames, want) {
 			f += fmt.Sprintf("; the Service port %d is named %q but the endpoints offer ports %v: the port names do not match, so kube-apiserver finds no address for it", port, want, portNames)
 		}
+		fault := false
+		if want := servicePortName(s, port); want != "" && len(portNames) > 0 && !slices.Contains(portNames, want) {
+			fault = true
+		}
 		if ready == 0 {
 			f += ": no backend pod can receive traffic"
+			fault = true
 		}
-		chain = append(chain, Link{Component: "Endpoints " + ns + "/" + name, Finding: f, Evidence: evs})
+		l := Link{Component: "Endpoints " + ns + "/" + name, Finding: f, Evidence: evs, Fault: fault}
+		if fault {
+			l.Fix = &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "get", "endpointslices", "-l", "kubernetes.io/service-name="+name, "-o", "yaml"),
+				Why: fmt.Sprintf("Make Service %s/%s select ready pods on the port it names (its selector and port names must match the pods).", ns, name)}
+		}
+		chain = append(chain, l)
 	}
-	// pods
+	// pods, and the nodes they run on
 	if len(s.Selector) > 0 {
-		pods := ix.PodsSelectedBy(ns, s.Selector)
-		comp := "Pods " + ns + " " + FmtLabels(s.Selector)
-		if len(pods) == 0 {
-			if ix.PodsDumped(ns) {
-				chain = append(chain, Link{Component: comp, Finding: "no pod matches the Service's selector: the backend is not deployed (or was deleted)"})
-			} else {
-				chain = append(chain, Link{Component: comp, Finding: fmt.Sprintf("pods of namespace %s are not in the bundle (collect: kubectl -n %s get pods -o json)", ns, ns)})
-			}
-		} else {
-			var evs []Evidence
-			var states []string
-			for _, pod := range pods {
-				st := PodState(pod)
-				states = append(states, pod.Name+": "+st)
-				evs = append(evs, Evidence{File: pod.Source.File, Line: pod.Source.Line, Object: pod.Ref(), Text: "Pod " + pod.Name + ": " + st})
-			}
-			chain = append(chain, Link{Component: comp, Finding: strings.Join(states, "; "), Evidence: evs})
-		}
+		chain = append(chain, ix.podLinks(ns, s.Selector)...)
 	}
 	return chain
 }
@@ -259,4 +255,113 @@ func FmtRules(rs []objects.WebhookRule) string {
 		parts = append(parts, fmt.Sprintf("%s %s", strings.Join(r.Operations, ","), strings.Join(r.Resources, ",")))
 	}
 	return "[" + strings.Join(parts, "; ") + "]"
+}
+
+// podLinks describes the pods a selector matches, with their faults and fixes, then
+// the nodes they run on (conditions that keep their traffic away).
+func (ix *Index) podLinks(ns string, selector map[string]string) []Link {
+	pods := ix.PodsSelectedBy(ns, selector)
+	comp := "Pods " + ns + " " + FmtLabels(selector)
+	if len(pods) == 0 {
+		if ix.PodsDumped(ns) {
+			return []Link{{Component: comp, Fault: true, Finding: "no pod matches the Service's selector: the backend is not deployed (or was deleted)",
+				Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "get", "deployments,statefulsets,daemonsets,replicasets", "-o", "wide"),
+					Why: "Deploy the backend again (reinstall the component), so pods match the Service's selector " + FmtLabels(selector) + "."}}}
+		}
+		return []Link{{Component: comp, Finding: fmt.Sprintf("pods of namespace %s are not in the bundle (collect: %s)", ns, Cmd("kubectl", "-n", ns, "get", "pods", "-o", "json"))}}
+	}
+	var evs []Evidence
+	var states []string
+	var fix *RemediationStep
+	fault := false
+	for _, pod := range pods {
+		st := PodState(pod)
+		states = append(states, pod.Name+": "+st)
+		evs = append(evs, Evidence{File: pod.Source.File, Line: pod.Source.Line, Object: pod.Ref(), Text: "Pod " + pod.Name + ": " + st})
+		if pod.Pod != nil && pod.Pod.Ready {
+			continue
+		}
+		fault = true
+		if fix != nil {
+			continue
+		}
+		switch {
+		case pod.Pod != nil && pod.Pod.NodeName == "" || pod.Phase == "Pending" && pod.Condition("PodScheduled") != nil && pod.Condition("PodScheduled").Status == "False":
+			why := "Pod " + pod.Name + " is not scheduled"
+			if c := pod.Condition("PodScheduled"); c != nil && c.Message != "" {
+				why += " (" + c.Reason + ": " + c.Message + ")"
+			}
+			fix = &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "describe", "pod", pod.Name) + " && " + Cmd("kubectl", "get", "nodes", "-o", "wide"),
+				Why: why + ": make a node able to take it (untaint or add a node, free resources, fix its node selector or tolerations)."}
+		case pod.Pod != nil && (len(pod.Pod.Waiting) > 0 || pod.Pod.Restarts > 0):
+			fix = &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "logs", pod.Name, "--all-containers", "--previous") + "; " + Cmd("kubectl", "-n", ns, "describe", "pod", pod.Name),
+				Why: "Pod " + pod.Name + " does not run (" + st + "): its logs and events say why; fix that (image, configuration, certificates, resources)."}
+		default:
+			fix = &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "describe", "pod", pod.Name),
+				Why: "Pod " + pod.Name + " is not Ready (" + st + "): its readiness probe and events say why."}
+		}
+	}
+	links := []Link{{Component: comp, Finding: strings.Join(states, "; "), Evidence: evs, Fault: fault, Fix: fix}}
+	return append(links, ix.nodeLinks(pods)...)
+}
+
+// nodeLinks describes the nodes the pods run on, when the bundle holds them: Ready and
+// NetworkUnavailable conditions (a node without its pod-network route cannot be
+// reached from the control plane).
+func (ix *Index) nodeLinks(pods []*objects.Object) []Link {
+	var out []Link
+	seen := map[string]bool{}
+	for _, pod := range pods {
+		if pod.Pod == nil || pod.Pod.NodeName == "" || seen[pod.Pod.NodeName] {
+			continue
+		}
+		seen[pod.Pod.NodeName] = true
+		n := ix.Find("Node", "", pod.Pod.NodeName)
+		if n == nil {
+			continue
+		}
+		var parts []string
+		var evs []Evidence
+		l := Link{Component: "Node " + n.Name}
+		for _, typ := range []string{"Ready", "NetworkUnavailable"} {
+			c := n.Condition(typ)
+			if c == nil {
+				continue
+			}
+			bad := typ == "Ready" && c.Status != "True" || typ == "NetworkUnavailable" && c.Status == "True"
+			part := fmt.Sprintf("%s=%s", c.Type, c.Status)
+			if c.Reason != "" {
+				part += " (" + c.Reason
+				if c.Message != "" {
+					part += ": " + c.Message
+				}
+				part += ")"
+			}
+			if !c.LastTransitionTime.IsZero() {
+				part += " since " + FmtTime(c.LastTransitionTime)
+			}
+			parts = append(parts, part)
+			if bad {
+				l.Fault = true
+				evs = append(evs, ConditionEvidence(n, c))
+				if typ == "NetworkUnavailable" {
+					l.Fix = &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "get", "node", n.Name, "-o", "jsonpath={.status.conditions[?(@.type==\"NetworkUnavailable\")]}"),
+						Why: fmt.Sprintf("Node %s has no route to its pod network (%s): restore the route (the cloud route controller or the CNI creates it), so the control plane can reach the pods on it.", n.Name, c.Reason)}
+				} else if l.Fix == nil {
+					l.Fix = &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "describe", "node", n.Name),
+						Why: fmt.Sprintf("Node %s is not Ready: bring its kubelet back, or move the pods to a Ready node.", n.Name)}
+				}
+			}
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		l.Finding = strings.Join(parts, "; ")
+		if len(evs) == 0 {
+			evs = []Evidence{{File: n.Source.File, Line: n.Source.Line, Object: n.Ref(), Text: "Node " + n.Name + ": " + l.Finding}}
+		}
+		l.Evidence = evs
+		out = append(out, l)
+	}
+	return out
 }

@@ -84,12 +84,18 @@ func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Li
 			link.Finding += " Not healthy: " + strings.Join(failing, ", ") + "."
 		}
 	case len(failing) > 0:
+		link.Fault = true
+		link.Fix = &RemediationStep{Risk: RiskSafe, Command: Comment("fix " + strings.Join(failing, ", ") + " (its events and logs say why); it then removes " + finalizer),
+			Why: fmt.Sprintf("%s is removed by %s, which is present but not healthy; once it runs, it finishes its cleanup and removes the finalizer.", finalizer, who)}
 		link.Finding = fmt.Sprintf("%s is removed by %s, which is present but not healthy: %s. Fix it (its events and logs say why) and it will remove the finalizer.",
 			finalizer, who, strings.Join(failing, ", "))
 	case !ix.Has("Deployment") && !ix.Has("Pod") && !ix.Has("StatefulSet") && !ix.Has("DaemonSet") &&
 		!ix.Dumped("deployments") && !ix.Dumped("pods"):
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle has no Deployments, StatefulSets, DaemonSets or Pods, so it cannot show whether it runs (collect: kubectl get deploy,sts,ds,pods -A -o json).", finalizer, who)
 	default:
+		link.Fault = true
+		link.Fix = &RemediationStep{Risk: RiskSafe, Command: Comment("reinstall " + who + " (the controller that owns " + finalizer + "), then watch the objects go"),
+			Why: fmt.Sprintf("Nothing in the bundle runs %s: reinstall or restart it so it can do its cleanup and remove %s; only it knows what the finalizer guards.", who, finalizer)}
 		link.Finding = fmt.Sprintf("%s is removed by %s, and nothing in the bundle looks like it (no Deployment, StatefulSet, DaemonSet or Pod whose name or image matches %s): unless it runs outside this cluster, the finalizer will never be removed.",
 			finalizer, who, quoteList(tokens))
 	}

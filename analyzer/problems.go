@@ -31,7 +31,7 @@ func RootLink(c *Cause) *Link {
 }
 
 // RootSentence says, in one sentence, the deepest link the evidence proves and the
-// component chain above it; without a fault link, the cause's summary.
+// faulty components above it, root first; without a fault link, the cause's summary.
 func RootSentence(c *Cause) string {
 	l := RootLink(c)
 	if l == nil {
@@ -42,16 +42,40 @@ func RootSentence(c *Cause) string {
 		if &c.Chain[i] == l {
 			break
 		}
-		comp := c.Chain[i].Component
+		if !c.Chain[i].Fault {
+			continue
+		}
+		comp := shortComponent(c.Chain[i].Component)
 		if len(above) == 0 || above[len(above)-1] != comp {
 			above = append(above, comp)
 		}
 	}
-	s := l.Component + ": " + strings.TrimSuffix(l.Finding, ".")
+	finding := strings.TrimSuffix(firstClause(l.Finding), ".")
+	s := l.Component + ": " + Clip(finding, 200)
 	if len(above) > 0 {
-		s += " (which blocks " + strings.Join(reverse(above), " ← ") + ")"
+		s += "; this blocks " + strings.Join(reverse(above), " → ")
 	}
 	return s + "."
+}
+
+// shortComponent drops a component's parenthesised detail: "namespace controller
+// (kube-controller-manager)" -> "namespace controller".
+func shortComponent(s string) string {
+	if i := strings.Index(s, " ("); i > 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// firstClause cuts a finding at its first sentence end or " — " aside.
+func firstClause(s string) string {
+	if i := strings.Index(s, " — "); i > 0 {
+		s = s[:i]
+	}
+	if i := strings.Index(s, ". "); i > 0 {
+		s = s[:i]
+	}
+	return s
 }
 
 func reverse(s []string) []string {

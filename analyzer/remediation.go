@@ -24,7 +24,11 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 			continue
 		}
 		p.Rule = r
-		for _, s := range r.Ladder(p, c) {
+		steps := r.Ladder(p, c)
+		if l := RootLink(c); l != nil && l.Fix != nil {
+			steps = append([]RemediationStep{*l.Fix}, steps...) // act on the root first
+		}
+		for _, s := range steps {
 			if seen[s.Command] {
 				continue
 			}

@@ -98,11 +98,11 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		lines = append(lines, kasOnly...)
 		detail := names[name]
 		cl := kubemsg.ClassifyError(detail)
-		chain := []analyzer.Link{{Component: "namespace controller (kube-controller-manager)",
+		chain := []analyzer.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true,
 			Finding: fmt.Sprintf("deleting content fails: webhook %q rejects the call: %s", name, detail), Evidence: append(append([]analyzer.Evidence{}, ev...), analyzer.SampleLines(nsLines, 4)...)}}
 		if len(kasOnly) > 0 {
 			analyzer.SortEntries(kasOnly)
-			chain = append(chain, analyzer.Link{Component: "kube-apiserver (admission)", Finding: fmt.Sprintf("%d lines: calling webhook %q fails (%s: %s)", len(kasOnly), name, cl.Code, cl.Meaning), Evidence: analyzer.SampleLines(kasOnly, 4)})
+			chain = append(chain, analyzer.Link{Component: "kube-apiserver (admission)", Fault: true, Finding: fmt.Sprintf("%d lines: calling webhook %q fails (%s: %s)", len(kasOnly), name, cl.Code, cl.Meaning), Evidence: analyzer.SampleLines(kasOnly, 4)})
 		}
 		cfg, wh := ix.FindWebhook(name)
 		s := fmt.Sprintf("admission webhook %q", name)
@@ -120,11 +120,17 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			} else if wh.URL != "" {
 				f += ", url " + wh.URL
 			}
-			chain = append(chain, analyzer.Link{Component: "webhook " + name, Finding: f, Evidence: []analyzer.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: f}}})
+			chain = append(chain, analyzer.Link{Component: "webhook " + name, Finding: f, Evidence: []analyzer.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: f}},
+				Fault: wh.FailurePolicy == "Fail",
+				Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", strings.ToLower(cfg.Kind), cfg.Name, "-o", "yaml"),
+					Why: fmt.Sprintf("Restore the backend of webhook %q so its calls succeed; the namespace controller's next retry then deletes the content.", name)}})
 			s = fmt.Sprintf("%s %s (webhook %q, failurePolicy %s)", cfg.Kind, cfg.Name, name, wh.FailurePolicy)
 			if wh.Service != nil {
 				if p.Stuck[wh.Service.Namespace] {
-					chain = append(chain, analyzer.Link{Component: "deadlock", Finding: fmt.Sprintf("the webhook's backend lives in namespace %q, which is itself being deleted: the webhook can never answer again; delete or narrow the webhook configuration", wh.Service.Namespace)})
+					chain = append(chain, analyzer.Link{Component: "deadlock", Fault: true,
+						Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "delete", strings.ToLower(cfg.Kind), cfg.Name),
+							Why: "The webhook's backend is in a namespace being deleted and can never answer again: delete (or narrow with a namespaceSelector) the webhook configuration; reinstall it with its backend if it is still needed."},
+						Finding: fmt.Sprintf("the webhook's backend lives in namespace %q, which is itself being deleted: the webhook can never answer again; delete or narrow the webhook configuration", wh.Service.Namespace)})
 					s += fmt.Sprintf(" whose backend is in namespace %s, itself being deleted (self-inflicted deadlock)", wh.Service.Namespace)
 				}
 				chain = append(chain, ix.BackendChain(wh.Service)...)

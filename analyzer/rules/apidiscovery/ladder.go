@@ -35,7 +35,7 @@ func apiServiceLadder(ix *analyzer.Index, stuck map[string]bool, name string, sa
 				analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "endpointslices", "-l", "kubernetes.io/service-name="+svc.Name) + " && " +
 				analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "pods", "-o", "wide"),
 			Why: fmt.Sprintf("Fix the backend first: make Service %s/%s have ready pods that kube-apiserver can reach (pod Ready? network path from the control plane to the pod network? certificates?). As soon as %s is Available=True, the namespace controller finishes within seconds.", svc.Namespace, svc.Name, name)})
-		if d := ix.BackendWorkload(svc); d != nil {
+		if d := ix.BackendWorkload(svc); d != nil && backendNotReady(ix, svc) {
 			kind := strings.ToLower(d.Kind)
 			safe = append(safe, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
 				Command: analyzer.Cmd("kubectl", "-n", d.Namespace, "rollout", "restart", kind+"/"+d.Name) + " && " + analyzer.Cmd("kubectl", "-n", d.Namespace, "rollout", "status", kind+"/"+d.Name),
@@ -142,4 +142,20 @@ func eventRisks(ix *analyzer.Index) []analyzer.Risk {
 				Why:     "Find the APIService of " + g + " and the Service it points at; make its pods ready and reachable from the control plane, or delete the APIService if its server was removed on purpose."}}})
 	}
 	return risks
+}
+
+// backendNotReady reports whether some pod behind the Service is not Ready (restarting
+// Ready pods cannot help, so the restart rung is left out then).
+func backendNotReady(ix *analyzer.Index, ref *objects.ServiceReference) bool {
+	s := ix.Find("Service", ref.Namespace, ref.Name)
+	if s == nil || s.Service == nil {
+		return false
+	}
+	pods := ix.PodsSelectedBy(ref.Namespace, s.Service.Selector)
+	for _, p := range pods {
+		if p.Pod == nil || !p.Pod.Ready {
+			return true
+		}
+	}
+	return len(pods) == 0
 }

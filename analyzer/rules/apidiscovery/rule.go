@@ -174,36 +174,34 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		return nil, ""
 	}
 
-	cause := analyzer.Cause{Confidence: confidence, Finalizers: []string{}, Objects: []analyzer.ObjectRef{}}
-	var failingAPIServices []string
-	var summaries []string
-	var apiLines []*logs.Entry
+	// one cause per failing group/version: each APIService is an independent problem
+	// with its own chain, root and ladder
+	var causes []analyzer.Cause
 	for _, gv := range order {
 		f := found[gv]
-		cause.GroupVersions = append(cause.GroupVersions, gv)
 		name := kubemsg.APIServiceName(gv)
-		failingAPIServices = append(failingAPIServices, name)
 		chain, summary, kasLines := apiServiceChain(p, gv, name, f.errText, causeEvidence, nsLines, wide)
-		cause.Chain = append(cause.Chain, chain...)
-		summaries = append(summaries, summary)
-		apiLines = append(apiLines, kasLines...)
+		cause := analyzer.Cause{Confidence: confidence, Finalizers: []string{}, Objects: []analyzer.ObjectRef{},
+			GroupVersions: []string{gv}, APIServices: []string{name}, Chain: chain, Notes: notes}
 		if a := ix.APIServices[name]; a != nil {
 			cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(a))
 		}
+		if len(kasLines) > 0 && confidence == "medium" && cond != nil {
+			cause.Confidence = "high"
+		}
+		cause.Summary = fmt.Sprintf("Discovery of %s fails: %s. The namespace controller cannot list the namespace's content, so it keeps the namespace's \"kubernetes\" finalizer; every namespace deleted while this lasts hangs the same way.",
+			gv, summary)
+		all := append(filterGV(lines, gv), kasLines...)
+		if len(order) == 1 {
+			all = append(append([]*logs.Entry{}, lines...), kasLines...)
+		}
+		analyzer.SortEntries(all)
+		cause.Evidence = append(append([]analyzer.Evidence{}, causeEvidence...), analyzer.SampleLines(all, 8)...)
+		analyzer.Correlate(all, p.Deletion).Apply(&cause, p.Deletion, "discovery errors for "+gv)
+		cause.Related = all
+		causes = append(causes, cause)
 	}
-	cause.APIServices = failingAPIServices
-	if len(apiLines) > 0 && confidence == "medium" && cond != nil {
-		cause.Confidence = "high"
-	}
-	cause.Summary = fmt.Sprintf("Discovery of %s fails: %s. The namespace controller cannot list the namespace's content, so it keeps the namespace's \"kubernetes\" finalizer; every namespace deleted while this lasts hangs the same way.",
-		strings.Join(cause.GroupVersions, ", "), strings.Join(summaries, "; "))
-	all := append(append([]*logs.Entry{}, lines...), apiLines...)
-	analyzer.SortEntries(all)
-	cause.Evidence = append(causeEvidence, analyzer.SampleLines(all, 8)...)
-	analyzer.Correlate(all, p.Deletion).Apply(&cause, p.Deletion, "discovery errors for "+strings.Join(cause.GroupVersions, ", "))
-	cause.Notes = notes
-	cause.Related = all
-	return []analyzer.Cause{cause}, ""
+	return causes, ""
 }
 
 func anyGV(fs []kubemsg.GroupVersionError, found map[string]*gvFinding) bool {
@@ -219,7 +217,7 @@ func anyGV(fs []kubemsg.GroupVersionError, found map[string]*gvFinding) bool {
 // the deepest component the bundle has evidence for.
 func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyzer.Evidence, nsLines, wide []*logs.Entry) (chain []analyzer.Link, summary string, kasLines []*logs.Entry) {
 	ix := p.Index
-	kcm := analyzer.Link{Component: "namespace controller (kube-controller-manager)",
+	kcm := analyzer.Link{Component: "namespace controller (kube-controller-manager)", Fault: true,
 		Finding: fmt.Sprintf("discovery of %s fails: %s", gv, errText)}
 	kcm.Evidence = append(kcm.Evidence, condEv...)
 	kcm.Evidence = append(kcm.Evidence, analyzer.SampleLines(filterGV(append(append([]*logs.Entry{}, nsLines...), wide...), gv), 4)...)
@@ -246,7 +244,7 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 		for _, code := range order {
 			finding += "; " + code + ": " + classes[code].Meaning
 		}
-		chain = append(chain, analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: finding, Evidence: analyzer.SampleLines(sorted, 6)})
+		chain = append(chain, analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: finding, Evidence: analyzer.SampleLines(sorted, 6), Fault: true})
 		_, timeout := classes["timeout"]
 		_, noRoute := classes["no-route"]
 		if timeout || noRoute {
@@ -268,7 +266,9 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 		if !ix.Has("APIService") {
 			f += " (collect: kubectl get apiservices -o json)"
 		}
-		chain = append(chain, analyzer.Link{Component: "APIService " + name, Finding: f})
+		chain = append(chain, analyzer.Link{Component: "APIService " + name, Finding: f, Fault: true,
+			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "apiservice", name, "-o", "yaml"),
+				Why: "Find the Service APIService " + name + " points at (spec.service) and make its pods ready and reachable from the control plane, or delete the APIService if its server was removed on purpose."}})
 		if owner != "" {
 			summary += " (usually " + owner + ")"
 		}
@@ -282,6 +282,7 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 			link.Finding += " (since " + analyzer.FmtTime(c.LastTransitionTime) + ")"
 		}
 		link.Evidence = append(link.Evidence, analyzer.ConditionEvidence(a, c))
+		link.Fault = c.Status != "True"
 		summary += fmt.Sprintf(" is Available=%s (%s)", c.Status, c.Reason)
 		if cl := kubemsg.ClassifyError(c.Reason + " " + c.Message); cl.Code != "unknown" {
 			link.Finding += " — " + cl.Meaning
@@ -298,8 +299,10 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 	port := analyzer.Port(svcRef)
 	summary += fmt.Sprintf(", backed by Service %s/%s", svcRef.Namespace, svcRef.Name)
 	if p.Stuck[svcRef.Namespace] {
-		chain = append(chain, analyzer.Link{Component: "deadlock",
-			Finding:  fmt.Sprintf("the APIService's backend Service lives in namespace %q, which is itself being deleted: its pods are gone or going, so discovery can never recover on its own. Delete the APIService (or recreate the backend elsewhere) to break the cycle", svcRef.Namespace),
+		chain = append(chain, analyzer.Link{Component: "deadlock", Fault: true,
+			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "delete", "apiservice", name),
+				Why: fmt.Sprintf("The backend lives in namespace %s, which is being deleted: delete the APIService to break the cycle; reinstall its server in a namespace that stays, if it is still needed.", svcRef.Namespace)},
+			Finding: fmt.Sprintf("the APIService's backend Service lives in namespace %q, which is itself being deleted: its pods are gone or going, so discovery can never recover on its own. Delete the APIService (or recreate the backend elsewhere) to break the cycle", svcRef.Namespace),
 			Evidence: []analyzer.Evidence{analyzer.FieldEvidence(a, "spec.service", fmt.Sprintf("spec.service: %s/%s:%d", svcRef.Namespace, svcRef.Name, port))}})
 		summary += fmt.Sprintf(" in namespace %s, which is itself being deleted (self-inflicted deadlock)", svcRef.Namespace)
 	}
@@ -313,7 +316,10 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 func networkLinks(p *analyzer.Pass) []analyzer.Link {
 	cloud := p.Lines(cloudKey)
 	if len(cloud) == 0 {
+		// a hypothesis from the error class, not a proven fault: never the root
 		return []analyzer.Link{{Component: "network path (control plane → pod network)",
+			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "nodes", "-o", "wide") + " && " + analyzer.Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=cloud-controller-manager", "--tail=500"),
+				Why: "kube-apiserver's calls to the backend time out or find no route: check the routes from the control-plane hosts to the pod network (cloud route table, CNI, firewalls, security groups)."},
 			Finding: "the calls time out or find no route, which points at the network path (routes, CNI, firewalls) rather than at the backend pods; the bundle has no cloud-controller-manager or CNI log line about routes or permissions (collect: cloud-controller-manager and CNI logs, the node's routing table `ip route`, the cloud route table)"}}
 	}
 	lines := append([]*logs.Entry{}, cloud...)
@@ -332,16 +338,38 @@ func networkLinks(p *analyzer.Pass) []analyzer.Link {
 	if c := lines[0].Component; c != "" && c != "cloud-controller-manager" {
 		comp = c
 	}
-	finding := fmt.Sprintf("%d lines about pod-network routes or cloud permissions (first %s, last %s)", len(lines), analyzer.FmtTime(lines[0].Time), analyzer.FmtTime(lines[len(lines)-1].Time))
-	switch {
-	case route && perm:
-		finding += ": the route controller cannot manage the routes to the pod network because the cloud refuses its calls (permissions). Without those routes kube-apiserver cannot reach pods on other nodes; restore the cloud permissions (IAM role/policy of the controller) and the routes come back"
-	case route:
-		finding += ": the route controller cannot manage the routes to the pod network, so kube-apiserver cannot reach pods on other nodes"
-	case perm:
-		finding += ": the cloud refuses the controller's calls (permissions)"
+	var routeLines, permLines []*logs.Entry
+	for _, e := range lines {
+		d := e.Detail()
+		if strings.Contains(d, "UnauthorizedOperation") || strings.Contains(d, "AuthorizationFailed") || strings.Contains(d, "AccessDenied") {
+			permLines = append(permLines, e)
+		} else {
+			routeLines = append(routeLines, e)
+		}
 	}
-	return []analyzer.Link{{Component: comp, Finding: finding, Evidence: analyzer.SampleLines(lines, 4)}}
+	span := func(ls []*logs.Entry) string {
+		return fmt.Sprintf("%d lines, first %s, last %s", len(ls), analyzer.FmtTime(ls[0].Time), analyzer.FmtTime(ls[len(ls)-1].Time))
+	}
+	logsCmd := analyzer.Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=cloud-controller-manager", "--tail=500")
+	var out []analyzer.Link
+	if route && len(routeLines) > 0 {
+		out = append(out, analyzer.Link{Component: comp, Fault: true, Evidence: analyzer.SampleLines(routeLines, 3),
+			Finding: "the route controller cannot create the routes to the pod network (" + span(routeLines) + "), so kube-apiserver cannot reach pods on other nodes",
+			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "nodes", "-o", "custom-columns=NAME:.metadata.name,PODCIDR:.spec.podCIDR,NETWORK:.status.conditions[?(@.type==\"NetworkUnavailable\")].reason"),
+				Why: "Restore the routes from the control plane to every node's pod CIDR (the route controller recreates them once it can)."}})
+	}
+	if perm {
+		quote := strings.TrimSpace(permLines[0].Detail())
+		out = append(out, analyzer.Link{Component: "cloud permissions of the route controller", Fault: true, Evidence: analyzer.SampleLines(permLines, 3),
+			Finding: "the cloud refuses the route controller's calls: its IAM role or policy lacks the permissions it needs (" + span(permLines) + ")",
+			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: logsCmd + " | grep -E 'UnauthorizedOperation|AuthorizationFailed|AccessDenied'",
+				Why: "Restore the cloud route controller's permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + analyzer.Clip(quote, 200) + "). The routes come back on its next pass, kube-apiserver reaches the backend again and every stuck namespace finishes on its own."}})
+	}
+	if len(out) == 0 {
+		out = append(out, analyzer.Link{Component: comp, Fault: true, Evidence: analyzer.SampleLines(lines, 4),
+			Finding: "lines about pod-network routes or cloud permissions (" + span(lines) + ")"})
+	}
+	return out
 }
 
 func filterGV(es []*logs.Entry, gv string) []*logs.Entry {

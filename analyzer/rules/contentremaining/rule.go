@@ -49,7 +49,7 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		cause.Evidence = append(cause.Evidence, analyzer.ConditionEvidence(p.Object, f))
 		parts = append(parts, "deletes fail: "+f.Message)
 	}
-	var pods, deadNodes []string
+	var pods, deadNodes, nodeNames []string
 	seenNode := map[string]bool{}
 	for _, o := range p.Index.InNamespace(p.Namespace, "Pod") {
 		if o.DeletionTimestamp.IsZero() {
@@ -64,6 +64,7 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		seenNode[o.Pod.NodeName] = true
 		if n := p.Index.Find("Node", "", o.Pod.NodeName); n != nil {
 			if c := n.Condition("Ready"); c != nil && c.Status != "True" {
+				nodeNames = append(nodeNames, n.Name)
 				deadNodes = append(deadNodes, fmt.Sprintf("node %s is Ready=%s (%s: %s) since %s", n.Name, c.Status, c.Reason, c.Message, analyzer.FmtTime(c.LastTransitionTime)))
 				cause.Evidence = append(cause.Evidence, analyzer.ConditionEvidence(n, c))
 			}
@@ -76,7 +77,9 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	if len(deadNodes) > 0 {
 		cause.Confidence = "high"
 		cause.Summary += " " + strings.Join(deadNodes, "; ") + ": its kubelet never confirms the pods are gone, so they stay until the node returns or is deleted (kubectl delete node), or the pods are force-deleted."
-		cause.Chain = append(cause.Chain, analyzer.Link{Component: "kubelet", Finding: strings.Join(deadNodes, "; ")})
+		cause.Chain = append(cause.Chain, analyzer.Link{Component: "kubelet", Finding: strings.Join(deadNodes, "; "), Fault: true,
+			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd(append([]string{"kubectl", "describe", "node"}, nodeNames...)...),
+				Why: "Bring the node's kubelet back (it then confirms the pods are gone), or, if the node is gone for good, delete the Node object: the pods on it are then removed."}})
 	}
 	return []analyzer.Cause{cause}, ""
 }

@@ -132,7 +132,7 @@ func runControllerNotRunning(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	cause := analyzer.Cause{Confidence: confidence, GroupVersions: []string{}, APIServices: []string{},
 		Finalizers: []string{}, Objects: []analyzer.ObjectRef{}, Evidence: ev}
 	cause.Summary = "The namespace controller is not running: " + strings.Join(signals, "; ") + ". Nothing deletes the namespace's content until kube-controller-manager runs and holds the leadership again."
-	cause.Chain = []analyzer.Link{{Component: "kube-controller-manager", Finding: strings.Join(signals, "; "), Evidence: ev}}
+	cause.Chain = []analyzer.Link{{Component: "kube-controller-manager", Finding: strings.Join(signals, "; "), Evidence: ev, Fault: true}}
 	return []analyzer.Cause{cause}, ""
 }
 

@@ -70,7 +70,7 @@ func runConversionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			lines = append(lines, e)
 		}
 	}
-	chain := []analyzer.Link{{Component: "namespace controller (kube-controller-manager)", Finding: fmt.Sprintf("listing/deleting %s %s fails: conversion webhook error: %s", f.GroupVersion, f.Kind, f.Detail), Evidence: ev}}
+	chain := []analyzer.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true, Finding: fmt.Sprintf("listing/deleting %s %s fails: conversion webhook error: %s", f.GroupVersion, f.Kind, f.Detail), Evidence: ev}}
 	s := fmt.Sprintf("The conversion webhook of %s (%s) fails (%s)", f.Kind, f.GroupVersion, kubemsg.ClassifyError(f.Detail).Code)
 	for _, crd := range ix.ByKind["CustomResourceDefinition"] {
 		if crd.CRD == nil || crd.CRD.Kind != f.Kind || (f.GroupVersion != "" && crd.CRD.Group != kubemsg.GroupOf(f.GroupVersion)) {
@@ -78,7 +78,9 @@ func runConversionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		}
 		cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(crd))
 		fd := fmt.Sprintf("CRD %s: conversion strategy %s, versions %v (storage %s)", crd.Name, crd.CRD.ConversionStrategy, crd.CRD.Versions, crd.CRD.StorageVersion)
-		chain = append(chain, analyzer.Link{Component: "CRD " + crd.Name, Finding: fd, Evidence: []analyzer.Evidence{{File: crd.Source.File, Line: crd.Source.Line, Object: crd.Ref(), Text: fd}}})
+		chain = append(chain, analyzer.Link{Component: "CRD " + crd.Name, Finding: fd, Evidence: []analyzer.Evidence{{File: crd.Source.File, Line: crd.Source.Line, Object: crd.Ref(), Text: fd}}, Fault: true,
+			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "crd", crd.Name, "-o", "jsonpath={.spec.conversion}"),
+				Why: "Restore the conversion webhook's Service and pods (reinstall the operator that serves it), or, if every object is stored at one version, set spec.conversion.strategy to None."}})
 		s = fmt.Sprintf("The conversion webhook of CRD %s fails (%s)", crd.Name, kubemsg.ClassifyError(f.Detail).Code)
 		if svc := crd.CRD.ConversionService; svc != nil {
 			chain = append(chain, ix.BackendChain(svc)...)
