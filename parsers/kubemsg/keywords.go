@@ -8,12 +8,22 @@ var LogKeywords = []string{
 	"eletion of namespace",                                // KCM namespace controller: 1.16+ "deletion of namespace X failed", 1.35 "Deletion of namespace failed" namespace=X
 	"unable to retrieve the complete list of server APIs", // client-go discovery (KCM quota, pre-1.16 namespace controller, kubectl)
 	"failed to discover some groups",                      // KCM garbage collector
-	"unable to get all supported resources from server",   // namespace deleter start-up
+	"nable to get all supported resources from server",    // namespace deleter start-up (1.35: "Unable to get ...")
+	"unexpected items still remain in namespace",          // namespace deleter, per resource (bare in 1.8-1.15 KCM lines)
+	"failed to delete pods for namespace",                 // KEP-5080 ordered namespace deletion (1.33+, backports)
+	"pods still remain, delaying deletion",                // KEP-5080 V(5) line
+	"unable to fetch metrics from",                        // HPA metrics clients (metrics.k8s.io & co. unavailable)
+	// namespace condition messages (1.16+), for logs that echo a condition (kubectl describe, events)
+	"Discovery failed for some groups",
+	"Some resources are remaining",
+	"finalizers remaining",
+	"Failed to delete all resource types",
 	"couldn't get resource list for",                      // client-go memcache (KCM RESTMapper, kubectl)
 	"failed with: ",                                       // aggregator availability and OpenAPI aggregation
 	"changing APIService availability",                    // aggregator, V(2), 1.22+
 	"error resolving ",                                    // aggregator proxy
 	"ailed calling webhook",                               // admission webhooks (both capitalisations)
+	"failed calling admission webhook",                    // admission webhooks 1.8-1.12
 	"conversion webhook",                                  // CRD conversion webhooks
 	"Namespace has been deleted",                          // namespace controller: a namespace finished
 	"Starting namespace controller",                       // namespace controller (re)started
