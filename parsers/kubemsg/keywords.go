@@ -18,22 +18,22 @@ var LogKeywords = []string{
 	"Some resources are remaining",
 	"finalizers remaining",
 	"Failed to delete all resource types",
-	"couldn't get resource list for",                      // client-go memcache (KCM RESTMapper, kubectl)
-	"failed with: ",                                       // aggregator availability and OpenAPI aggregation
-	"changing APIService availability",                    // aggregator, V(2), 1.22+
-	"error resolving ",                                    // aggregator proxy
-	"ailed calling webhook",                               // admission webhooks (both capitalisations)
-	"failed calling admission webhook",                    // admission webhooks 1.8-1.12
-	"conversion webhook",                                  // CRD conversion webhooks
-	"Namespace has been deleted",                          // namespace controller: a namespace finished
-	"Starting namespace controller",                       // namespace controller (re)started
-	"successfully acquired lease",                         // leader election (KCM restarts)
-	"currently unable to handle the request",              // 503 rendered by clients
-	`version="v1.`,                                        // component start-up, structured ("Starting" version=...)
-	"Version: v1.",                                        // component start-up, printf (before structured logging)
-	"reconcile node routes",                               // cloud route controller: "Couldn't reconcile node routes"
-	"Could not create route",                              // cloud route controller
-	"UnauthorizedOperation",                               // AWS permission error
-	"AuthorizationFailed",                                 // Azure permission error
-	"AccessDenied",                                        // AWS/GCP permission error
+	"couldn't get resource list for",         // client-go memcache (KCM RESTMapper, kubectl)
+	"failed with: ",                          // aggregator availability and OpenAPI aggregation
+	"changing APIService availability",       // aggregator, V(2), 1.22+
+	"error resolving ",                       // aggregator proxy
+	"ailed calling webhook",                  // admission webhooks (both capitalisations)
+	"failed calling admission webhook",       // admission webhooks 1.8-1.12
+	"conversion webhook",                     // CRD conversion webhooks
+	"Namespace has been deleted",             // namespace controller: a namespace finished
+	"Starting namespace controller",          // namespace controller (re)started
+	"successfully acquired lease",            // leader election (KCM restarts)
+	"currently unable to handle the request", // 503 rendered by clients
+	`version="v1.`,                           // component start-up, structured ("Starting" version=...)
+	"Version: v1.",                           // component start-up, printf (before structured logging)
+	"reconcile node routes",                  // cloud route controller: "Couldn't reconcile node routes"
+	"Could not create route",                 // cloud route controller
+	"UnauthorizedOperation",                  // AWS permission error
+	"AuthorizationFailed",                    // Azure permission error
+	"AccessDenied",                           // AWS/GCP permission error
 }

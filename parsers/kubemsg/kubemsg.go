@@ -363,7 +363,11 @@ func ParseConversionFailure(text string) (ConversionFailure, bool) {
 	return ConversionFailure{}, false
 }
 
-var apiServiceFailed = regexp.MustCompile(`(?:^|err=")(v[0-9][a-z0-9]*\.[-a-z0-9.]+) failed with: `)
+// The APIService name is "<version>.<group>"; the version must look like "v<digit>..."
+// here, because the CRD finalizer logs "<plural>.<group> failed with: %v" in the same
+// shape. The name opens the message: start of text, after klog's "] ", inside err="..."
+// (1.31+) or a JSON "msg"/"err" value.
+var apiServiceFailed = regexp.MustCompile(`(?:^|\] |err=\\?"|"msg":"|"err":")(v[0-9][a-z0-9]*\.[-a-z0-9.]+) failed with: `)
 var openAPIFailed = regexp.MustCompile(`loading OpenAPI spec for \\?"(v[0-9][a-z0-9]*\.[-a-z0-9.]*)\\?" failed with: `)
 var errorResolving = regexp.MustCompile(`error resolving ([-a-z0-9.]+)/([-a-z0-9.]+): `)
 
@@ -378,10 +382,10 @@ type APIServiceFailure struct {
 // availability check) and the OpenAPI aggregation's `loading OpenAPI spec for %q failed with: %v`.
 func ParseAPIServiceFailure(text string) (APIServiceFailure, bool) {
 	if m := openAPIFailed.FindStringSubmatchIndex(text); m != nil {
-		return APIServiceFailure{APIService: text[m[2]:m[3]], Source: "openapi", Detail: firstClause(text[m[1]:])}, true
+		return APIServiceFailure{APIService: text[m[2]:m[3]], Source: "openapi", Detail: firstClause(quotedTail(text, m[1]))}, true
 	}
 	if m := apiServiceFailed.FindStringSubmatchIndex(text); m != nil {
-		return APIServiceFailure{APIService: text[m[2]:m[3]], Source: "availability", Detail: firstClause(text[m[1]:])}, true
+		return APIServiceFailure{APIService: text[m[2]:m[3]], Source: "availability", Detail: firstClause(quotedTail(text, m[1]))}, true
 	}
 	return APIServiceFailure{}, false
 }
