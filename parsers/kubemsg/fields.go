@@ -15,6 +15,7 @@ import (
 // Go-quoted, or ` key=bare`) or a JSON log line (`"key":"..."`). It returns the first
 // occurrence whose value decodes.
 func fieldValue(line, key string) (string, bool) {
+	line = " " + line // a key at the start of the text
 	for _, pre := range []string{" " + key + "=", `"` + key + `":`} {
 		off := 0
 		for {

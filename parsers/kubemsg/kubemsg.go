@@ -99,6 +99,7 @@ func gvAnchorOK(groupVersion string) bool {
 // 1.34 (%q) renderings. It returns nil when neither form is present.
 func ParseDiscoveryFailure(text string) []GroupVersionError {
 	var payload string
+	gcMap := false
 	if i := strings.Index(text, discoveryListPrefix); i >= 0 {
 		// a structured value (err="...") is decoded, so its closing quote and the
 		// following keys are not taken for error text
@@ -110,6 +111,7 @@ func ParseDiscoveryFailure(text string) []GroupVersionError {
 		}
 		// 1.32+ groups="map[\"gv\":\"err\"]" is decoded to map["gv":"err"]
 		payload = quotedTail(text, i+j)
+		gcMap = true
 	} else {
 		return nil
 	}
@@ -133,9 +135,12 @@ func ParseDiscoveryFailure(text string) []GroupVersionError {
 		// An anchor inside an error text ("stale GroupVersion discovery: metrics.k8s.io/v1beta1")
 		// is not followed by ": "; FindAll only returns anchors followed by ':', so an
 		// entry whose error names a GV without a colon stays whole.
-		errText = strings.TrimRight(errText, "]\"")
+		errText = strings.TrimRight(strings.TrimSpace(errText), "]\"")
 		errText = strings.TrimSuffix(errText, "\\")
-		errText = strings.TrimLeft(strings.TrimSpace(errText), "\"")
+		errText = strings.TrimSpace(errText)
+		if gcMap {
+			errText = strings.TrimPrefix(errText, "\"") // map["gv":"err"]
+		}
 		if errText == "" {
 			continue
 		}
