@@ -18,7 +18,7 @@ func fieldValue(line, key string) (string, bool) {
 	line = " " + line // a key at the start of the text
 	for _, pre := range []string{" " + key + "=", `"` + key + `":`} {
 		off := 0
-		for {
+		for tries := 0; tries < maxFieldTries; tries++ {
 			i := strings.Index(line[off:], pre)
 			if i < 0 {
 				break
@@ -33,10 +33,17 @@ func fieldValue(line, key string) (string, bool) {
 	return "", false
 }
 
+// Bounds that keep hostile lines linear: occurrences of a key tried, bytes of a
+// quoted value decoded.
+const (
+	maxFieldTries = 16
+	maxQuoted     = 64 << 10
+)
+
 // leadingValue decodes the quoted (Go or JSON) or bare value at the start of s.
 func leadingValue(s string, json bool) (string, bool) {
 	if strings.HasPrefix(s, `"`) {
-		q, err := strconv.QuotedPrefix(s)
+		q, err := strconv.QuotedPrefix(s[:min(len(s), maxQuoted)])
 		if err != nil {
 			return "", false
 		}
@@ -77,7 +84,7 @@ func quotedTail(text string, i int) string {
 	if open < 0 {
 		return text[i:]
 	}
-	q, err := strconv.QuotedPrefix(text[open:])
+	q, err := strconv.QuotedPrefix(text[open:min(len(text), open+maxQuoted)])
 	if err != nil {
 		return text[i:]
 	}
