@@ -2,6 +2,7 @@ package kubemsg
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -306,4 +307,23 @@ func slicesWithout(in []string, drop ...string) []string {
 		}
 	}
 	return out
+}
+
+// TestCatalogDocumented: docs/messages.md (generated from catalog.json) lists every form.
+func TestCatalogDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/messages.md")
+	if err != nil {
+		t.Skip("docs/messages.md not found:", err)
+	}
+	c, err := Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range c.Messages {
+		for _, f := range m.Forms {
+			if !strings.Contains(string(doc), "| `"+f.ID+"` | "+f.From+"–"+f.To+" |") {
+				t.Errorf("docs/messages.md has no row for %s (%s–%s)", f.ID, f.From, f.To)
+			}
+		}
+	}
 }
