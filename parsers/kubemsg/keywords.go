@@ -3,7 +3,8 @@ package kubemsg
 // LogKeywords are the literal phrases whose log lines the analyzer needs. A log line
 // that contains none of them is never parsed (the log scanner searches for them in
 // large blocks before splitting lines, as grep does). Each phrase is quoted from the
-// Kubernetes source; see the package documentation.
+// Kubernetes source; every example line of the message catalogue (catalog.json) contains
+// one of them (TestCatalog).
 var LogKeywords = []string{
 	"eletion of namespace",                                // KCM namespace controller: 1.16+ "deletion of namespace X failed", 1.35 "Deletion of namespace failed" namespace=X
 	"unable to retrieve the complete list of server APIs", // client-go discovery (KCM quota, pre-1.16 namespace controller, kubectl)

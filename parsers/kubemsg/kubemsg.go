@@ -4,8 +4,10 @@
 // kube-controller-manager and kube-apiserver logs and in kubectl output, so both the
 // object and the log parsers use this package.
 //
-// Every template matched here is quoted from the Kubernetes source (1.14 to 1.34); see
-// the reference table in the README for the versions each wording belongs to.
+// Every template matched here is quoted from the Kubernetes source (1.8 to 1.35): the
+// message catalogue catalog.json (embedded, Catalog(); documented in docs/messages.md)
+// lists each wording with its source file, the versions it belongs to and an example
+// line that the named parser must recognise.
 package kubemsg
 
 import (
