@@ -238,6 +238,7 @@ func TestCatalogCoverage(t *testing.T) {
 		"namespace-deletion-failed":   {8, 35},
 		"namespace-deleted":           {8, 35},
 		"deleter-supported-resources": {8, 35},
+		"kcm-available-resources":     {8, 28},
 		"content-still-remains":       {8, 35},
 		"ordered-deletion":            {33, 35},
 		"namespace-conditions":        {16, 35},
