@@ -106,6 +106,10 @@ var catalogParsers = map[string]func(string) map[string]string{
 		a, ok := ParseAPIServiceAvailabilityChange(s)
 		return map[string]string{"ok": strconv.FormatBool(ok), "apiservice": a.APIService, "new": a.NewStatus, "reason": a.Reason}
 	},
+	"ParseErrorResolving": func(s string) map[string]string {
+		ns, name, ok := ParseErrorResolving(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "namespace": ns, "name": name}
+	},
 	"ClassifyError": func(s string) map[string]string {
 		return map[string]string{"code": ClassifyError(s).Code}
 	},
@@ -252,6 +256,7 @@ func TestCatalogCoverage(t *testing.T) {
 		"admission-webhook":           {8, 35},
 		"apiservice-failed":           {8, 35},
 		"apiservice-availability":     {22, 35},
+		"aggregator-proxy":            {10, 35},
 		"apiservice-condition":        {8, 35},
 	}
 	seen := map[string]bool{}
