@@ -26,6 +26,10 @@ var errorClasses = []struct {
 	{[]string{"the server could not find the requested resource", "bad status from", "404"}, ErrorClass{"bad-status", "the backend answered, but not with a valid API discovery document (wrong backend, group no longer served, or an error status)"}},
 	{[]string{"Got empty response", "received empty response"}, ErrorClass{"empty-response", "the backend returned an empty discovery document"}},
 	{[]string{"the server is currently unable to handle the request", "service unavailable", "ServiceUnavailable", "503"}, ErrorClass{"service-unavailable", "kube-apiserver answered 503 for the group/version: its backend is unavailable"}},
+	// APIService Available=False reasons without an inner error (kube-aggregator
+	// available_controller.go / remote_available_controller.go, catalog.json)
+	{[]string{"is not listening on port", "ServicePortError"}, ErrorClass{"service-port", "the Service the APIService points at does not expose the port the APIService names"}},
+	{[]string{"cannot be checked due to", "ServiceAccessError", "EndpointsAccessError"}, ErrorClass{"access-error", "kube-apiserver could not read the backend's Service or endpoints from its cache"}},
 }
 
 // ClassifyError returns the class of an error text, or ("unknown", "") when no known

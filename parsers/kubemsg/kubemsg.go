@@ -4,8 +4,10 @@
 // kube-controller-manager and kube-apiserver logs and in kubectl output, so both the
 // object and the log parsers use this package.
 //
-// Every template matched here is quoted from the Kubernetes source (1.14 to 1.34); see
-// the reference table in the README for the versions each wording belongs to.
+// Every template matched here is quoted from the Kubernetes source (1.8 to 1.35): the
+// message catalogue catalog.json (embedded, Catalog(); documented in docs/messages.md)
+// lists each wording with its source file, the versions it belongs to and an example
+// line that the named parser must recognise.
 package kubemsg
 
 import (
@@ -74,8 +76,22 @@ type GroupVersionError struct {
 
 // gvAnchor matches the "<group>/<version>: " anchors of ErrGroupDiscoveryFailed and the
 // "<gv>:" keys of the garbage collector's map rendering. Group names are DNS subdomains,
-// versions are DNS labels starting with v and a digit.
-var gvAnchor = regexp.MustCompile(`(?:^|, |map\[| |\[)"?((?:[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?/)?v[0-9][a-z0-9]*)"?: ?`)
+// versions DNS-1035 labels; a version that does not look like "v<digit>..." ("stable")
+// is taken only with a dotted group (see gvAnchorOK), so words of an error text are not.
+var gvAnchor = regexp.MustCompile(`(?:^|, |map\[| |\[)"?((?:[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?/)?[a-z](?:[-a-z0-9]*[a-z0-9])?)"?: ?`)
+
+var usualVersion = regexp.MustCompile(`^v[0-9]`)
+
+// gvAnchorOK reports whether an anchor's group/version is one: a valid group/version
+// whose version starts "v<digit>", or whose group holds a dot (CRD and aggregated API
+// groups always do).
+func gvAnchorOK(groupVersion string) bool {
+	gv, ok := parseGroupVersion(groupVersion)
+	if !ok {
+		return false
+	}
+	return usualVersion.MatchString(gv.Version) || strings.Contains(gv.Group, ".")
+}
 
 // ParseDiscoveryFailure extracts every failing group/version from a text that contains
 // client-go's "unable to retrieve the complete list of server APIs: gv: err, gv: err"
@@ -85,15 +101,19 @@ var gvAnchor = regexp.MustCompile(`(?:^|, |map\[| |\[)"?((?:[a-z0-9](?:[-a-z0-9.
 // 1.34 (%q) renderings. It returns nil when neither form is present.
 func ParseDiscoveryFailure(text string) []GroupVersionError {
 	var payload string
+	gcMap := false
 	if i := strings.Index(text, discoveryListPrefix); i >= 0 {
-		payload = text[i+len(discoveryListPrefix):]
+		// a structured value (err="...") is decoded, so its closing quote and the
+		// following keys are not taken for error text
+		payload = quotedTail(text, i+len(discoveryListPrefix))
 	} else if i := strings.Index(text, "failed to discover some groups"); i >= 0 {
-		payload = text[i+len("failed to discover some groups"):]
-		j := strings.Index(payload, "map[")
+		j := strings.Index(text[i:], "map[")
 		if j < 0 {
 			return nil
 		}
-		payload = payload[j:]
+		// 1.32+ groups="map[\"gv\":\"err\"]" is decoded to map["gv":"err"]
+		payload = quotedTail(text, i+j)
+		gcMap = true
 	} else {
 		return nil
 	}
@@ -101,7 +121,7 @@ func ParseDiscoveryFailure(text string) []GroupVersionError {
 	// it stays inside the previous entry's error text.
 	var locs [][]int
 	for _, loc := range gvAnchor.FindAllStringSubmatchIndex(payload, -1) {
-		if _, ok := parseGroupVersion(payload[loc[2]:loc[3]]); ok {
+		if gvAnchorOK(payload[loc[2]:loc[3]]) {
 			locs = append(locs, loc)
 		}
 	}
@@ -117,9 +137,12 @@ func ParseDiscoveryFailure(text string) []GroupVersionError {
 		// An anchor inside an error text ("stale GroupVersion discovery: metrics.k8s.io/v1beta1")
 		// is not followed by ": "; FindAll only returns anchors followed by ':', so an
 		// entry whose error names a GV without a colon stays whole.
-		errText = strings.TrimRight(errText, "]\"")
+		errText = strings.TrimRight(strings.TrimSpace(errText), "]\"")
 		errText = strings.TrimSuffix(errText, "\\")
-		errText = strings.TrimLeft(strings.TrimSpace(errText), "\"")
+		errText = strings.TrimSpace(errText)
+		if gcMap {
+			errText = strings.TrimPrefix(errText, "\"") // map["gv":"err"]
+		}
 		if errText == "" {
 			continue
 		}
@@ -268,11 +291,19 @@ type WebhookFailure struct {
 	Detail  string // the error after the name
 }
 
-var webhookCall = regexp.MustCompile(`failed calling webhook "([^"]+)"(?:: |; )`)
-var webhookClosed = regexp.MustCompile(`Failed calling webhook, failing (?:closed|open) (\S+): `)
+var (
+	// ErrCallingWebhook: `failed calling webhook %q: %v` (1.13+), `failed calling
+	// admission webhook %q: %v` (1.8-1.12), each also with "; no further details
+	// available"; the quotes are escaped inside a structured value (err="...\"name\"...")
+	webhookCall = regexp.MustCompile(`failed calling (?:admission )?webhook \\?"(` + reSubdomain + `)\\?"(?:: |; )`)
+	// kube-apiserver's warnings: `Failed calling webhook, failing closed|open %v: %v`
+	// (1.9+) and 1.8's `Failed calling webhook %v: %v`
+	webhookClosed = regexp.MustCompile(`Failed calling webhook(?:, failing (?:closed|open))? (` + reSubdomain + `): `)
+)
 
 // ParseWebhookFailures finds admission webhook failures: `failed calling webhook "%s": %v`
-// (all versions) and kube-apiserver's `Failed calling webhook, failing closed %v: %v`.
+// (1.13+; 1.8-1.12 `failed calling admission webhook "%s": %v`) and kube-apiserver's
+// `Failed calling webhook, failing closed %v: %v` (1.8: `Failed calling webhook %v: %v`).
 func ParseWebhookFailures(text string) []WebhookFailure {
 	var out []WebhookFailure
 	seen := map[string]bool{}
@@ -282,7 +313,7 @@ func ParseWebhookFailures(text string) []WebhookFailure {
 			continue
 		}
 		seen[name] = true
-		out = append(out, WebhookFailure{Webhook: name, Detail: firstClause(text[m[1]:])})
+		out = append(out, WebhookFailure{Webhook: name, Detail: firstClause(quotedTail(text, m[1]))})
 	}
 	if len(out) == 0 {
 		if m := webhookClosed.FindStringSubmatchIndex(text); m != nil {
@@ -299,14 +330,39 @@ type ConversionFailure struct {
 	Detail       string
 }
 
-var conversionFailed = regexp.MustCompile(`conversion webhook for ([-a-z0-9.]+/[a-z0-9]+), Kind=([A-Za-z0-9]+) (?:failed|returned)[: ]?\s*`)
-var conversionFailed114 = regexp.MustCompile(`calling to conversion webhook failed for ([-a-z0-9.]+): `)
+var (
+	// 1.16+ "conversion webhook for %v failed: %v" and its variants; %v is the GVK
+	// ("group/version, Kind=Kind"; "/, Kind=" for the kind-less list 1.27 passes in)
+	conversionFailed = regexp.MustCompile(`conversion (?:webhook )?for ((?:` + reSubdomain + `)?/` + reVersion + `), Kind=(` + reKind + `)? ?(?:failed|returned|lacked)[:,]? ?\s*`)
+	// 1.15 (and 1.16+ "failed, no objects returned"): %v of the object itself,
+	// "&{map[apiVersion:stable.example.com/v1 kind:CronTab ...]}"
+	conversionFailedObject = regexp.MustCompile(`conversion webhook for &\{map\[(?:[^\]]*? )?apiVersion:((?:` + reSubdomain + `/)?` + reVersion + `) (?:[^\]]*? )?kind:(` + reKind + `)[ \]]`)
+	conversionFailed114    = regexp.MustCompile(`calling to conversion webhook failed for (` + reSubdomain + `): `)
+)
 
-// ParseConversionFailure finds "conversion webhook for %v failed: %v" (1.16+; the GVK
-// renders as "group/version, Kind=Kind") and 1.14's "calling to conversion webhook failed for %s".
+// ParseConversionFailure finds a CRD conversion webhook failure and returns the
+// group/version and kind it names:
+//   - 1.16+ "conversion webhook for %v failed: %v" and "... returned ..." (GVK rendered
+//     "group/version, Kind=Kind"); 1.27's outer "conversion for %v failed: %w" (the inner
+//     1.27 text names "/, Kind=", which is skipped for a named one);
+//   - 1.15 and "failed, no objects returned": %v of the object ("&{map[apiVersion:...
+//     kind:...]}");
+//   - 1.13-1.14 "calling to conversion webhook failed for %s: %v" (the CRD name, returned
+//     as Kind with an empty GroupVersion).
+//
+// Kinds may hold digits and hyphens, versions any DNS-1035 label.
 func ParseConversionFailure(text string) (ConversionFailure, bool) {
-	if m := conversionFailed.FindStringSubmatchIndex(text); m != nil {
-		return ConversionFailure{GroupVersion: text[m[2]:m[3]], Kind: text[m[4]:m[5]], Detail: firstClause(text[m[1]:])}, true
+	for _, m := range conversionFailed.FindAllStringSubmatchIndex(text, -1) {
+		if m[4] >= 0 && text[m[2]:m[3]] != "/" {
+			return ConversionFailure{GroupVersion: text[m[2]:m[3]], Kind: text[m[4]:m[5]], Detail: firstClause(text[m[1]:])}, true
+		}
+	}
+	if m := conversionFailedObject.FindStringSubmatchIndex(text); m != nil {
+		d := text[m[1]:]
+		if i := strings.Index(d, "failed"); i >= 0 {
+			d = d[i:]
+		}
+		return ConversionFailure{GroupVersion: text[m[2]:m[3]], Kind: text[m[4]:m[5]], Detail: firstClause(d)}, true
 	}
 	if m := conversionFailed114.FindStringSubmatchIndex(text); m != nil {
 		return ConversionFailure{Kind: text[m[2]:m[3]], Detail: firstClause(text[m[1]:])}, true
@@ -314,7 +370,11 @@ func ParseConversionFailure(text string) (ConversionFailure, bool) {
 	return ConversionFailure{}, false
 }
 
-var apiServiceFailed = regexp.MustCompile(`(?:^|err=")(v[0-9][a-z0-9]*\.[-a-z0-9.]+) failed with: `)
+// The APIService name is "<version>.<group>"; the version must look like "v<digit>..."
+// here, because the CRD finalizer logs "<plural>.<group> failed with: %v" in the same
+// shape. The name opens the message: start of text, after klog's "] ", inside err="..."
+// (1.31+) or a JSON "msg"/"err" value.
+var apiServiceFailed = regexp.MustCompile(`(?:^|\] |err=\\?"|"msg":"|"err":")(v[0-9][a-z0-9]*\.[-a-z0-9.]+) failed with: `)
 var openAPIFailed = regexp.MustCompile(`loading OpenAPI spec for \\?"(v[0-9][a-z0-9]*\.[-a-z0-9.]*)\\?" failed with: `)
 var errorResolving = regexp.MustCompile(`error resolving ([-a-z0-9.]+)/([-a-z0-9.]+): `)
 
@@ -329,10 +389,10 @@ type APIServiceFailure struct {
 // availability check) and the OpenAPI aggregation's `loading OpenAPI spec for %q failed with: %v`.
 func ParseAPIServiceFailure(text string) (APIServiceFailure, bool) {
 	if m := openAPIFailed.FindStringSubmatchIndex(text); m != nil {
-		return APIServiceFailure{APIService: text[m[2]:m[3]], Source: "openapi", Detail: firstClause(text[m[1]:])}, true
+		return APIServiceFailure{APIService: text[m[2]:m[3]], Source: "openapi", Detail: firstClause(quotedTail(text, m[1]))}, true
 	}
 	if m := apiServiceFailed.FindStringSubmatchIndex(text); m != nil {
-		return APIServiceFailure{APIService: text[m[2]:m[3]], Source: "availability", Detail: firstClause(text[m[1]:])}, true
+		return APIServiceFailure{APIService: text[m[2]:m[3]], Source: "availability", Detail: firstClause(quotedTail(text, m[1]))}, true
 	}
 	return APIServiceFailure{}, false
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // Fuzz targets for the message parsers. Seeds are the lines of the real fixtures
@@ -64,7 +66,8 @@ func addSeeds(f *testing.F, hand ...string) {
 	}
 }
 
-var gvShape = regexp.MustCompile(`^(?:[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?/)?v[0-9][a-z0-9]*$`)
+// a group/version: the version a DNS-1035 label, "v<digit>..." unless the group is dotted
+var gvShape = regexp.MustCompile(`^(?:(?:[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?/)?v[0-9][a-z0-9]*|[a-z0-9](?:[-a-z0-9]*[a-z0-9])?\.[-a-z0-9.]*[a-z0-9]/[a-z](?:[-a-z0-9]*[a-z0-9])?)$`)
 
 // FuzzParseDiscoveryFailure: every group/version returned is well-formed, quoted from
 // the text, listed once, with a non-empty error; valid UTF-8 in gives valid UTF-8 out.
@@ -207,5 +210,94 @@ func FuzzParseBackendFailures(f *testing.F) {
 		_ = GroupOf(text)
 		_ = WellKnownGroupOwner(text)
 		_ = SortedUnique(strings.Fields(text))
+	})
+}
+
+// FuzzParseNewMessages covers the parsers added with the message catalogue: every
+// name returned is quoted from the text and valid for its slot, details are bounded,
+// valid UTF-8 in gives valid UTF-8 out, and nothing is found without the message's
+// fixed phrase. Seeds are the catalogue's examples.
+func isGroupName(s string) bool { return len(validation.IsDNS1123Subdomain(s)) == 0 }
+
+func FuzzParseNewMessages(f *testing.F) {
+	if c, err := Catalog(); err == nil {
+		for _, m := range c.Messages {
+			for _, fm := range m.Forms {
+				f.Add(fm.Example)
+			}
+		}
+	}
+	addSeeds(f,
+		"unexpected items still remain in namespace: demo for gvr: { v1 pods}",
+		"unexpected items still remain in namespace: demo for gvr: example.com/v1, Resource=widgets",
+		`"Deletion of namespace failed" err="\xff" namespace="a"`,
+		`err="couldn't get resource list for v1: \"x`,
+		`k="abc\"def" z`,
+		"failed to delete pods for namespace: a, err: ")
+	f.Fuzz(func(t *testing.T, text string) {
+		valid := utf8.ValidString(text)
+		utf := func(what, s string) {
+			if valid && !utf8.ValidString(s) {
+				t.Fatalf("%s: invalid UTF-8 %q from valid input", what, s)
+			}
+		}
+		if g, ok := ParseGVR(text); ok {
+			if !strings.Contains(text, g.Resource) || !strings.Contains(text, g.Version) || !strings.Contains(text, g.Group) || g.Group != "" && !isGroupName(g.Group) {
+				t.Fatalf("ParseGVR %+v", g)
+			}
+		}
+		if ns, gvr, ok := ParseContentStillRemains(text); ok {
+			if !IsNamespaceName(ns) || !strings.Contains(text, "unexpected items still remain in namespace: "+ns+" for gvr: ") || !strings.Contains(text, gvr.Resource) {
+				t.Fatalf("ParseContentStillRemains %q %+v", ns, gvr)
+			}
+		}
+		if m, ok := ParseMemcacheFailure(text); ok {
+			if !strings.Contains(text, "couldn't get resource list for "+m.GroupVersion+": ") || m.Err == "" || len(m.Err) > 300+len("…") {
+				t.Fatalf("ParseMemcacheFailure %+v", m)
+			}
+			utf("memcache", m.Err)
+		}
+		if ns, e, ok := ParseOrderedDeletionFailure(text); ok {
+			if !IsNamespaceName(ns) || !strings.Contains(text, "failed to delete pods for namespace: "+ns+", err: ") {
+				t.Fatalf("ParseOrderedDeletionFailure %q", ns)
+			}
+			utf("ordered", e)
+		}
+		if ns, ok := ParsePodsStillRemain(text); ok {
+			if !strings.Contains(text, podsStillRemain) || ns != "" && !strings.Contains(text, ns) {
+				t.Fatalf("ParsePodsStillRemain %q", ns)
+			}
+		}
+		if ns, e, ok := ParseNamespaceDeletionFailure(text); ok {
+			if !IsNamespaceName(ns) || !strings.Contains(text, ns) || !strings.Contains(strings.ToLower(text), "eletion of namespace") {
+				t.Fatalf("ParseNamespaceDeletionFailure %q %q", ns, e)
+			}
+			utf("deletion", e)
+		}
+		if ns, ok := ParseNamespaceDeleted(text); ok {
+			if !IsNamespaceName(ns) || !strings.Contains(text, ns) || !strings.Contains(text, "Namespace has been deleted") {
+				t.Fatalf("ParseNamespaceDeleted %q", ns)
+			}
+		}
+		if m, ok := ParseMetricsAPIFailure(text); ok {
+			if m.Group != "" && !strings.Contains(text, m.Group) && metricsAPIGroups[m.API] != m.Group || len(m.Detail) > 300+len("…") {
+				t.Fatalf("ParseMetricsAPIFailure %+v", m)
+			}
+			utf("metrics", m.Detail)
+		}
+		if a, ok := ParseAPIServiceAvailabilityChange(text); ok {
+			if a.APIService == "" || len(a.Message) > 300+len("…") {
+				t.Fatalf("ParseAPIServiceAvailabilityChange %+v", a)
+			}
+			utf("availability", a.Message)
+		}
+		if v, ok := fieldValue(text, "err"); ok {
+			utf("fieldValue", v)
+		}
+		for i := 0; i <= len(text); i += 1 + len(text)/8 {
+			if i == len(text) || utf8.RuneStart(text[i]) { // callers cut at ASCII matches
+				utf("quotedTail", quotedTail(text, i))
+			}
+		}
 	})
 }

@@ -1,0 +1,391 @@
+package kubemsg
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// passesPrefilter is the log scanner's test (parsers/logs/match.go): a line is parsed
+// only when it contains one of LogKeywords as a plain substring.
+func passesPrefilter(line string) (string, bool) {
+	for _, k := range LogKeywords {
+		if strings.Contains(line, k) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+func joinGVs(fs []GroupVersionError) string {
+	var gvs []string
+	for _, f := range fs {
+		gvs = append(gvs, f.GroupVersion)
+	}
+	return strings.Join(gvs, ",")
+}
+
+// catalogParsers run the parser a catalogue form names and report what it returned,
+// under the keys the forms' "want" uses.
+var catalogParsers = map[string]func(string) map[string]string{
+	"ParseDiscoveryFailure": func(s string) map[string]string {
+		fs := ParseDiscoveryFailure(s)
+		out := map[string]string{"gvs": joinGVs(fs)}
+		if len(fs) > 0 {
+			out["err0"] = fs[0].Err
+		}
+		return out
+	},
+	"ParseNamespaceDeletionFailure": func(s string) map[string]string {
+		ns, e, ok := ParseNamespaceDeletionFailure(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "namespace": ns, "err": e}
+	},
+	"ParseNamespaceDeleted": func(s string) map[string]string {
+		ns, ok := ParseNamespaceDeleted(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "namespace": ns}
+	},
+	"ParseContentStillRemains": func(s string) map[string]string {
+		ns, gvr, ok := ParseContentStillRemains(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "namespace": ns, "gvr": gvr.String()}
+	},
+	"ParseOrderedDeletionFailure": func(s string) map[string]string {
+		ns, e, ok := ParseOrderedDeletionFailure(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "namespace": ns, "err": e}
+	},
+	"ParsePodsStillRemain": func(s string) map[string]string {
+		ns, ok := ParsePodsStillRemain(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "namespace": ns}
+	},
+	"ParseContentFailure": func(s string) map[string]string {
+		n, e, ok := ParseContentFailure(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "count": strconv.Itoa(n), "err": e}
+	},
+	"ParseContentRemaining": func(s string) map[string]string {
+		var items []string
+		for _, r := range ParseContentRemaining(s) {
+			items = append(items, fmt.Sprintf("%s.%s=%d", r.Resource, r.Group, r.Count))
+		}
+		return map[string]string{"ok": strconv.FormatBool(len(items) > 0), "items": strings.Join(items, ",")}
+	},
+	"ParseFinalizersRemaining": func(s string) map[string]string {
+		var items []string
+		for _, f := range ParseFinalizersRemaining(s) {
+			items = append(items, fmt.Sprintf("%s=%d", f.Finalizer, f.Count))
+		}
+		return map[string]string{"ok": strconv.FormatBool(len(items) > 0), "items": strings.Join(items, ",")}
+	},
+	"ParseMemcacheFailure": func(s string) map[string]string {
+		f, ok := ParseMemcacheFailure(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "gv": f.GroupVersion, "err": f.Err}
+	},
+	"ParseMetricsAPIFailure": func(s string) map[string]string {
+		f, ok := ParseMetricsAPIFailure(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "api": f.API, "group": f.Group}
+	},
+	"ParseConversionFailure": func(s string) map[string]string {
+		f, ok := ParseConversionFailure(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "gv": f.GroupVersion, "kind": f.Kind}
+	},
+	"ParseWebhookFailures": func(s string) map[string]string {
+		var names []string
+		for _, w := range ParseWebhookFailures(s) {
+			names = append(names, w.Webhook)
+		}
+		return map[string]string{"ok": strconv.FormatBool(len(names) > 0), "webhooks": strings.Join(names, ",")}
+	},
+	"ParseAPIServiceFailure": func(s string) map[string]string {
+		f, ok := ParseAPIServiceFailure(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "apiservice": f.APIService, "source": f.Source}
+	},
+	"ParseAPIServiceAvailabilityChange": func(s string) map[string]string {
+		a, ok := ParseAPIServiceAvailabilityChange(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "apiservice": a.APIService, "new": a.NewStatus, "reason": a.Reason}
+	},
+	"ParseErrorResolving": func(s string) map[string]string {
+		ns, name, ok := ParseErrorResolving(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "namespace": ns, "name": name}
+	},
+	"ClassifyError": func(s string) map[string]string {
+		return map[string]string{"code": ClassifyError(s).Code}
+	},
+}
+
+var minorVersion = regexp.MustCompile(`^v1\.(\d+)$`)
+
+func minor(t *testing.T, v string) int {
+	t.Helper()
+	m := minorVersion.FindStringSubmatch(v)
+	if m == nil {
+		t.Fatalf("version %q is not v1.N", v)
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// TestCatalog runs every catalogued example line through the log prefilter and through
+// the parser its form names, and checks the catalogue's data.
+func TestCatalog(t *testing.T) {
+	c, err := Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := minor(t, c.Versions.From), minor(t, c.Versions.To)
+	if lo != 8 || hi != 35 {
+		t.Errorf("catalogue covers %s..%s, want v1.8..v1.35", c.Versions.From, c.Versions.To)
+	}
+	ids := map[string]bool{}
+	forms := 0
+	for _, m := range c.Messages {
+		if m.ID == "" || ids[m.ID] || len(m.Forms) == 0 {
+			t.Errorf("message %q: empty or duplicate id, or no forms", m.ID)
+		}
+		ids[m.ID] = true
+		for _, f := range m.Forms {
+			forms++
+			t.Run(m.ID+"/"+f.ID, func(t *testing.T) {
+				if ids[f.ID] {
+					t.Errorf("duplicate id %q", f.ID)
+				}
+				ids[f.ID] = true
+				from, to := minor(t, f.From), minor(t, f.To)
+				if from > to || from < lo || to > hi {
+					t.Errorf("range %s..%s outside %s..%s", f.From, f.To, c.Versions.From, c.Versions.To)
+				}
+				if f.Format == "" || f.Example == "" || f.Origin == "" || f.Rendering == "" || len(f.Source) == 0 {
+					t.Errorf("incomplete form %+v", f)
+				}
+				for _, s := range f.Source {
+					if repo, path, ok := strings.Cut(s, ":"); !ok || !strings.HasPrefix(repo, "kubernetes/") || path == "" {
+						t.Errorf("source %q is not repository:path", s)
+					}
+				}
+				switch f.Channel {
+				case "log", "stderr", "text":
+					if _, ok := passesPrefilter(f.Example); !ok {
+						t.Errorf("no LogKeyword lets the example through: %q", f.Example)
+					}
+				case "object":
+					// a status condition message (APIService Available): in logs it only
+					// appears inside lines the prefilter keeps ("changing APIService
+					// availability", "failed with: "), checked below
+				default:
+					t.Errorf("unknown channel %q", f.Channel)
+				}
+				parse, ok := catalogParsers[f.Parser]
+				if !ok {
+					t.Fatalf("unknown parser %q", f.Parser)
+				}
+				got := parse(f.Example)
+				if len(f.Want) == 0 {
+					t.Fatalf("form has no want")
+				}
+				if o, has := got["ok"]; has && o != "true" {
+					t.Errorf("%s missed the example %q", f.Parser, f.Example)
+				}
+				for k, want := range f.Want {
+					switch {
+					case k == "err_prefix":
+						if !strings.HasPrefix(got["err"], want) {
+							t.Errorf("%s: err = %q, want prefix %q", f.Parser, got["err"], want)
+						}
+					case got[k] != want:
+						t.Errorf("%s: %s = %q, want %q (all: %v)", f.Parser, k, got[k], want, got)
+					}
+				}
+			})
+		}
+	}
+	if forms < 60 {
+		t.Errorf("only %d forms", forms)
+	}
+}
+
+// TestObjectMessagesInLogs: where an APIService condition message reaches a log, it is
+// inside a line the prefilter keeps: the V(2) availability line (1.22+) or, for the
+// reasons whose sync returns an error, the "%v failed with: %v" line.
+func TestObjectMessagesInLogs(t *testing.T) {
+	c, err := Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range c.Messages {
+		for _, f := range m.Forms {
+			if f.Channel != "object" {
+				continue
+			}
+			for _, line := range []string{
+				fmt.Sprintf(`I1129 23:23:55.506005   10428 remote_available_controller.go:408] "changing APIService availability" name="v1beta1.metrics.k8s.io" oldStatus="True" newStatus="False" message=%q reason="X"`, f.Example),
+				"E1130 00:03:38.965785   24900 available_controller.go:456] v1beta1.metrics.k8s.io failed with: " + f.Example,
+			} {
+				if _, ok := passesPrefilter(line); !ok {
+					t.Errorf("%s: %q not let through", f.ID, line)
+				}
+			}
+		}
+	}
+}
+
+// TestCatalogCoverage checks that each message's forms leave no version gap between
+// the first and last version the message exists in, and that the families issue #12
+// names are catalogued over the versions they exist in.
+func TestCatalogCoverage(t *testing.T) {
+	c, err := Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]int{
+		"namespace-deletion-failed":   {8, 35},
+		"namespace-deleted":           {8, 35},
+		"deleter-supported-resources": {8, 35},
+		"kcm-available-resources":     {8, 28},
+		"content-still-remains":       {8, 35},
+		"ordered-deletion":            {33, 35},
+		"namespace-conditions":        {16, 35},
+		"discovery-incomplete":        {8, 35},
+		"memcache":                    {8, 35},
+		"gc-discovery":                {8, 35},
+		"quota-discovery":             {9, 35},
+		"hpa-metrics":                 {8, 35},
+		"kubectl-stderr":              {8, 35},
+		"conversion-webhook":          {13, 35},
+		"admission-webhook":           {8, 35},
+		"apiservice-failed":           {8, 35},
+		"apiservice-availability":     {22, 35},
+		"aggregator-proxy":            {10, 35},
+		"apiservice-condition":        {8, 35},
+	}
+	seen := map[string]bool{}
+	for _, m := range c.Messages {
+		seen[m.ID] = true
+		covered := map[int]bool{}
+		first, last := 99, 0
+		for _, f := range m.Forms {
+			a, b := minor(t, f.From), minor(t, f.To)
+			for v := a; v <= b; v++ {
+				covered[v] = true
+			}
+			first, last = min(first, a), max(last, b)
+		}
+		var gaps []string
+		for v := first; v <= last; v++ {
+			if !covered[v] {
+				gaps = append(gaps, "v1."+strconv.Itoa(v))
+			}
+		}
+		// quota-discovery 1.31-1.34 is the discovery-list form's "Unhandled Error" line
+		if m.ID == "quota-discovery" {
+			gaps = slicesWithout(gaps, "v1.31", "v1.32", "v1.33", "v1.34")
+		}
+		if len(gaps) > 0 {
+			t.Errorf("%s: no form for %v", m.ID, gaps)
+		}
+		if w, ok := want[m.ID]; ok && (first != w[0] || last != w[1]) {
+			t.Errorf("%s: forms cover v1.%d..v1.%d, want v1.%d..v1.%d", m.ID, first, last, w[0], w[1])
+		}
+	}
+	var missing []string
+	for id := range want {
+		if !seen[id] {
+			missing = append(missing, id)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("families not catalogued: %v", missing)
+	}
+}
+
+func slicesWithout(in []string, drop ...string) []string {
+	var out []string
+	for _, s := range in {
+		keep := true
+		for _, d := range drop {
+			if s == d {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+var updateDocs = flag.Bool("update-docs", false, "rewrite the generated part of docs/messages.md from catalog.json")
+
+const docsPath = "../../docs/messages.md"
+const docsMarker = "\n## Catalogue\n"
+
+// catalogMarkdown renders the catalogue as the per-family tables of docs/messages.md.
+func catalogMarkdown(c *MessageCatalog) string {
+	var b strings.Builder
+	esc := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+	for _, m := range c.Messages {
+		fmt.Fprintf(&b, "\n### `%s`: %s\n\n", m.ID, m.Title)
+		b.WriteString("Emitted by: " + m.Emitter + ".")
+		if m.Note != "" {
+			b.WriteString(" " + m.Note)
+		}
+		b.WriteString("\n\n| form | versions | format | source | channel | parser |\n| --- | --- | --- | --- | --- | --- |\n")
+		for _, f := range m.Forms {
+			var src []string
+			for _, s := range f.Source {
+				repo, path, _ := strings.Cut(s, ":")
+				src = append(src, "`"+repo+"` "+path)
+			}
+			fmt.Fprintf(&b, "| `%s` | %s–%s | `%s` | %s | %s | `%s` |\n", f.ID, f.From, f.To, esc(f.Format), esc(strings.Join(src, "<br>")), f.Channel, f.Parser)
+		}
+		b.WriteString("\n")
+		for _, f := range m.Forms {
+			var extra []string
+			if f.Call != "" {
+				extra = append(extra, "call `"+f.Call+"`")
+			}
+			if f.Lines != "" {
+				extra = append(extra, "line "+f.Lines)
+			}
+			line := "- `" + f.ID + "`: " + f.Rendering + "."
+			if len(extra) > 0 {
+				line += " " + strings.Join(extra, "; ") + "."
+			}
+			if f.Note != "" {
+				line += " " + f.Note
+			}
+			fmt.Fprintf(&b, "%s\n  Example (%s):\n  ```\n  %s\n  ```\n", line, f.Origin, f.Example)
+		}
+	}
+	return b.String()
+}
+
+// TestCatalogDocumented: the part of docs/messages.md after "## Catalogue" is generated
+// from catalog.json (go test ./parsers/kubemsg/ -run TestCatalogDocumented -update-docs).
+func TestCatalogDocumented(t *testing.T) {
+	doc, err := os.ReadFile(docsPath)
+	if err != nil {
+		t.Skip("docs/messages.md not found:", err)
+	}
+	c, err := Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(string(doc), docsMarker)
+	if i < 0 {
+		t.Fatalf("docs/messages.md has no %q section", strings.TrimSpace(docsMarker))
+	}
+	want := string(doc[:i]) + docsMarker + catalogMarkdown(c)
+	if string(doc) == want {
+		return
+	}
+	if *updateDocs {
+		if err := os.WriteFile(docsPath, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("docs/messages.md is not generated from catalog.json; run go test ./parsers/kubemsg/ -run TestCatalogDocumented -update-docs")
+}
