@@ -29,6 +29,10 @@ type Index struct {
 	NamespaceDeletionFailed map[string][]*logs.Entry // namespace -> "deletion of namespace X failed"
 	NamespaceDeleted        map[string][]*logs.Entry // namespace -> "Namespace has been deleted X"
 	DiscoveryFailures       []DiscoveryLine          // any line listing failing group/versions
+	// ContentStillRemains are "unexpected items still remain in namespace: X for gvr: G"
+	// lines by namespace (content left without finalizers; the only namespace-naming
+	// failure line before 1.16).
+	ContentStillRemains map[string][]ContentLine
 	// ruleLines are the lines each rule's Collect kept: rule name -> key -> lines.
 	ruleLines  map[string]map[string][]*logs.Entry
 	collectors []*Rule
@@ -40,6 +44,12 @@ type Index struct {
 	KubernetesVersion string
 	// ControllerStarts are kube-controller-manager (re)starts and leadership gains.
 	ControllerStarts []*logs.Entry
+}
+
+// ContentLine is an "unexpected items still remain" line and the resource it names.
+type ContentLine struct {
+	Entry *logs.Entry
+	GVR   kubemsg.GroupVersionResource
 }
 
 // DiscoveryLine is a log line that lists failing group/versions.
@@ -62,6 +72,7 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 		NamespaceDeletionFailed: map[string][]*logs.Entry{},
 		NamespaceDeleted:        map[string][]*logs.Entry{},
 		ruleLines:               map[string]map[string][]*logs.Entry{},
+		ContentStillRemains:     map[string][]ContentLine{},
 	}
 	for _, r := range rules {
 		if r.Collect != nil {
@@ -151,8 +162,16 @@ func (ix *Index) addEntry(e *logs.Entry) {
 		if f := kubemsg.ParseDiscoveryFailure(errText); len(f) > 0 {
 			ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Namespace: ns, Failures: f})
 		}
+	} else if ns, gvr, ok := kubemsg.ParseContentStillRemains(d); ok {
+		// before 1.16 the controller logged the bare error, naming the namespace only here
+		ix.NamespaceDeletionFailed[ns] = append(ix.NamespaceDeletionFailed[ns], e)
+		ix.ContentStillRemains[ns] = append(ix.ContentStillRemains[ns], ContentLine{Entry: e, GVR: gvr})
+	} else if ns, _, ok := kubemsg.ParseOrderedDeletionFailure(d); ok {
+		ix.NamespaceDeletionFailed[ns] = append(ix.NamespaceDeletionFailed[ns], e)
 	} else if f := kubemsg.ParseDiscoveryFailure(d); len(f) > 0 {
 		ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: f})
+	} else if f, ok := kubemsg.ParseMemcacheFailure(d); ok {
+		ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: []kubemsg.GroupVersionError{f}})
 	} else if g := e.Field("groups"); g != "" && strings.Contains(d, "failed to discover some groups") {
 		if f := kubemsg.ParseDiscoveryFailure("failed to discover some groups " + g); len(f) > 0 {
 			ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: f})

@@ -96,8 +96,12 @@ func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Li
 		link.Fault = true
 		link.Fix = &RemediationStep{Risk: RiskSafe, Command: Comment("reinstall " + who + " (the controller that owns " + finalizer + "), then watch the objects go"),
 			Why: fmt.Sprintf("Nothing in the bundle runs %s: reinstall or restart it so it can do its cleanup and remove %s; only it knows what the finalizer guards.", who, finalizer)}
-		link.Finding = fmt.Sprintf("%s is removed by %s, and nothing in the bundle looks like it (no Deployment, StatefulSet, DaemonSet or Pod whose name or image matches %s): unless it runs outside this cluster, the finalizer will never be removed.",
-			finalizer, who, quoteList(tokens))
+		if len(tokens) == 0 {
+			link.Finding = fmt.Sprintf("%s is removed by %s, which the bundle cannot name (the finalizer's domain names no product): check that its controller runs, or the finalizer will never be removed.", finalizer, who)
+		} else {
+			link.Finding = fmt.Sprintf("%s is removed by %s, and nothing in the bundle looks like it (no Deployment, StatefulSet, DaemonSet or Pod whose name or image matches %s): unless it runs outside this cluster, the finalizer will never be removed.",
+				finalizer, who, quoteList(tokens))
+		}
 	}
 	if crdNote != "" {
 		link.Finding += " " + crdNote

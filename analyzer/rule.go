@@ -99,7 +99,9 @@ func (p *Pass) LineKeys() []string {
 // (re)starts, and the components' start-up lines (the Kubernetes version).
 var CorePhrases = []string{
 	"eletion of namespace",                       // KCM namespace controller: 1.16+ "deletion of namespace X failed", 1.35 "Deletion of namespace failed" namespace=X
-	"unexpected items still remain in namespace", // namespace controller before 1.16 ("... X for gvr: ...")
+	"unexpected items still remain in namespace", // namespace deleter, per resource (bare in 1.8-1.15 KCM lines)
+	"failed to delete pods for namespace",        // KEP-5080 ordered namespace deletion (1.33+, backports)
+	"pods still remain, delaying deletion",       // KEP-5080 V(5) line
 	"Namespace has been deleted",                 // namespace controller: a namespace finished
 	"Starting namespace controller",              // namespace controller (re)started
 	"successfully acquired lease",                // leader election (KCM restarts)

@@ -2,9 +2,11 @@ package rules_test
 
 import (
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -14,6 +16,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 // ruleDir is the directory of the package that defines the rule's Run function.
@@ -65,17 +68,48 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
+var updateDocs = flag.Bool("update-docs", false, "rewrite the schema's causeType enum and docs/json.md's list of cause types from the registry")
+
+// causeListRE is docs/json.md's list of cause types.
+var causeListRE = regexp.MustCompile("(\\| `type` \\| string \\| One of )[^|]*?( \\(`nsanalyze explain TYPE` describes each\\)\\. \\|)")
+
+// causeEnumRE is the schema's causeType enum.
+var causeEnumRE = regexp.MustCompile(`("causeType": \{\s*"type": "string",\s*"enum": )\[[^\]]*\]`)
+
 // TestRegistryDocumented holds the JSON schema's cause enum, docs/json.md and the
-// README's "What it detects" table to the registry.
+// README's "What it detects" table to the registry. With -update-docs it rewrites the
+// enum and the json.md list (the README row, a sentence, is written by hand).
 func TestRegistryDocumented(t *testing.T) {
 	names := []string{analyzer.CauseUndetermined}
 	for _, r := range rules.All {
 		names = append(names, r.Name)
 	}
 	sort.Strings(names)
-	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "report.schema.json"))
+	schemaPath := filepath.Join("..", "..", "docs", "report.schema.json")
+	raw, err := os.ReadFile(schemaPath)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if *updateDocs {
+		var ordered []string
+		for _, r := range rules.All {
+			ordered = append(ordered, r.Name)
+		}
+		ordered = append(ordered, analyzer.CauseUndetermined)
+		q, _ := json.Marshal(ordered)
+		raw = causeEnumRE.ReplaceAll(raw, []byte("${1}"+strings.ReplaceAll(string(q), ",", ", ")))
+		if err := os.WriteFile(schemaPath, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mdPath := filepath.Join("..", "..", "docs", "json.md")
+		md, err := os.ReadFile(mdPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md = causeListRE.ReplaceAll(md, []byte("${1}`"+strings.Join(ordered, "`, `")+"`${2}"))
+		if err := os.WriteFile(mdPath, md, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var schema struct {
 		Defs struct {
@@ -162,4 +196,29 @@ func fixtureBundles(t *testing.T) []string {
 		t.Fatalf("only %d fixture bundles found", len(dirs))
 	}
 	return dirs
+}
+
+// TestCatalogLinesPassPrefilter holds the derived prefilter to the message catalog:
+// every catalogued log or stderr line contains a phrase of the registry (or the core),
+// so no line a matcher recognises is dropped before parsing.
+func TestCatalogLinesPassPrefilter(t *testing.T) {
+	cat, err := kubemsg.Catalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range cat.Messages {
+		for _, f := range m.Forms {
+			if f.Channel != "log" && f.Channel != "stderr" {
+				continue
+			}
+			n++
+			if !slices.ContainsFunc(rules.Phrases, func(p string) bool { return strings.Contains(f.Example, p) }) {
+				t.Errorf("%s/%s (%s-%s): no rule declares a phrase of %q", m.ID, f.ID, f.From, f.To, f.Example)
+			}
+		}
+	}
+	if n < 20 {
+		t.Fatalf("only %d catalogued log lines", n)
+	}
 }

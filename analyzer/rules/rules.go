@@ -19,11 +19,13 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/conversionwebhook"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/namespacefinalizer"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/ordereddeletion"
 )
 
 // All is every rule, in reporting order.
 var All = []*analyzer.Rule{
 	apidiscovery.Rule,
+	ordereddeletion.Rule,
 	admissionwebhook.Rule,
 	conversionwebhook.Rule,
 	finalizers.Rule,

@@ -157,23 +157,6 @@ func TestNoFindingsOnHealthyBundles(t *testing.T) {
 	}
 }
 
-// TestEveryRuleIsDocumented: each rule has a name that is a cause type and a doc string.
-func TestEveryRuleIsDocumented(t *testing.T) {
-	seen := map[string]bool{}
-	for _, r := range rules.All {
-		if r.Name == "" || len(r.Doc) < 100 || r.Run == nil {
-			t.Errorf("rule %q lacks a name, a doc string or a Run function", r.Name)
-		}
-		if seen[r.Name] {
-			t.Errorf("rule %q registered twice", r.Name)
-		}
-		seen[r.Name] = true
-	}
-	if len(seen) != 7 {
-		t.Errorf("%d rules, want 7", len(seen))
-	}
-}
-
 // TestEventRiskWithoutAPIServices: a real cluster-info dump (no Namespace or APIService
 // objects) still shows the broken metrics API through the HPA's Warning events.
 func TestEventRiskWithoutAPIServices(t *testing.T) {

@@ -35,7 +35,9 @@ APIService objects' Available condition.`,
 	Phrases: []string{
 		"unable to retrieve the complete list of server APIs", // client-go discovery (KCM quota, pre-1.16 namespace controller, kubectl)
 		"failed to discover some groups",                      // KCM garbage collector
-		"unable to get all supported resources from server",   // namespace deleter start-up
+		"nable to get all supported resources from server",    // namespace deleter start-up (1.35: "Unable to get ...")
+		"Discovery failed for some groups",                    // the NamespaceDeletionDiscoveryFailure message echoed in logs and events
+		"unable to fetch metrics from",                        // HPA metrics clients (metrics.k8s.io & co. unavailable)
 		"couldn't get resource list for",                      // client-go memcache (KCM RESTMapper, kubectl)
 		"failed with: ",                                       // aggregator availability and OpenAPI aggregation
 		"changing APIService availability",                    // aggregator, V(2), 1.22+
@@ -95,6 +97,7 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	var causeEvidence []analyzer.Evidence
 	var lines []*logs.Entry
 	confidence := ""
+	wideOnly := false
 	var notes []string
 
 	cond := p.Condition(kubemsg.CondDiscoveryFailure)
@@ -150,8 +153,11 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	if len(wide) > 0 {
 		lines = append(lines, wide...)
 		if confidence == "" {
-			confidence = "medium"
-			notes = append(notes, "no line names this namespace; the failing discovery is cluster-wide and blocks every namespace deletion")
+			// only cluster-wide lines (garbage collector, quota, memcache, kubectl):
+			// enough at lower confidence, higher when an APIService object confirms
+			confidence = "low"
+			wideOnly = true
+			notes = append(notes, "no condition or line names this namespace; the failing discovery is cluster-wide (it blocks every namespace deletion while it lasts), correlated here by time")
 		}
 	}
 	if len(found) == 0 && cond == nil {
@@ -188,6 +194,13 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		}
 		if len(kasLines) > 0 && confidence == "medium" && cond != nil {
 			cause.Confidence = "high"
+		}
+		if a := ix.APIServices[name]; wideOnly && a != nil {
+			if c := a.Condition("Available"); c != nil && c.Status != "True" {
+				cause.Confidence = "medium"
+			}
+		} else if wideOnly && len(kasLines) > 0 {
+			cause.Confidence = "medium"
 		}
 		cause.Summary = fmt.Sprintf("Discovery of %s fails: %s. The namespace controller cannot list the namespace's content, so it keeps the namespace's \"kubernetes\" finalizer; every namespace deleted while this lasts hangs the same way.",
 			gv, summary)
@@ -302,7 +315,7 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 		chain = append(chain, analyzer.Link{Component: "deadlock", Fault: true,
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "delete", "apiservice", name),
 				Why: fmt.Sprintf("The backend lives in namespace %s, which is being deleted: delete the APIService to break the cycle; reinstall its server in a namespace that stays, if it is still needed.", svcRef.Namespace)},
-			Finding: fmt.Sprintf("the APIService's backend Service lives in namespace %q, which is itself being deleted: its pods are gone or going, so discovery can never recover on its own. Delete the APIService (or recreate the backend elsewhere) to break the cycle", svcRef.Namespace),
+			Finding:  fmt.Sprintf("the APIService's backend Service lives in namespace %q, which is itself being deleted: its pods are gone or going, so discovery can never recover on its own. Delete the APIService (or recreate the backend elsewhere) to break the cycle", svcRef.Namespace),
 			Evidence: []analyzer.Evidence{analyzer.FieldEvidence(a, "spec.service", fmt.Sprintf("spec.service: %s/%s:%d", svcRef.Namespace, svcRef.Name, port))}})
 		summary += fmt.Sprintf(" in namespace %s, which is itself being deleted (self-inflicted deadlock)", svcRef.Namespace)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )
 
 // Name is the cause type this rule reports.
@@ -21,6 +22,7 @@ NamespaceContentRemaining is True while NamespaceFinalizersRemaining is not: the
 objects were asked to go but are still there, typically pods in graceful termination
 on a node that no longer reports (the kubelet must confirm the pod's end), or objects
 whose deletion failed for another reason recorded in NamespaceDeletionContentFailure.`,
+	Phrases: []string{"unexpected items still remain in namespace"}, // namespace deleter (the only trace before 1.16)
 	Kinds:   []string{"Pod", "Node"},
 	Run:     runContentRemaining,
 	Ladder:  ladder,
@@ -29,6 +31,11 @@ whose deletion failed for another reason recorded in NamespaceDeletionContentFai
 
 func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	c := p.ConditionTrue(kubemsg.CondContentRemaining)
+	if c == nil && p.Condition(kubemsg.CondContentRemaining) == nil {
+		if lines := p.Index.ContentStillRemains[p.Namespace]; len(lines) > 0 {
+			return fromLog(p, lines), ""
+		}
+	}
 	if c == nil {
 		if cc := p.Condition(kubemsg.CondContentRemaining); cc != nil {
 			return nil, fmt.Sprintf("%s is %s (%s)", cc.Type, cc.Status, cc.Reason)
@@ -99,4 +106,35 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 
 func example(p *analyzer.Pass) analyzer.Cause {
 	return analyzer.Cause{Objects: []analyzer.ObjectRef{{APIVersion: "v1", Kind: "Pod", Namespace: p.Namespace, Name: "NAME", Resource: "pods"}}}
+}
+
+// fromLog reports content remaining from the namespace controller's "unexpected items
+// still remain in namespace: X for gvr: G" lines, for bundles without conditions (the
+// line is the only trace before 1.16, where the controller logged the bare error).
+func fromLog(p *analyzer.Pass, lines []analyzer.ContentLine) []analyzer.Cause {
+	var entries []*logs.Entry
+	seen := map[string]bool{}
+	var res []string
+	for _, l := range lines {
+		entries = append(entries, l.Entry)
+		r := l.GVR.Resource
+		if l.GVR.Group != "" {
+			r += "." + l.GVR.Group
+		}
+		if !seen[r] {
+			seen[r] = true
+			res = append(res, r)
+		}
+	}
+	analyzer.SortEntries(entries)
+	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []analyzer.ObjectRef{}}
+	cause.Evidence = analyzer.SampleLines(entries, 6)
+	cause.Related = entries
+	cause.Summary = fmt.Sprintf("The namespace controller finds %s still in the namespace after deleting them (\"unexpected items still remain\"): objects that do not go although they carry no finalizer the controller waits for, typically pods on a node that stopped reporting, or objects whose deletion keeps failing.", strings.Join(res, ", "))
+	cause.Chain = []analyzer.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true, Evidence: analyzer.SampleLines(entries, 3),
+		Finding: "items of " + strings.Join(res, ", ") + " remain after every deletion pass",
+		Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd(append([]string{"kubectl", "-n", p.Namespace, "get"}, strings.Join(res, ","), "-o", "wide")...),
+			Why: "See which objects remain and why they do not go (a pod's node, a stuck volume detach, a failing controller)."}}}
+	analyzer.Correlate(entries, p.Deletion).Apply(&cause, p.Deletion, "remaining items")
+	return []analyzer.Cause{cause}
 }
