@@ -184,7 +184,7 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 	var steps []analyzer.RemediationStep
 	for _, f := range c.Finalizers {
 		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
-			Command: analyzer.Comment("restore the controller that removes " + f + " from the pods, then watch: ") + analyzer.Cmd("kubectl", "-n", p.Namespace, "get", "pods", "-w"),
+			Command: analyzer.Comment("restore the controller that removes "+f+" from the pods, then watch: ") + analyzer.Cmd("kubectl", "-n", p.Namespace, "get", "pods", "-w"),
 			Why:     "Once the pods are gone the namespace controller deletes the rest of the namespace on its next pass."})
 	}
 	for _, o := range c.Objects {
