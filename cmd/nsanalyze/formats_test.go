@@ -20,7 +20,7 @@ func realBundle(t *testing.T, name string) string {
 	t.Helper()
 	p := filepath.Join("..", "..", "fixtures", "realdata", name)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("fixture %s not present", p)
+		t.Fatalf("committed fixture %s missing", p)
 	}
 	return p
 }

@@ -66,7 +66,7 @@ func TestDecodeShapes(t *testing.T) {
 func TestRealNamespace(t *testing.T) {
 	f, err := os.Open("../../fixtures/realdata/a-discovery-failure/namespaces/tobedeleted/namespace.json")
 	if err != nil {
-		t.Skip("fixture not present:", err)
+		t.Fatal("committed fixture missing:", err)
 	}
 	defer f.Close()
 	var objs []*Object
