@@ -1,11 +1,15 @@
 // Package analyzer turns the records parsed from a support bundle into findings: which
-// namespaces are stuck in Terminating, why (each cause backed by evidence), when the
-// errors started relative to the deletion, and what to do about it.
+// namespaces are stuck in Terminating, why (each cause backed by evidence, its chain
+// followed to the deepest proven link), when the errors started relative to the
+// deletion, and what to do about it.
 //
-// Each cause is a Rule: a small named value with a doc string and a Run function, in the
-// spirit of golang.org/x/tools/go/analysis. A rule looks at one stuck namespace through
-// a Pass and returns the causes it can prove; it returns nothing when its evidence is
-// absent. Adding a cause is adding one rule_*.go file and its test.
+// Each cause is a Rule (rule.go): one value that declares the log phrases and object
+// kinds it reads, what it collects in the single pass over the log lines, what it finds
+// for a stuck namespace (Run), which other causes it explains, its remediation ladder,
+// latent risks and an example, in the spirit of golang.org/x/tools/go/analysis. The
+// rules live one package each under analyzer/rules/, registered in analyzer/rules.All;
+// this package knows no cause type but "undetermined". Adding a cause is adding one
+// directory under analyzer/rules/ (with testdata/ run by ruletest) and one registry line.
 package analyzer
 
 import (
