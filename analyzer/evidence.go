@@ -312,3 +312,14 @@ func (l *Link) span() {
 		}
 	}
 }
+
+// AttachLines makes the log lines that support a cause its evidence (a sample of at
+// most max lines, grouped by shape, after the evidence it already has), its time
+// correlation with the deletion ("what" names them in the sentence) and its related
+// lines (every one, for the timeline).
+func (c *Cause) AttachLines(lines []*logs.Entry, deletion time.Time, what string, max int) {
+	SortEntries(lines)
+	c.Evidence = append(c.Evidence, SampleLines(lines, max)...)
+	Correlate(lines, deletion).Apply(c, deletion, what)
+	c.Related = lines
+}

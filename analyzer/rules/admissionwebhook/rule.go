@@ -143,10 +143,8 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		cause.Confidence = "high"
 	}
 	cause.Summary = strings.Join(summaries, "; ") + ". Objects it guards stay in the namespace."
-	analyzer.SortEntries(lines)
-	cause.Evidence = append(ev, analyzer.SampleLines(lines, 8)...)
-	analyzer.Correlate(lines, p.Deletion).Apply(&cause, p.Deletion, "webhook call failures")
-	cause.Related = lines
+	cause.Evidence = ev
+	cause.AttachLines(lines, p.Deletion, "webhook call failures", 8)
 	return []analyzer.Cause{cause}, ""
 }
 

@@ -208,10 +208,8 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		if len(order) == 1 {
 			all = append(append([]*logs.Entry{}, lines...), kasLines...)
 		}
-		analyzer.SortEntries(all)
-		cause.Evidence = append(append([]analyzer.Evidence{}, causeEvidence...), analyzer.SampleLines(all, 8)...)
-		analyzer.Correlate(all, p.Deletion).Apply(&cause, p.Deletion, "discovery errors for "+gv)
-		cause.Related = all
+		cause.Evidence = append([]analyzer.Evidence{}, causeEvidence...)
+		cause.AttachLines(all, p.Deletion, "discovery errors for "+gv, 8)
 		causes = append(causes, cause)
 	}
 	return causes, ""

@@ -126,15 +126,12 @@ func fromLog(p *analyzer.Pass, lines []analyzer.ContentLine) []analyzer.Cause {
 			res = append(res, r)
 		}
 	}
-	analyzer.SortEntries(entries)
 	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []analyzer.ObjectRef{}}
-	cause.Evidence = analyzer.SampleLines(entries, 6)
-	cause.Related = entries
+	cause.AttachLines(entries, p.Deletion, "remaining items", 6)
 	cause.Summary = fmt.Sprintf("The namespace controller finds %s still in the namespace after deleting them (\"unexpected items still remain\"): objects that do not go although they carry no finalizer the controller waits for, typically pods on a node that stopped reporting, or objects whose deletion keeps failing.", strings.Join(res, ", "))
 	cause.Chain = []analyzer.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true, Evidence: analyzer.SampleLines(entries, 3),
 		Finding: "items of " + strings.Join(res, ", ") + " remain after every deletion pass",
 		Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd(append([]string{"kubectl", "-n", p.Namespace, "get"}, strings.Join(res, ","), "-o", "wide")...),
 			Why: "See which objects remain and why they do not go (a pod's node, a stuck volume detach, a failing controller)."}}}
-	analyzer.Correlate(entries, p.Deletion).Apply(&cause, p.Deletion, "remaining items")
 	return []analyzer.Cause{cause}
 }

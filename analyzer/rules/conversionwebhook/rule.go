@@ -93,10 +93,8 @@ func runConversionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	cause.Chain = chain
 	cause.Summary = s + ", so the namespace controller cannot list or delete those objects."
-	analyzer.SortEntries(lines)
-	cause.Evidence = append(ev, analyzer.SampleLines(lines, 8)...)
-	analyzer.Correlate(lines, p.Deletion).Apply(&cause, p.Deletion, "conversion webhook failures")
-	cause.Related = lines
+	cause.Evidence = ev
+	cause.AttachLines(lines, p.Deletion, "conversion webhook failures", 8)
 	return []analyzer.Cause{cause}, ""
 }
 
