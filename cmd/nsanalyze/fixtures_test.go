@@ -12,6 +12,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/admissionwebhook"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 )
@@ -141,6 +142,14 @@ func TestFixtures(t *testing.T) {
 				if len(ns.Remediation) == 0 || ns.Remediation[len(ns.Remediation)-1].Risk != analyzer.RiskDestructive ||
 					!strings.Contains(ns.Remediation[len(ns.Remediation)-1].Command, "/finalize") {
 					t.Errorf("%s: the remediation ladder must end with the /finalize last resort", ns.Name)
+				}
+			}
+			if len(rep.Namespaces) == 0 { // with nothing stuck, a broken APIService is a latent risk
+				for _, rk := range rep.Risks {
+					if name, ok := strings.CutPrefix(rk.Object, "APIService/"); ok {
+						apis = append(apis, name)
+						gvs = append(gvs, kubemsg.GroupVersionOfAPIService(name))
+					}
 				}
 			}
 			for _, rk := range rep.Risks { // a broken conversion webhook with no stuck namespace is a latent risk
