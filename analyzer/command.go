@@ -67,6 +67,9 @@ const (
 	GroupName
 	// FinalizerName: a finalizer, a qualified name ("kubernetes", "example.com/cleanup").
 	FinalizerName
+	// APIServiceName: an APIService, "<version>.<group>" ("v1beta1.metrics.k8s.io"; the
+	// core group's is "v1.").
+	APIServiceName
 )
 
 func (k NameKind) String() string {
@@ -77,6 +80,8 @@ func (k NameKind) String() string {
 		return "API group"
 	case FinalizerName:
 		return "finalizer"
+	case APIServiceName:
+		return "APIService"
 	}
 	return "object"
 }
@@ -94,6 +99,8 @@ func NameProblem(kind NameKind, name string) string {
 		errs = validation.IsDNS1123Subdomain(name)
 	case FinalizerName:
 		errs = validation.IsQualifiedName(name)
+	case APIServiceName:
+		errs = validation.IsDNS1123Subdomain(strings.TrimSuffix(name, "."))
 	default:
 		errs = []string{"unknown name kind"}
 	}
@@ -127,11 +134,12 @@ type Name struct {
 	Prefix, Suffix string
 }
 
-// NS, Obj, Group and Fin mark names of each kind for SafeCmd.
-func NS(s string) Name    { return Name{Kind: NamespaceName, Value: s} }
-func Obj(s string) Name   { return Name{Kind: ObjectName, Value: s} }
-func Group(s string) Name { return Name{Kind: GroupName, Value: s} }
-func Fin(s string) Name   { return Name{Kind: FinalizerName, Value: s} }
+// NS, Obj, Group, Fin and APISvc mark names of each kind for SafeCmd.
+func NS(s string) Name     { return Name{Kind: NamespaceName, Value: s} }
+func Obj(s string) Name    { return Name{Kind: ObjectName, Value: s} }
+func Group(s string) Name  { return Name{Kind: GroupName, Value: s} }
+func Fin(s string) Name    { return Name{Kind: FinalizerName, Value: s} }
+func APISvc(s string) Name { return Name{Kind: APIServiceName, Value: s} }
 
 // In puts literal text around the name, in the same shell word.
 func (n Name) In(prefix, suffix string) Name { n.Prefix, n.Suffix = prefix, suffix; return n }
