@@ -110,8 +110,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 		return exitNotStuck
 	}
-	log := logrus.New()
-	log.SetOutput(stderr)
+	log := newLogger(stderr) // escapes what it prints of the bundle
 	lvl, err := logrus.ParseLevel(*verbosity)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: invalid --verbosity %q\n", *verbosity)
