@@ -292,6 +292,11 @@ func TestPasteFixtures(t *testing.T) {
 		t.Run(rel, func(t *testing.T) {
 			r := analyzeForPaste(t, dir, "--exclude", "raw", "--exclude", "expected.json", "--exclude", "README.md")
 			total += checkPaste(t, e, r, "")
+			for _, w := range r.Warnings {
+				if strings.Contains(w.Message, "is not a valid Kubernetes name") {
+					t.Errorf("a fixture of a real cluster has a name flagged invalid: %s", w)
+				}
+			}
 		})
 	}
 	t.Logf("pasted %d commands", total)
@@ -312,8 +317,16 @@ func TestPasteHostileNames(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := analyzeForPaste(t, dir)
-			n := checkPaste(t, e, r, c.Value)
+			// JSON cannot carry bytes that are not UTF-8: the loader reads them as U+FFFD
+			n := checkPaste(t, e, r, strings.ToValidUTF8(c.Value, "\uFFFD"))
 			t.Logf("%d commands", n)
+			flagged := false
+			for _, w := range r.Warnings {
+				flagged = flagged || strings.Contains(w.Message, "is not a valid Kubernetes name")
+			}
+			if !flagged {
+				t.Errorf("no warning says the name %q is not a valid Kubernetes name", c.Value)
+			}
 		})
 	}
 }

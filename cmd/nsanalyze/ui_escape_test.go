@@ -33,3 +33,21 @@ func TestLoggerEscapesOnTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainPrintsNothingUnsafe: explain prints only nsanalyze's own text (no bundle),
+// and an unknown cause typed by the user is quoted.
+func TestExplainPrintsNothingUnsafe(t *testing.T) {
+	names, _ := causeDocs()
+	for _, arg := range append(names, "evil\x1b]0;t\x07\u202e") {
+		var out, errb bytes.Buffer
+		runExplain([]string{arg}, &out, &errb)
+		for _, s := range []string{out.String(), errb.String()} {
+			for i, r := range s {
+				if analyzer.Unsafe(r) {
+					t.Errorf("explain %q: raw %q at %d", arg, r, i)
+					break
+				}
+			}
+		}
+	}
+}
