@@ -48,7 +48,7 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 		Namespaces: []NamespaceReport{},
 		Risks:      []Risk{},
 		Coverage:   []Gap{},
-		Warnings:   rec.Warnings,
+		Warnings:   append(append([]diag.Warning{}, rec.Warnings...), NameWarnings(rec)...),
 	}
 	if r.Warnings == nil {
 		r.Warnings = []diag.Warning{}

@@ -30,6 +30,7 @@ func exact(names ...string) func(string) bool {
 // domain matches finalizers whose domain (before the slash, or the whole name when it
 // has none) is d or ends in "."+d.
 func domain(ds ...string) func(string) bool {
+	catalogDomains = append(catalogDomains, ds...)
 	return func(f string) bool {
 		dom := f
 		if i := strings.IndexByte(f, '/'); i >= 0 {
@@ -79,6 +80,29 @@ var finalizerCatalog = []finalizerOwner{
 	{match: domain("strimzi.io"), Controller: "the Strimzi cluster operator", Workloads: []string{"strimzi-cluster-operator"}},
 	{match: domain("tekton.dev"), Controller: "the Tekton controllers", Workloads: []string{"tekton-pipelines-controller", "tekton"}},
 	{match: domain("openshift.io"), Controller: "an OpenShift controller (openshift-controller-manager or an operator)", Workloads: []string{"openshift-controller-manager", "operator"}},
+	{match: domain("projectcalico.org", "tigera.io"), Controller: "Calico (the Tigera operator or calico-kube-controllers)", Workloads: []string{"tigera-operator", "calico-kube-controllers"}},
+	{match: domain("monitoring.coreos.com"), Controller: "the Prometheus operator", Workloads: []string{"prometheus-operator"}},
+	{match: domain("cilium.io"), Controller: "the Cilium operator", Workloads: []string{"cilium-operator"}},
+	{match: domain("metallb.io"), Controller: "the MetalLB controller", Workloads: []string{"metallb-controller", "controller"}},
+	{match: domain("gatekeeper.sh"), Controller: "OPA Gatekeeper (gatekeeper-controller-manager)", Workloads: []string{"gatekeeper-controller-manager"}},
+	{match: domain("kyverno.io"), Controller: "Kyverno", Workloads: []string{"kyverno"}},
+	{match: domain("elastic.co"), Controller: "the Elastic operator (ECK)", Workloads: []string{"elastic-operator"}},
+	{match: domain("external-secrets.io"), Controller: "External Secrets Operator", Workloads: []string{"external-secrets"}},
+	{match: domain("kubeflow.org"), Controller: "the Kubeflow controllers", Workloads: []string{"kubeflow", "training-operator"}},
+	{match: domain("litmuschaos.io"), Controller: "the Litmus chaos operator", Workloads: []string{"chaos-operator"}},
+}
+
+// kubernetesDomains are Kubernetes' own finalizer and API group domains (and its SIG
+// projects'): well known, though the catalog names no single owner for all of them.
+var kubernetesDomains = []string{"kubernetes.io", "k8s.io", "x-k8s.io"}
+
+// catalogDomains lists every domain the catalog matches, filled by domain().
+var catalogDomains []string
+
+// KnownFinalizerDomains returns the domains of well-known finalizers: Kubernetes' own
+// and every domain of the catalog (--redact keeps them; one list for both).
+func KnownFinalizerDomains() []string {
+	return append(append([]string{}, kubernetesDomains...), catalogDomains...)
 }
 
 // LookupFinalizer returns the catalog entry of a finalizer, if any.

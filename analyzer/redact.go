@@ -16,7 +16,16 @@ import (
 //
 //   - namespace names become ns-N, other object names name-N, webhook names webhook-N,
 //     finalizers of unknown owners finalizer-N;
-//   - IPv4/IPv6 addresses become ip-N, UIDs uid-N, host names (FQDNs) host-N.
+//   - IPv4/IPv6 addresses become ip-N, UIDs uid-N, host names (FQDNs) host-N;
+//   - customer domains become domain-N wherever they occur, the structure around them
+//     kept: in API groups (widgets.acme-corp.io -> widgets.domain-1), APIService and CRD
+//     names, finalizers' prefixes and host names under them; well-known domains
+//     (Kubernetes', the finalizer catalog's projects', public registries and clouds')
+//     stay;
+//   - AWS ARNs become arn-N and account ids account-N; AWS and Alibaba resource ids
+//     (vpc-..., subnet-..., i-...) cloudid-N; GCP projects project-N and Azure
+//     subscriptions subscription-N, resource groups rg-N and the resource names of
+//     their paths cloud-N; e-mail addresses and user@host email-N.
 //
 // The same value always maps to the same token within a report, so the report stays
 // coherent (the namespace in the verdict is the one in the commands). Never touched:
@@ -70,28 +79,80 @@ var wellKnownPrefixes = []string{
 	"extension-apiserver-authentication", "system:", "default-token", "apiserver",
 }
 
-// wellKnownFinalizerDomains are finalizer domains of well-known projects.
-var wellKnownFinalizerDomains = []string{
-	"kubernetes.io", "k8s.io", "x-k8s.io", "openshift.io", "kubevirt.io", "cattle.io", "istio.io", "tigera.io",
-	"projectcalico.org", "cert-manager.io", "velero.io", "ceph.rook.io", "rook.io", "crossplane.io", "argoproj.io",
-	"fluxcd.io", "knative.dev", "keda.sh", "longhorn.io", "cluster.x-k8s.io", "gatekeeper.sh", "kyverno.io",
-	"metallb.io", "cilium.io", "elastic.co", "strimzi.io", "operators.coreos.com", "monitoring.coreos.com",
-	"objectbucket.io", "kubeflow.org", "tekton.dev", "litmuschaos.io", "external-secrets.io",
+// WellKnownFinalizer reports whether a finalizer is Kubernetes' own or a well-known
+// project's (kept by --redact): the finalizer catalog is the one list of them
+// (LookupFinalizer, KnownFinalizerDomains).
+func WellKnownFinalizer(f string) bool {
+	if _, ok := LookupFinalizer(f); ok {
+		return true
+	}
+	dom, _, ok := strings.Cut(f, "/")
+	return ok && knownDomain(strings.ToLower(dom))
 }
 
-// WellKnownFinalizer reports whether a finalizer is Kubernetes' own or a well-known
-// project's (kept by --redact).
-func WellKnownFinalizer(f string) bool {
-	if !strings.Contains(f, "/") {
-		return true // "kubernetes", "orphan", "foregroundDeletion"
+// knownDomain reports whether a DNS name is, or is under, a domain of Kubernetes, of a
+// project of the finalizer catalog, or of a public service (registries, clouds' own
+// API endpoints), or a reserved example domain: it identifies no customer.
+func knownDomain(d string) bool {
+	for _, k := range KnownFinalizerDomains() {
+		if d == k || strings.HasSuffix(d, "."+k) {
+			return true
+		}
 	}
-	domain := f[:strings.Index(f, "/")]
-	for _, d := range wellKnownFinalizerDomains {
-		if domain == d || strings.HasSuffix(domain, "."+d) {
+	for _, k := range publicDomains {
+		if d == k || strings.HasSuffix(d, "."+k) {
 			return true
 		}
 	}
 	return false
+}
+
+// publicDomains are domains of public registries, clouds' API endpoints and other
+// projects that identify no customer (customer domains are the others).
+var publicDomains = []string{
+	"cluster.local", "svc", "localhost", "example.com", "example.org", "example.net", "in-addr.arpa",
+	"docker.io", "docker.com", "quay.io", "gcr.io", "ghcr.io", "pkg.dev", "mcr.microsoft.com", "registry.k8s.io",
+	"amazonaws.com", "aws", "googleapis.com", "google.com", "azure.com", "windows.net", "microsoft.com", "azurecr.io",
+	"aliyuncs.com", "github.com", "githubusercontent.com", "golang.org", "helm.sh", "coreos.com", "redhat.com",
+	"openshift.com", "rancher.com", "rancher.io", "cncf.io", "jetstack.io", "bitnami.com", "grafana.com", "prometheus.io",
+}
+
+// registrable returns the part of a DNS name a customer registers ("acme-corp.io" of
+// "widgets.acme-corp.io", "acme.co.uk" of "api.acme.co.uk"), or "" when it is not a
+// DNS name of at least two labels.
+func registrable(d string) string {
+	d = strings.ToLower(strings.Trim(d, "."))
+	labels := strings.Split(d, ".")
+	if len(labels) < 2 {
+		return ""
+	}
+	for _, l := range labels {
+		if l == "" || !dnsLabel.MatchString(l) {
+			return ""
+		}
+	}
+	if allDigits(labels[len(labels)-1]) {
+		return "" // an IP address, a version
+	}
+	n := 2
+	if len(labels) >= 3 && len(labels[len(labels)-1]) == 2 {
+		switch labels[len(labels)-2] {
+		case "co", "com", "org", "net", "gov", "ac", "edu", "ne", "or":
+			n = 3
+		}
+	}
+	return strings.Join(labels[len(labels)-n:], ".")
+}
+
+var dnsLabel = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`)
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // commonWords are names too ordinary to identify anyone that also occur in
@@ -133,8 +194,88 @@ var (
 	ipv4RE = regexp.MustCompile(`\b(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\b`)
 	ipv6RE = regexp.MustCompile(`(?i)(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}|(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4}`)
 	uidRE  = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
-	fqdnRE = regexp.MustCompile(`(?i)\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.(?:com|net|org|internal|local|corp|lan|cloud|intra|intranet|private|home|site|company|example|test)\b`)
+	fqdnRE = regexp.MustCompile(`(?i)\b[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.(?:com|net|org|internal|local|corp|lan|cloud|intra|intranet|private|home|site|company|example|test|io|dev|co|ai|app|biz|info|de|uk|eu|us|fr|nl|cn|jp)\b`)
+	// arnRE: an AWS ARN, whole ("arn:aws:iam::123456789012:role/foo").
+	arnRE = regexp.MustCompile(`\barn:aws(?:-cn|-us-gov)?:[A-Za-z0-9-]*:[A-Za-z0-9-]*:[0-9]*:[^\s"',;()\[\]{}<>]+`)
+	// accountRE: a 12-digit AWS account id (only where the text speaks of AWS).
+	accountRE      = regexp.MustCompile(`(?:^|[^0-9A-Za-z])([0-9]{12})(?:[^0-9A-Za-z]|$)`)
+	accountContext = regexp.MustCompile(`(?i)aws|amazon|account|arn:|ecr|owner`)
+	// awsIDRE: AWS resource ids (vpc-0a1b2c3d, i-0123456789abcdef0, ...); aliIDRE:
+	// Alibaba Cloud's (vpc-bp1..., vsw-..., i-bp1...).
+	awsIDRE = regexp.MustCompile(`\b(?:vpc|subnet|rtb|sg|i|eni|vol|igw|nat|snap|ami|eipalloc|eipassoc|tgw|tgw-attach|pcx|acl|vpce|lt|fs|fsmt)-(?:[0-9a-f]{17}|[0-9a-f]{8})\b`)
+	aliIDRE = regexp.MustCompile(`\b(?:vpc|vsw|sg|i|eni|lb|alb|nlb|eip|d|nat|rtb|cr|ngw)-[a-z0-9]{2}[0-9][a-z0-9]{14,}\b`)
+	// gcpPathRE: a GCP resource path (projects/P/zones/Z/instances/I); azurePathRE: an
+	// Azure one (/subscriptions/S/resourceGroups/G/providers/NS.Type/T/N).
+	gcpPathRE   = regexp.MustCompile(`\bprojects/([a-z][a-z0-9-]{4,28}[a-z0-9])((?:/[A-Za-z0-9._-]+)*)`)
+	azurePathRE = regexp.MustCompile(`(?i)/subscriptions/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})((?:/[A-Za-z0-9._()-]+)*)`)
+	// emailRE: an e-mail address or user@host (not an image digest, image@sha256:...).
+	emailRE = regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\b`)
 )
+
+// cloudIDs adds the cloud identifiers of s: ARNs, AWS account ids, AWS and Alibaba
+// resource ids, GCP projects and resource names, Azure subscriptions, resource groups
+// and resource names, e-mail addresses.
+func (rd *redactor) cloudIDs(s string) {
+	for _, m := range arnRE.FindAllString(s, -1) {
+		rd.add(m, "arn")
+	}
+	if accountContext.MatchString(s) {
+		for _, m := range accountRE.FindAllStringSubmatch(s, -1) {
+			rd.add(m[1], "account")
+		}
+	}
+	for _, m := range awsIDRE.FindAllString(s, -1) {
+		rd.add(m, "cloudid")
+	}
+	for _, m := range aliIDRE.FindAllString(s, -1) {
+		rd.add(m, "cloudid")
+	}
+	for _, m := range gcpPathRE.FindAllStringSubmatch(s, -1) {
+		rd.add(m[1], "project")
+		segs := strings.Split(strings.TrimPrefix(m[2], "/"), "/")
+		for i := 0; i+1 < len(segs); i++ {
+			switch segs[i] {
+			case "global", "":
+				continue
+			case "zones", "regions", "locations":
+				i++ // a public zone name
+				continue
+			}
+			rd.add(segs[i+1], "cloud")
+			i++
+		}
+	}
+	for _, m := range azurePathRE.FindAllStringSubmatch(s, -1) {
+		rd.add(m[1], "subscription")
+		segs := strings.Split(strings.TrimPrefix(m[2], "/"), "/")
+		for i := 0; i+1 < len(segs); i++ {
+			switch strings.ToLower(segs[i]) {
+			case "resourcegroups":
+				rd.add(segs[i+1], "rg")
+				i++
+			case "providers":
+				i++ // the provider namespace (Microsoft.Network)
+			default:
+				rd.add(segs[i+1], "cloud")
+				i++
+			}
+		}
+	}
+	for _, m := range emailRE.FindAllString(s, -1) {
+		if _, host, _ := strings.Cut(m, "@"); strings.HasPrefix(strings.ToLower(host), "sha") {
+			continue // an image digest
+		}
+		rd.add(m, "email")
+	}
+}
+
+// domain adds the customer domain of a DNS name (an API group, a finalizer's prefix, a
+// host name): its registrable part, unless a well-known one.
+func (rd *redactor) domain(name string) {
+	if reg := registrable(name); reg != "" && !knownDomain(reg) {
+		rd.add(reg, "domain")
+	}
+}
 
 // Redact returns a redacted deep copy of the report and the mapping it applied.
 // namespaces and names are extra identifiers to redact (see BundleNames).
@@ -227,6 +368,31 @@ func Redact(r *Report, namespaces, names []string) (*Report, *Redaction) {
 			}
 		}
 	}
+	for _, ns := range cp.Namespaces {
+		for _, f := range append(append([]string{}, ns.MetadataFinalizers...), ns.SpecFinalizers...) {
+			if !WellKnownFinalizer(f) {
+				rd.add(f, "finalizer")
+			}
+		}
+	}
+	// customer domains, wherever they occur: in API groups (and the APIService, CRD and
+	// resource names made of them), finalizers' prefixes, host names
+	for p := range rd.protected {
+		rd.domain(p)
+	}
+	for f := range rd.finalizerSet(&cp) {
+		if dom, _, ok := strings.Cut(f, "/"); ok {
+			rd.domain(dom)
+		}
+	}
+	// host names under those domains keep their structure (crontabs.acme-corp.io ->
+	// crontabs.domain-1); other host names become host-N
+	groupDomains := map[string]bool{}
+	for s, k := range rd.kinds {
+		if k == "domain" {
+			groupDomains[s] = true
+		}
+	}
 	for _, n := range namespaces {
 		rd.add(n, "ns")
 	}
@@ -249,10 +415,12 @@ func Redact(r *Report, namespaces, names []string) (*Report, *Redaction) {
 			}
 		}
 		for _, m := range fqdnRE.FindAllString(s, -1) {
-			if !rd.isProtected(m) && !strings.HasSuffix(m, ".cluster.local") && !strings.HasSuffix(strings.ToLower(m), ".example") {
+			rd.domain(m)
+			if !rd.isProtected(m) && !knownDomain(strings.ToLower(m)) && !groupDomains[registrable(m)] {
 				rd.add(m, "host")
 			}
 		}
+		rd.cloudIDs(s)
 		return s
 	})
 	rd.assign()
@@ -277,15 +445,46 @@ func newRedactor() *redactor {
 	return &redactor{kinds: map[string]string{}, tokens: map[string]string{}, protected: map[string]bool{}}
 }
 
-var categoryRank = map[string]int{"uid": 0, "ip": 1, "host": 2, "webhook": 3, "finalizer": 4, "ns": 5, "name": 6}
+var categoryRank = map[string]int{"arn": 0, "email": 1, "uid": 2, "subscription": 3, "account": 4, "project": 5, "rg": 6,
+	"cloudid": 7, "domain": 8, "ip": 9, "host": 10, "webhook": 11, "finalizer": 12, "ns": 13, "name": 14, "cloud": 15}
+
+// overridesProtection: tokens of these kinds are replaced inside protected strings too
+// (a customer's domain inside its API group: widgets.acme-corp.io -> widgets.domain-1).
+var overridesProtection = map[string]bool{"domain": true, "arn": true, "email": true, "account": true,
+	"cloudid": true, "project": true, "subscription": true, "rg": true, "uid": true, "ip": true, "host": true}
+
+// finalizerSet lists every finalizer of a report.
+func (rd *redactor) finalizerSet(r *Report) map[string]bool {
+	out := map[string]bool{}
+	for _, ns := range r.Namespaces {
+		for _, f := range append(append([]string{}, ns.MetadataFinalizers...), ns.SpecFinalizers...) {
+			out[f] = true
+		}
+		for _, c := range ns.Causes {
+			for _, f := range c.Finalizers {
+				out[f] = true
+			}
+			for _, o := range c.Objects {
+				for _, f := range o.Finalizers {
+					out[f] = true
+				}
+			}
+		}
+	}
+	return out
+}
 
 func (rd *redactor) add(s, kind string) {
-	if s == "" || IsRedactedValue(s) || rd.protected[s] {
+	if s == "" || IsRedactedValue(s) || rd.protected[s] && !overridesProtection[kind] {
 		return
 	}
 	switch kind {
 	case "ns", "name":
 		if wellKnownName(s) || len(s) < 3 {
+			return
+		}
+	case "cloud", "rg":
+		if commonWords[strings.ToLower(s)] || len(s) < 3 {
 			return
 		}
 	}
@@ -392,6 +591,9 @@ func (rd *redactor) replace(s string) string {
 		}
 		inside := false
 		for _, sp := range spans {
+			if overridesProtection[rd.kinds[s[start:end]]] {
+				break
+			}
 			if sp[0] <= start && end <= sp[1] && sp[1]-sp[0] > end-start {
 				inside = true
 				break

@@ -41,8 +41,8 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 			for _, c := range ns.Causes {
 				conf = append(conf, c.Confidence)
 			}
-			m.p("| %s | %s | %s | %s | %s |\n", code(ns.Name), orDash(ns.StuckFor), cell(strings.Join(causeTypes(ns), ", ")),
-				strings.Join(conf, ", "), cell(clipText(ns.Verdict, 300)))
+			m.p("| %s | %s | %s | %s | %s |\n", codeCell(ns.Name), cell(orDash(ns.StuckFor)), cell(strings.Join(causeTypes(ns), ", ")),
+				cell(strings.Join(conf, ", ")), cell(clipText(ns.Verdict, 300)))
 		}
 		m.p("\n")
 	}
@@ -97,13 +97,13 @@ func (m *mprinter) p(format string, args ...any) {
 func (m *mprinter) namespace(ns analyzer.NamespaceReport) {
 	m.p("## Namespace %s\n\n", code(ns.Name))
 	m.p("> **Verdict** (%s): %s\n\n", mdText(strings.Join(causeTypes(ns), ", ")), mdText(ns.Verdict))
-	since := ts(ns.DeletionTimestamp)
+	since := mdText(ts(ns.DeletionTimestamp))
 	if ns.StuckSince != "" && ns.StuckSince != "metadata.deletionTimestamp" {
 		since += " (" + mdText(ns.StuckSince) + ")"
 	}
 	m.p("- **Deleted:** %s\n", since)
 	if ns.StuckFor != "" {
-		m.p("- **Stuck for:** %s at capture time\n", ns.StuckFor)
+		m.p("- **Stuck for:** %s at capture time\n", mdText(ns.StuckFor))
 	}
 	m.p("- **Phase:** %s\n", mdText(orNone(ns.Phase)))
 	m.p("- **Finalizers:** spec %s, metadata %s\n", code(list(ns.SpecFinalizers)), code(list(ns.MetadataFinalizers)))
@@ -118,7 +118,7 @@ func (m *mprinter) namespace(ns analyzer.NamespaceReport) {
 			if c.Problem {
 				mark = "**!!**"
 			}
-			m.p("| %s | %s | %s | %s | %s |\n", mark, code(c.Type), c.Status, cell(c.Reason), cell(c.Meaning))
+			m.p("| %s | %s | %s | %s | %s |\n", mark, codeCell(c.Type), cell(c.Status), cell(c.Reason), cell(c.Meaning))
 		}
 		m.p("\n")
 	}
@@ -175,13 +175,13 @@ func (m *mprinter) namespace(ns analyzer.NamespaceReport) {
 			if g.Count > 1 {
 				text = fmt.Sprintf("x%d until %s: %s", g.Count, g.Last.UTC().Format("15:04:05"), text)
 			}
-			m.p("| %s | %s | %s | %s |\n", g.Time.UTC().Format("2006-01-02 15:04:05"), g.Kind, cell(g.Component), cell(clipText(text, 240)))
+			m.p("| %s | %s | %s | %s |\n", g.Time.UTC().Format("2006-01-02 15:04:05"), cell(g.Kind), cell(g.Component), cell(clipText(text, 240)))
 		}
 		m.p("\n</details>\n\n")
 	}
 	m.p("### What to do (safest first)\n\n")
 	for i, s := range ns.Remediation {
-		m.p("%d. **%s**: %s\n\n", i+1, s.Risk, mdText(s.Why))
+		m.p("%d. **%s**: %s\n\n", i+1, mdText(s.Risk), mdText(s.Why))
 		m.p("   %s\n\n", strings.ReplaceAll(strings.TrimSuffix(fence("sh", s.Command), "\n"), "\n", "\n   "))
 	}
 	if len(ns.RuledOut) > 0 {
@@ -221,28 +221,48 @@ func fence(lang, text string) string {
 
 var backticks = regexp.MustCompile("`+")
 
-// code renders an inline code span that survives backticks inside.
+// code renders an inline code span that survives backticks inside: the fence is one
+// backtick longer than the longest run of them, line breaks are shown as `\n` (a
+// newline would end the span, and a blank line the paragraph, letting the rest be read
+// as Markdown: headings, links, images, HTML) and control or invisible characters are
+// escaped (analyzer.EscapeLine).
 func code(s string) string {
 	if s == "" {
 		return "(none)"
 	}
+	s = analyzer.EscapeLine(s)
 	n := 1
 	for _, run := range backticks.FindAllString(s, -1) {
 		n = max(n, len(run)+1)
 	}
 	f := strings.Repeat("`", n)
-	if n > 1 || strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+	if n > 1 || strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") {
 		return f + " " + s + " " + f
 	}
 	return f + s + f
 }
 
-// mdEscape escapes what Markdown would read as markup in prose.
-var mdEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
-	"<", "&lt;", ">", "&gt;", "#", `\#`, "|", `\|`, "~", `\~`)
+// codeCell is code for a table cell: GitHub-flavoured tables split rows at every
+// unescaped "|", inside code spans too, so it is written `\|` (shown as "|").
+func codeCell(s string) string { return strings.ReplaceAll(code(s), "|", `\|`) }
 
+// mdEscaper escapes what Markdown would read as markup in prose: emphasis, code,
+// links and images ([, ], !), raw HTML and entities (<, >, &), headings, tables,
+// strikethrough, and list or quote markers.
+var mdEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "!", `\!`,
+	"<", "&lt;", ">", "&gt;", "&", "&amp;", "#", `\#`, "|", `\|`, "~", `\~`)
+
+// mdText escapes prose from the report for Markdown, on one line: line breaks become
+// spaces, control and invisible characters escapes (analyzer.EscapeText).
 func mdText(s string) string {
-	return mdEscaper.Replace(strings.ReplaceAll(s, "\n", " "))
+	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	s = mdEscaper.Replace(analyzer.EscapeText(s))
+	// a line that starts with "-", "+", "=" or "1." is not a list item or heading
+	// underline here (values are never at the start of a line, but stay safe)
+	if len(s) > 0 && strings.ContainsRune("-+=", rune(s[0])) {
+		s = `\` + s
+	}
+	return s
 }
 
 // cell escapes prose for a table cell.

@@ -4,11 +4,14 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 )
@@ -46,11 +49,56 @@ func RenderWith(w io.Writer, r *analyzer.Report, format string, o Options) error
 }
 
 // JSON writes the nsanalyze/v1 JSON report.
-func JSON(w io.Writer, r *analyzer.Report) error {
-	enc := json.NewEncoder(w)
+func JSON(w io.Writer, r *analyzer.Report) error { return WriteJSON(w, r) }
+
+// WriteJSON writes v as indented JSON in which no string holds a character that would
+// act on a terminal or hide text when the JSON is printed (`cat report.json`, `jq .`):
+// the encoder escapes C0 controls and turns bytes that are not UTF-8 into U+FFFD;
+// EscapeJSON writes C1 controls, DEL, bidirectional and zero-width characters as \u
+// escapes too. The decoded values are unchanged.
+func WriteJSON(w io.Writer, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(EscapeJSON(b.Bytes()))
+	return err
+}
+
+// EscapeJSON rewrites the unsafe characters (analyzer.Unsafe) of encoded JSON as \u
+// escapes: outside strings JSON holds only ASCII, so only string contents change, and
+// only in how they are spelled.
+func EscapeJSON(b []byte) []byte {
+	if !analyzer.NeedsEscape(string(b)) {
+		return b
+	}
+	var out bytes.Buffer
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			out.WriteString(`\ufffd`)
+		case analyzer.Unsafe(r) && r >= 0x20:
+			fmt.Fprintf(&out, `\u%04x`, r)
+		default:
+			out.Write(b[i : i+n])
+		}
+		i += n
+	}
+	return out.Bytes()
+}
+
+// Clean escapes, in place, every string reachable from ptr (a pointer to a struct)
+// as the text formats do (analyzer.EscapeLine): for output that is not a report, such
+// as nsanalyze diff.
+func Clean(ptr any) {
+	v := reflect.ValueOf(ptr)
+	if v.Kind() == reflect.Pointer && !v.IsNil() {
+		cleanValue(v.Elem())
+	}
 }
 
 func ts(t *time.Time) string {

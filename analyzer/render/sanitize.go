@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 
@@ -9,9 +8,11 @@ import (
 )
 
 // printable returns a copy of the report in which every string is safe to print on a
-// terminal: control characters that a bundle may carry (escape sequences that clear the
-// screen, set the window title or hide text) are shown as Go escapes (`\x1b`), except
-// newline and tab. JSON needs no such copy: the encoder escapes them itself.
+// terminal or a page: control characters that a bundle may carry (escape sequences
+// that clear the screen, set the window title or hide text, 8-bit CSI), bidirectional
+// overrides, zero-width characters, bytes that are not UTF-8 and line breaks are shown
+// as Go escapes (`\x1b`, `\u202e`, `\n`). JSON needs no such copy: the encoder escapes
+// controls itself (and writes invalid UTF-8 as U+FFFD); see JSON for the rest.
 func printable(r *analyzer.Report) *analyzer.Report {
 	c := *r
 	v := reflect.ValueOf(&c).Elem()
@@ -63,26 +64,16 @@ func cleanValue(v reflect.Value) {
 	}
 }
 
-func isControl(r rune) bool {
-	return (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0)
-}
+// isControl reports whether r must never reach a terminal or a page raw (see
+// analyzer.Unsafe: C0 but newline and tab, DEL, C1, bidi overrides, zero-width).
+func isControl(r rune) bool { return analyzer.Unsafe(r) }
 
+// needsCleaning: a string holds an unsafe character, a byte that is not UTF-8, or a
+// line break (no value of a report spans lines: a name with a newline would forge
+// report lines, headings or table rows).
 func needsCleaning(s string) bool {
-	return strings.IndexFunc(s, isControl) >= 0
+	return analyzer.NeedsEscape(s) || strings.ContainsAny(s, "\n\r")
 }
 
-func cleanString(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if isControl(r) {
-			if r < 0x80 {
-				fmt.Fprintf(&b, `\x%02x`, r)
-			} else {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			}
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// cleanString is the one escaping path of every output stream (analyzer.EscapeLine).
+func cleanString(s string) string { return analyzer.EscapeLine(s) }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/render"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
@@ -220,7 +220,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	for i, p := range fs.Args() {
 		rec, err := bundle.Load(p, opts)
 		if err != nil {
-			fmt.Fprintf(stderr, "error: %s: %v\n", p, err)
+			fmt.Fprintf(stderr, "error: %s: %s\n", analyzer.EscapeLine(p), analyzer.EscapeLine(err.Error()))
 			return exitUsage
 		}
 		recs[i] = rec
@@ -243,13 +243,11 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	}
 	d := diffReports(reports[0], reports[1])
 	if *output == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(d); err != nil {
+		if err := render.WriteJSON(stdout, d); err != nil { // no raw C1, bidi or zero-width character
 			return exitUsage
 		}
 	} else {
+		render.Clean(d) // names and verdicts from the bundle: escaped as in the report
 		writeDiffText(stdout, d)
 	}
 	code, _ := exitCodeFor(reports[1], *failOn)

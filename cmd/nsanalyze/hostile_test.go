@@ -12,7 +12,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 )
 
@@ -361,27 +363,41 @@ func TestHostileRewritesChangeNothing(t *testing.T) {
 }
 
 // TestHostileNoTerminalEscapes: names and messages from a bundle cannot send escape
-// sequences (clear screen, set title, hyperlinks) to the terminal of whoever reads
-// the report: no output format holds a control character other than newline and tab.
+// sequences (clear screen, set title, hyperlinks, 8-bit CSI) or invisible characters
+// (bidi overrides, zero-width) to the terminal of whoever reads the report, the diff or
+// the warnings: no output holds one raw (analyzer.Unsafe), nor a byte that is not UTF-8.
 func TestHostileNoTerminalEscapes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bundle")
 	os.MkdirAll(filepath.Join(dir, "logs"), 0o755)
-	ns := `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"evil\u001b[2Jns","deletionTimestamp":"2026-01-01T00:00:00Z"},"spec":{"finalizers":["kubernetes","x\u001b[8m"]},"status":{"phase":"Terminating","conditions":[{"type":"NamespaceDeletionDiscoveryFailure","status":"True","reason":"Discovery\u0007Failed","message":"Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: \u001b]0;pwned\u0007stale\r\u001b[1A","lastTransitionTime":"2026-01-01T00:00:05Z"}]}}]}`
+	ns := `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"evil\u001b[2Jns\u202e\u200b\u009b","deletionTimestamp":"2026-01-01T00:00:00Z"},"spec":{"finalizers":["kubernetes","x\u001b[8m"]},"status":{"phase":"Terminating","conditions":[{"type":"NamespaceDeletionDiscoveryFailure","status":"True\u2066","reason":"Discovery\u0007Failed","message":"Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: \u001b]0;pwned\u0007stale\r\u001b[1A\ufeff","lastTransitionTime":"2026-01-01T00:00:05Z"}]}}]}`
 	os.WriteFile(filepath.Join(dir, "namespaces.json"), []byte(ns), 0o644)
 	os.WriteFile(filepath.Join(dir, "logs", "kube-controller-manager.log"),
-		[]byte("E0101 00:00:10.000000       1 namespace_controller.go:164] deletion of namespace evil\x1b[2Jns failed: \x1b]0;pwned\x07unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: x\n"), 0o644)
-	for _, format := range []string{"text", "markdown", "json"} {
-		code, out, errs := runGuarded(t, time.Minute, "-o", format, dir)
+		[]byte("E0101 00:00:10.000000       1 namespace_controller.go:164] deletion of namespace evil\x1b[2Jns failed: \x1b]0;pwned\x07\x9b2J unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: x\n"), 0o644)
+	// a broken file whose name carries escapes: its warning names it on stderr
+	os.WriteFile(filepath.Join(dir, "bad\x1b]0;title\x07\u202e\x9b.json"), []byte(`{"apiVersion":"v1","kind":"List","items":[{`), 0o644)
+	check := func(what, s string) {
+		for i, r := range s {
+			if analyzer.Unsafe(r) || r == utf8.RuneError && !strings.HasPrefix(s[i:], "\ufffd") {
+				t.Errorf("%s holds %q at byte %d: %q", what, r, i, s[max(0, i-40):min(len(s), i+40)])
+				return
+			}
+		}
+	}
+	for _, format := range []string{"text", "markdown", "json", "html"} {
+		code, out, errs := runGuarded(t, time.Minute, "-v", "info", "-o", format, dir)
 		if code != exitStuck {
 			t.Fatalf("%s: exit %d\n%s", format, code, errs)
 		}
-		for name, s := range map[string]string{"stdout": out, "stderr": errs} {
-			for i, r := range s {
-				if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 {
-					t.Skipf("waiting for analyzer/render (or cmd) to escape control characters: %s %s holds %q at byte %d: %q",
-						format, name, r, i, s[max(0, i-40):min(len(s), i+40)])
-				}
-			}
+		if !strings.Contains(errs, "bad") {
+			t.Errorf("no warning for the broken file on stderr: %q", errs)
 		}
+		check(format+" stdout", out)
+		check(format+" stderr", errs)
+	}
+	for _, format := range []string{"text", "json"} {
+		var out, errb bytes.Buffer
+		run([]string{"diff", "-o", format, dir, dir}, &out, &errb)
+		check("diff "+format+" stdout", out.String())
+		check("diff "+format+" stderr", errb.String())
 	}
 }

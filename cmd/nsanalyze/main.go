@@ -98,7 +98,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		quiet      = fs.BoolP("quiet", "q", false, "no progress indicator on stderr")
 		profile    = fs.String("profile", "none", "profile nsanalyze itself, as kubectl does: none|cpu|heap")
 		profileOut = fs.String("profile-output", "profile.pprof", "file the --profile is written to (read it with go tool pprof)")
-		redact     = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens (API groups, well-known finalizers and Kubernetes' messages are kept)")
+		redact     = fs.Bool("redact", false, "replace customer names, domains, IPs, hostnames, UIDs, e-mail addresses, cloud account and resource ids with stable tokens (well-known API groups and finalizers and Kubernetes' messages are kept)")
 	)
 	load := addLoadFlags(fs)
 	if code, done := parseArgs(fs, args, usage, stderr); done {
@@ -110,8 +110,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 		return exitNotStuck
 	}
-	log := logrus.New()
-	log.SetOutput(stderr)
+	log := newLogger(stderr) // escapes what it prints of the bundle
 	lvl, err := logrus.ParseLevel(*verbosity)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: invalid --verbosity %q\n", *verbosity)

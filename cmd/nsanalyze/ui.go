@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sirupsen/logrus"
+
 	"github.com/nsanalyze/nsanalyze/analyzer"
 )
 
@@ -181,4 +183,38 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// escapingFormatter makes logrus print, on a terminal or not, no character of the
+// bundle raw: warnings quote member and file names, object names and messages from
+// the bundle, which may hold terminal escapes (clear the screen, set the window title),
+// 8-bit CSI, bidirectional overrides or zero-width characters. The message and every
+// field are escaped as the report is (analyzer.EscapeLine) before the wrapped formatter
+// (logrus' own colours included) writes them.
+type escapingFormatter struct{ next logrus.Formatter }
+
+func (f escapingFormatter) Format(e *logrus.Entry) ([]byte, error) {
+	c := *e
+	c.Message = analyzer.EscapeLine(e.Message)
+	c.Data = make(logrus.Fields, len(e.Data))
+	for k, v := range e.Data {
+		switch x := v.(type) {
+		case string:
+			v = analyzer.EscapeLine(x)
+		case error:
+			v = analyzer.EscapeLine(x.Error())
+		case fmt.Stringer:
+			v = analyzer.EscapeLine(x.String())
+		}
+		c.Data[analyzer.EscapeLine(k)] = v
+	}
+	return f.next.Format(&c)
+}
+
+// newLogger is the logger of nsanalyze's diagnostics on stderr.
+func newLogger(stderr io.Writer) *logrus.Logger {
+	log := logrus.New()
+	log.SetOutput(stderr)
+	log.SetFormatter(escapingFormatter{next: log.Formatter})
+	return log
 }
