@@ -257,6 +257,16 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		}
 		markRoots(&nr.Causes[i])
 	}
+	names := append(namesOf(nr), p.Index.invalidNames...)
+	for i := range nr.Causes {
+		for j := range nr.Causes[i].Chain {
+			if f := nr.Causes[i].Chain[j].Fix; f != nil {
+				g := *f
+				g.Command = guardNames(g.Command, names)
+				nr.Causes[i].Chain[j].Fix = &g
+			}
+		}
+	}
 	nr.Verdict = verdict(nr)
 	nr.Remediation = remediation(p, nr, rules)
 	nr.Timeline = timeline(p, &nr)

@@ -36,6 +36,9 @@ type Index struct {
 	// ruleLines are the lines each rule's Collect kept: rule name -> key -> lines.
 	ruleLines  map[string]map[string][]*logs.Entry
 	collectors []*Rule
+	// invalidNames are the names of the bundle Kubernetes would have refused: no
+	// command carries them (guardNames).
+	invalidNames []checkedName
 
 	CapturedAt       time.Time
 	CapturedAtSource string
@@ -132,6 +135,9 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 			ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: f})
 		}
 	}
+	invalidNames(rec, func(_ string, _ int, kind NameKind, name string) {
+		ix.invalidNames = append(ix.invalidNames, checkedName{kind, name})
+	})
 	ix.captureTime()
 	return ix
 }

@@ -15,6 +15,15 @@ import (
 // warnings.
 func NameWarnings(rec *bundle.Records) []diag.Warning {
 	var out []diag.Warning
+	invalidNames(rec, func(file string, line int, kind NameKind, name string) {
+		out = append(out, diag.Warning{File: file, Line: line, Message: HostileName(kind, name)})
+	})
+	return out
+}
+
+// invalidNames calls found once for each name of the bundle's objects that Kubernetes
+// would have refused.
+func invalidNames(rec *bundle.Records, found func(file string, line int, kind NameKind, name string)) {
 	seen := map[string]bool{}
 	check := func(file string, line int, kind NameKind, name string) {
 		if name == "" || ValidName(kind, name) {
@@ -25,7 +34,7 @@ func NameWarnings(rec *bundle.Records) []diag.Warning {
 			return
 		}
 		seen[key] = true
-		out = append(out, diag.Warning{File: file, Line: line, Message: HostileName(kind, name)})
+		found(file, line, kind, name)
 	}
 	for _, o := range rec.Objects {
 		f, l := o.Source.File, o.Source.Line
@@ -67,7 +76,6 @@ func NameWarnings(rec *bundle.Records) []diag.Warning {
 			check(f, l, ObjectName, o.CRD.ConversionService.Name)
 		}
 	}
-	return out
 }
 
 // validPathSegment is apimachinery's path-segment rule for RBAC names, plus no control

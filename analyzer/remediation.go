@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -42,14 +43,23 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 	}
 	p.Rule = nil
 	steps := append(safe, caution...)
+	// a name Kubernetes would refuse never reaches a command: its rung is a comment
+	names := append(namesOf(nr), p.Index.invalidNames...)
+	for i := range steps {
+		steps[i].Command = guardNames(steps[i].Command, names)
+	}
 	last := "Last resort"
 	if len(steps) > 0 {
 		last += ", only after the steps above"
 	} else {
 		last += ", only once the cause is understood (see what to collect)"
 	}
+	finalize := NotRun(NamespaceName, nr.Name)
+	if ValidName(NamespaceName, nr.Name) {
+		finalize = Cmd("kubectl", "get", "namespace", nr.Name, "-o", "json") + " | jq '.spec.finalizers = []' | " + Cmd("kubectl", "replace", "--raw", "/api/v1/namespaces/"+nr.Name+"/finalize", "-f", "-")
+	}
 	steps = append(steps, RemediationStep{Risk: RiskDestructive,
-		Command: Cmd("kubectl", "get", "namespace", nr.Name, "-o", "json") + " | jq '.spec.finalizers = []' | " + Cmd("kubectl", "replace", "--raw", "/api/v1/namespaces/"+nr.Name+"/finalize", "-f", "-"),
+		Command: finalize,
 		Why: last + ": it removes the namespace without deleting what is left in it. Any object still stored for that namespace stays in etcd, invisible to kubectl get, and reappears if a namespace of the same name is created again; resources guarded by finalizers (cloud load balancers, volumes) are leaked. It does not fix the cause: the next namespace deletion hangs the same way. " +
 			"`kubectl delete --force --grace-period=0` does not help (the namespace already has a deletionTimestamp; force only skips pod grace periods), and `kubectl edit`/`patch` of spec.finalizers is silently discarded: spec.finalizers can only be changed through the /finalize subresource."})
 	return steps
@@ -107,8 +117,18 @@ func latentRisks(ix *Index, r *Report, rules []*Rule) []Risk {
 	reported := Reported(r)
 	risks := []Risk{}
 	for _, rule := range rules {
-		if rule.Risks != nil {
-			risks = append(risks, rule.Risks(ix, reported)...)
+		if rule.Risks == nil {
+			continue
+		}
+		for _, rk := range rule.Risks(ix, reported) {
+			names := ix.invalidNames
+			if _, name, ok := strings.Cut(rk.Object, "/"); ok {
+				names = append(names, checkedName{ObjectName, name})
+			}
+			for i := range rk.Fix {
+				rk.Fix[i].Command = guardNames(rk.Fix[i].Command, names)
+			}
+			risks = append(risks, rk)
 		}
 	}
 	return risks
@@ -169,7 +189,7 @@ func coverage(ix *Index, r *Report) []Gap {
 		add("no APIService objects", "kubectl get apiservices -o json")
 	}
 	if !ix.HasLogsOf("kube-controller-manager") {
-		add("no kube-controller-manager log", "kubectl -n kube-system logs -l component=kube-controller-manager --tail=-1 (or the node's /var/log/pods/kube-system_kube-controller-manager-*)")
+		add("no kube-controller-manager log", "kubectl -n kube-system logs -l component=kube-controller-manager --tail=-1   # or the node's /var/log/pods/kube-system_kube-controller-manager-*")
 	}
 	if !ix.HasLogsOf("kube-apiserver") {
 		add("no kube-apiserver log", "kubectl -n kube-system logs -l component=kube-apiserver --tail=-1")
@@ -177,24 +197,37 @@ func coverage(ix *Index, r *Report) []Gap {
 	if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") && !ix.Dumped("webhookconfiguration") {
 		add("no webhook configurations", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json")
 	}
+	guard := func(g Gap) Gap { g.Collect = guardNames(g.Collect, ix.invalidNames); return g }
+	defer func() {
+		for i := range gaps {
+			gaps[i] = guard(gaps[i])
+		}
+	}()
 	for _, pod := range backendPods(ix) {
 		if pod.Pod != nil && pod.Pod.Ready {
 			continue
 		}
-		add(fmt.Sprintf("logs of pod %s/%s, a backend of an APIService or webhook, which is not running normally (%s)", pod.Namespace, pod.Name, PodState(pod)),
-			fmt.Sprintf("kubectl -n %s logs %s --all-containers --previous; kubectl -n %s describe pod %s", pod.Namespace, pod.Name, pod.Namespace, pod.Name))
+		cmd, ok := SafeCmd("kubectl", "-n", NS(pod.Namespace), "logs", Obj(pod.Name), "--all-containers", "--previous")
+		if ok {
+			d, _ := SafeCmd("kubectl", "-n", NS(pod.Namespace), "describe", "pod", Obj(pod.Name))
+			cmd += "; " + d
+		}
+		add(fmt.Sprintf("logs of pod %s/%s, a backend of an APIService or webhook, which is not running normally (%s)", pod.Namespace, pod.Name, PodState(pod)), cmd)
 	}
 	for _, ce := range ix.Records.CollectorErrors {
 		if len(kubemsg.ParseDiscoveryFailure(ce.Text)) > 0 {
 			continue // used as discovery evidence
 		}
 		add(fmt.Sprintf("the bundle collector could not collect everything (%s:%d: %s)", ce.File, ce.Line, ce.Text),
-			"re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl")
+			Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
 	}
 	for _, ns := range r.Namespaces {
 		if !ix.NamespaceDumped(ns.Name) {
-			add("no object of the stuck namespace "+ns.Name+" was dumped",
-				"kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n "+ns.Name+" -o json")
+			get, ok := SafeCmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", NS(ns.Name), "-o", "json")
+			if ok {
+				get = "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + get
+			}
+			add("no object of the stuck namespace "+ns.Name+" was dumped", get)
 		}
 	}
 	return gaps
@@ -239,4 +272,62 @@ func backendPods(ix *Index) []*objects.Object {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Ref() < out[j].Ref() })
 	return out
+}
+
+// checkedName is a name from the bundle that a command may carry, with its kind.
+type checkedName struct {
+	kind  NameKind
+	value string
+}
+
+// namesOf lists the names from the bundle that a namespace's commands may carry: the
+// namespace, and every object, APIService, webhook and finalizer its causes name.
+func namesOf(nr NamespaceReport) []checkedName {
+	out := []checkedName{{NamespaceName, nr.Name}}
+	for _, c := range nr.Causes {
+		for _, o := range c.Objects {
+			out = append(out, checkedName{ObjectName, o.Name})
+			if o.Namespace != "" {
+				out = append(out, checkedName{NamespaceName, o.Namespace})
+			}
+			for _, f := range o.Finalizers {
+				out = append(out, checkedName{FinalizerName, f})
+			}
+		}
+		for _, a := range c.APIServices {
+			out = append(out, checkedName{APIServiceName, a})
+		}
+		for _, w := range c.Webhooks {
+			out = append(out, checkedName{ObjectName, w})
+		}
+		for _, f := range c.Finalizers {
+			out = append(out, checkedName{FinalizerName, f})
+		}
+	}
+	return out
+}
+
+// guardNames replaces a command that carries a name Kubernetes would refuse (raw or
+// shell-quoted) by a comment saying so: such names only come from damaged or hostile
+// bundles, and no command is built on them.
+func guardNames(cmd string, names []checkedName) string {
+	if i := strings.Index(cmd, "# no command:"); i > 0 {
+		// a word of a compound command was refused (Cmd): the whole rung is that comment
+		rest := cmd[i:]
+		for _, sep := range []string{" && ", " | ", "; "} {
+			if j := strings.Index(rest, sep); j > 0 {
+				rest = rest[:j]
+			}
+		}
+		return rest
+	}
+	for _, n := range names {
+		if n.value == "" || ValidName(n.kind, n.value) {
+			continue
+		}
+		if strings.Contains(cmd, n.value) || strings.Contains(cmd, ShellQuote(n.value)) || strings.Contains(cmd, strings.ReplaceAll(n.value, "'", `'\''`)) {
+			return NotRun(n.kind, n.value)
+		}
+	}
+	return cmd
 }
