@@ -29,7 +29,7 @@ kube-controller-manager log around the deletion time); the report lists what to 
 func ExampleLadder(rule *Rule) []RemediationStep {
 	const ns = "NAMESPACE"
 	ix := NewIndex(&bundle.Records{}, nil)
-	p := &Pass{Index: ix, Rule: rule, Namespace: ns, Stuck: map[string]bool{ns: true},
+	p := &Pass{Index: ix, Rule: rule, Namespace: ns, Stuck: map[string]bool{ns: true}, example: true,
 		Object: &objects.Object{Kind: "Namespace", Name: ns, SpecFinalizers: []string{"kubernetes"}}}
 	c := rule.Example(p)
 	c.Type = rule.Name

@@ -45,6 +45,9 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 	steps := append(safe, caution...)
 	// a name Kubernetes would refuse never reaches a command: its rung is a comment
 	names := append(namesOf(nr), p.Index.invalidNames...)
+	if p.example {
+		names = nil
+	}
 	for i := range steps {
 		steps[i].Command = guardNames(steps[i].Command, names)
 	}
@@ -55,7 +58,7 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 		last += ", only once the cause is understood (see what to collect)"
 	}
 	finalize := NotRun(NamespaceName, nr.Name)
-	if ValidName(NamespaceName, nr.Name) {
+	if ValidName(NamespaceName, nr.Name) || p.example {
 		finalize = Cmd("kubectl", "get", "namespace", nr.Name, "-o", "json") + " | jq '.spec.finalizers = []' | " + Cmd("kubectl", "replace", "--raw", "/api/v1/namespaces/"+nr.Name+"/finalize", "-f", "-")
 	}
 	steps = append(steps, RemediationStep{Risk: RiskDestructive,

@@ -60,6 +60,9 @@ type Pass struct {
 	Object    *objects.Object // the Namespace object; nil when the namespace is known only from logs
 	Deletion  time.Time       // deletion timestamp (zero when unknown)
 	Stuck     map[string]bool // every stuck namespace of the bundle
+	// example is set for ExampleLadder: its placeholder names (NAMESPACE) are not
+	// Kubernetes names, and are kept in the commands.
+	example bool
 }
 
 // Condition returns the namespace's condition of a type, or nil.
