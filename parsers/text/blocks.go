@@ -148,8 +148,10 @@ func (p *parser) decodeBlock(i, j int, yaml bool) {
 			}
 		}
 		if o.Name == "" {
-			p.warn.Add(p.path, o.Source.Line, "%s without a name (a cut paste?) skipped", o.Kind)
-			return
+			if c != nil && o.Kind == res.Kind {
+				p.warn.Add(p.path, o.Source.Line, "%s without a name (a cut paste?) skipped", o.Kind)
+			}
+			return // a Status response, a Config
 		}
 		p.emit(o)
 	}

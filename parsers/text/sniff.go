@@ -16,8 +16,8 @@ func Sniff(head []byte) bool {
 		head = head[:i] // the last line may be cut
 	}
 	lines := strings.Split(string(head), "\n")
-	n, logLike, signals := 0, 0, 0
-	for _, l := range lines {
+	n, logLike, strong, klogKubectl := 0, 0, 0, 0
+	for i, l := range lines {
 		l = strings.TrimRight(l, "\r")
 		t := strings.TrimSpace(l)
 		if t == "" {
@@ -29,39 +29,33 @@ func Sniff(head []byte) bool {
 		}
 		sig := false
 		switch {
-		case parseCommand(l, 0) != nil:
-			sig = true
 		case reKlog.MatchString(l):
 			m := reKlog.FindStringSubmatch(l)
 			caller, _, _ := strings.Cut(m[1], ":")
-			if kubectlCallers[caller] {
+			// kubectl's own klog lines; a component in a container logs as pid 1
+			if kubectlCallers[caller] && !strings.Contains(l[:min(len(l), 40)], " 1 ") {
+				klogKubectl++
 				sig = true
 			} else {
 				logLike++
 			}
-		case stderrLine(l):
-			sig = true
-		case headerColumns(l) != nil:
-			sig = true
-		case strings.HasPrefix(l, "Name:") && (len(l) == 5 || l[5] == ' ' || l[5] == '\t'):
-			sig = true
-		case reAPIServiceRow.MatchString(l) || reNamespaceRow.MatchString(l):
+		case parseCommand(l, 0) != nil, stderrLine(l), headerColumns(l) != nil,
+			strings.HasPrefix(l, "Name:") && (len(l) == 5 || l[5] == ' ' || l[5] == '\t'),
+			reAPIServiceRow.MatchString(l), reNamespaceRow.MatchString(l):
+			strong++
 			sig = true
 		case logLine(l):
 			logLike++
 		}
-		if n == 1 {
-			if !sig {
-				if logLine(l) || reKlog.MatchString(l) {
-					return false // a log that may quote kubectl later
-				}
-			}
+		if n == 1 && !sig && (logLine(l) || reKlog.MatchString(l)) {
+			return false // a log that may quote kubectl later
 		}
-		if sig {
-			signals++
-		}
+		_ = i
 	}
-	return signals > 0 && logLike*2 < n
+	if strong > 0 {
+		return logLike*2 < n
+	}
+	return klogKubectl > 0 && logLike == 0
 }
 
 // logLine recognises the timestamped lines of component logs (RFC 3339 prefixes, CRI,

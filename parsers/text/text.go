@@ -62,9 +62,10 @@ type Result struct {
 
 // Listing is one namespace listing.
 type Listing struct {
-	Line    int    // line of the table header or of the list's first object
-	Rows    int    // namespaces listed
-	Command string // the command that printed it, when known
+	Line      int    // line of the table header or of the list's first object
+	Rows      int    // namespaces listed
+	Command   string // the command that printed it, when known
+	Rendering string // RenderingTable for a table, "" for pasted YAML or JSON
 }
 
 type synth struct {
@@ -404,7 +405,7 @@ func (p *parser) table(i int, cols []column) int {
 		p.row(k, names, cells, j+1, c)
 	}
 	if kind == "Namespace" && rows > 0 && p.fullList(c, nsNames) {
-		l := Listing{Line: i + 1, Rows: rows}
+		l := Listing{Line: i + 1, Rows: rows, Rendering: RenderingTable}
 		if c != nil {
 			l.Command = c.Text
 		}
@@ -780,9 +781,11 @@ func (p *parser) scanLog(data []byte) {
 	}
 	lo := p.opts.Logs
 	lo.Component = ""
-	// every stderr line becomes an entry, whatever the caller's keywords: these
-	// literals are in each shape stderrLine accepts
-	lo.Keywords = append(append([]string(nil), lo.Keywords...), stderrKeywords...)
+	if len(lo.Keywords) == 0 {
+		// no keywords: every stderr line becomes an entry (these literals are in each
+		// shape stderrLine accepts); with keywords, like any log, only the lines holding one
+		lo.Keywords = stderrKeywords
+	}
 	lo.SizeHint = int64(buf.Len())
 	f, _ := logs.ScanFile(&buf, p.path, lo, p.warn)
 	if f == nil {
