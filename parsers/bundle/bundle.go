@@ -188,7 +188,7 @@ type loader struct {
 	fileObjects map[string]int
 	errStart    int // index of this bundle's first collector error
 	logFiles    []*logFile
-	crs         []crRef // custom resources waiting for their CRD's kind
+	crs         []crRef         // custom resources waiting for their CRD's kind
 	stdoutFiles map[string]bool // files read as cluster-info dump stdout streams
 	textFiles   map[string]bool // files read as kubectl text renderings
 	nsFiles     map[string]*nsCount
