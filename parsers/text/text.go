@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
@@ -121,6 +122,7 @@ func Parse(r io.Reader, path string, opts Options, warn *diag.Sink) (res *Result
 	p.run()
 	p.decode()
 	p.scanLog(data)
+	sort.SliceStable(res.Objects, func(i, j int) bool { return res.Objects[i].Source.Line < res.Objects[j].Source.Line })
 	return res
 }
 
@@ -226,14 +228,26 @@ func (p *parser) looseRow(i int) {
 	l := strings.TrimSpace(p.lines[i])
 	c := p.cmdFor()
 	if c != nil && c.Output == "name" {
-		if m := reNameOutput.FindStringSubmatch(l); m != nil {
-			if r, ok := resources.Lookup(m[1]); ok {
-				md := map[string]any{"name": m[2]}
-				if r.Namespaced && c.Namespace != "" {
-					md["namespace"] = c.Namespace
-				}
-				p.add(synth{line: i + 1, obj: map[string]any{"apiVersion": r.GroupVersion, "kind": r.Kind, "metadata": md},
-					rendering: RenderingTable})
+		m := reNameOutput.FindStringSubmatch(l)
+		if m == nil {
+			p.warn.Add(p.path, i+1, "cannot read this line of `%s` output (resource/name expected)", c.Text)
+			return
+		}
+		r, ok := resources.Lookup(m[1])
+		if !ok {
+			return // a kind the analysis does not read
+		}
+		md := map[string]any{"name": m[2]}
+		if r.Namespaced && c.Namespace != "" {
+			md["namespace"] = c.Namespace
+		}
+		p.add(synth{line: i + 1, obj: map[string]any{"apiVersion": r.GroupVersion, "kind": r.Kind, "metadata": md},
+			rendering: RenderingTable})
+		if r.Kind == "Namespace" && p.fullList(c, nil) {
+			if n := len(p.res.NamespaceLists); n > 0 && p.res.NamespaceLists[n-1].Command == c.Text && p.res.NamespaceLists[n-1].Line >= c.Line {
+				p.res.NamespaceLists[n-1].Rows++
+			} else {
+				p.res.NamespaceLists = append(p.res.NamespaceLists, Listing{Line: i + 1, Rows: 1, Command: c.Text, Rendering: RenderingTable})
 			}
 		}
 		return
