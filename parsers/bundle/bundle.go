@@ -409,7 +409,8 @@ func (l *loader) member(m member, r io.Reader) {
 	}
 	kind := objects.Sniff(head)
 	ext := strings.ToLower(path.Ext(name))
-	if kind == "text" && text.Sniff(head) {
+	if (kind == "text" || kind == "json" && bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("["))) && text.Sniff(head) {
+		// ("[root@node1 tmp]# kubectl get ns" starts like a JSON array)
 		// kubectl text (tables, describe, stderr, pasted YAML), recognised by content
 		// whatever the file is called
 		kind = "kubectl-text"
