@@ -193,6 +193,7 @@ type loader struct {
 	textFiles   map[string]bool // files read as kubectl text renderings
 	nsFiles     map[string]*nsCount
 	nsLists     []NamespaceList
+	textObjs    []*objects.Object // objects of text renderings, emitted last
 	newest      time.Time
 	objStart    int // index of this bundle's first object in rec.Objects
 	readable    int
@@ -239,6 +240,7 @@ func (l *loader) load(p string) (int, error) {
 		l.rels = append(l.rels, r)
 	}
 	resolved := resolveLinks(links, files, dirs, l.warn)
+	l.emitTextObjects()
 	l.fixCRKinds()
 	layouts := detectLayouts(&bundleView{files: l.rels, objectFiles: l.objFiles, textFiles: l.textFiles, stdoutFiles: l.stdoutFiles}, format)
 	root := wrapperRoot(l.rels)

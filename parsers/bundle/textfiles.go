@@ -46,10 +46,9 @@ func (l *loader) text(m member, name string, r io.Reader) {
 	h := pathHint(name)
 	res := text.Parse(r, m.rel, text.Options{Logs: l.logOptions(m.rel), Command: h.Command}, l.warn)
 	l.textFiles[m.rel] = true
-	emit := l.emitter("", "")
-	for _, o := range res.Objects {
-		emit(o)
-	}
+	// emitted once the bundle's JSON and YAML are: where the same object is also
+	// dumped, the dump (with its timestamps and finalizers) comes first
+	l.textObjs = append(l.textObjs, res.Objects...)
 	if len(res.Objects) > 0 {
 		l.objFiles[m.rel] = true
 	}
@@ -60,6 +59,33 @@ func (l *loader) text(m member, name string, r io.Reader) {
 		res.Log.Mtime = m.mtime
 		l.logFiles = append(l.logFiles, &logFile{f: res.Log, rel: m.rel})
 	}
+}
+
+// emitTextObjects records the objects of the text files, after every other object of
+// the bundle; an object the bundle also dumps as JSON or YAML is not repeated from its
+// text rendering (a table row has no labels, timestamps or finalizers, and is often an
+// older snapshot).
+func (l *loader) emitTextObjects() {
+	if len(l.textObjs) == 0 {
+		return
+	}
+	kinds := map[string]bool{}
+	for _, o := range l.textObjs {
+		kinds[o.Kind] = true
+	}
+	dumped := map[string]bool{}
+	for _, o := range l.rec.Objects[l.objStart:] {
+		if kinds[o.Kind] {
+			dumped[o.Kind+"/"+o.Namespace+"/"+o.Name] = true
+		}
+	}
+	emit := l.emitter("", "")
+	for _, o := range l.textObjs {
+		if !dumped[o.Kind+"/"+o.Namespace+"/"+o.Name] {
+			emit(o)
+		}
+	}
+	l.textObjs = nil
 }
 
 // namespaceLists adds the bundle's namespace listings to the records: those of text

@@ -11,6 +11,8 @@ var (
 	// a shell prompt: "$ ", "# ", "> ", "› ", "% ", "❯ ", "user@host:~$ ",
 	// "[root@node1 tmp]# ", "PS C:\> ", "➜  dir "
 	rePrompt = regexp.MustCompile(`^\s*(?:(?:\[[^\]]{1,80}\]|\([^)]{1,40}\)\s?[\w.@~:/\\-]{0,80}|[\w.@~:/\\-]{0,80})\s?[$#%>›❯»]|➜\s+\S*|PS [^>]{0,80}>)\s+`)
+	// an RFC 3339 time before a prompt
+	reStamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)\s+`)
 	// kubectl / oc after the prompt (sudo, microk8s, k3s and k0s wrappers allowed)
 	reKube = regexp.MustCompile(`^(?:sudo\s+(?:-\S+\s+)*)?(?:(?:microk8s|k0s|k3s|k8s)[ .])?(kubectl|oc|kubectl\.exe|oc\.exe|k)(?:\s+(.*))?$`)
 	// klog header: "E0312 10:11:12.123456   12345 memcache.go:255] "
@@ -55,6 +57,9 @@ type Command struct {
 
 // parseCommand recognises a command line; nil when the line is none.
 func parseCommand(line string, n int) *Command {
+	if m := reStamp.FindStringIndex(line); m != nil {
+		line = line[m[1]:] // a transcript with times: "2026-11-29T22:26:10Z  $ kubectl ..."
+	}
 	rest := line
 	prompted := false
 	if m := rePrompt.FindStringIndex(line); m != nil {

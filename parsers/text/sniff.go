@@ -16,7 +16,7 @@ func Sniff(head []byte) bool {
 		head = head[:i] // the last line may be cut
 	}
 	lines := strings.Split(string(head), "\n")
-	n, logLike, strong, klogKubectl := 0, 0, 0, 0
+	n, logLike, strong, klogKubectl, stamped := 0, 0, 0, 0, 0
 	for i, l := range lines {
 		l = strings.TrimRight(l, "\r")
 		t := strings.TrimSpace(l)
@@ -28,6 +28,9 @@ func Sniff(head []byte) bool {
 			break
 		}
 		sig := false
+		if logLine(l) {
+			stamped++
+		}
 		switch {
 		case reKlog.MatchString(l):
 			m := reKlog.FindStringSubmatch(l)
@@ -51,6 +54,11 @@ func Sniff(head []byte) bool {
 			return false // a log that may quote kubectl later
 		}
 		_ = i
+	}
+	if stamped >= 2 {
+		// lines with full times (a timestamped transcript, a component log): the log
+		// parser keeps their times
+		return false
 	}
 	if strong > 0 {
 		return logLike*2 < n

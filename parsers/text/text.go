@@ -773,10 +773,25 @@ func (p *parser) emit(o *objects.Object) {
 	if o.Kind == "Project" && (o.APIVersion == "" || strings.HasPrefix(o.APIVersion, "project.openshift.io/") || o.APIVersion == "v1") {
 		o.Kind, o.APIVersion = "Namespace", "v1"
 	}
+	if o.Kind == "Namespace" && o.Phase == "" && deletionConditions(o) {
+		// the paste cut status.phase (`| grep -A8 status`, "..." before the
+		// Conditions): the namespace controller writes these conditions only while it
+		// deletes the namespace
+		o.Phase = "Terminating"
+	}
 	p.res.Objects = append(p.res.Objects, o)
 }
 
 var stderrKeywords = []string{"rror", "nable", "couldn't", "No resources", "Warning", "refused", "] "}
+
+func deletionConditions(o *objects.Object) bool {
+	for _, c := range o.Conditions {
+		if strings.HasPrefix(c.Type, "NamespaceDeletion") || c.Type == "NamespaceContentRemaining" || c.Type == "NamespaceFinalizersRemaining" {
+			return true
+		}
+	}
+	return false
+}
 
 // scanLog reads the stderr lines, and pasted `kubectl logs` output, with the log
 // parser; the other lines are blanked so that line numbers stay those of the file.
