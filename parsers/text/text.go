@@ -344,7 +344,12 @@ func splitRow(l string, cols []column) ([]string, bool) {
 	aligned := true
 	cells := make([]string, len(cols))
 	for k, c := range cols {
-		if c.start >= len(l) || c.start > 0 && l[c.start-1] != ' ' || l[c.start] == ' ' {
+		if c.start >= len(l) && k > 0 && k == len(cols)-1 {
+			break // an empty last cell
+		}
+		// a cell starts right after a space; only the first may not be empty
+		// (`oc get projects` leaves DISPLAY NAME blank)
+		if c.start >= len(l) || c.start > 0 && l[c.start-1] != ' ' || k == 0 && l[c.start] == ' ' {
 			aligned = false
 			break
 		}

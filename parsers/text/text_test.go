@@ -261,3 +261,17 @@ func TestNoCrashOnTruncation(t *testing.T) {
 }
 
 var _ = sort.Strings
+
+func TestProjectsTable(t *testing.T) {
+	w := &diag.Sink{}
+	r := Parse(strings.NewReader("$ oc get projects\nNAME                DISPLAY NAME   STATUS\ndefault                            Active\nopenshift-storage                  Terminating\nmyproj              My Project     Active\nkube-system                        Active\n"), "p.txt", Options{}, w)
+	if o := find(r, "Namespace", "openshift-storage"); o == nil || o.Phase != "Terminating" {
+		t.Fatalf("%v %v", r.Objects, w.List)
+	}
+	if o := find(r, "Namespace", "myproj"); o == nil || o.Phase != "Active" {
+		t.Fatalf("%v %v", r.Objects, w.List)
+	}
+	if len(r.NamespaceLists) != 1 || r.NamespaceLists[0].Rows != 4 || len(w.List) != 0 {
+		t.Fatalf("%+v %v", r.NamespaceLists, w.List)
+	}
+}
