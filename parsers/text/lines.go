@@ -16,7 +16,7 @@ var (
 	// kubectl / oc after the prompt (sudo, microk8s, k3s and k0s wrappers allowed)
 	reKube = regexp.MustCompile(`^(?:sudo\s+(?:-\S+\s+)*)?(?:(?:microk8s|k0s|k3s|k8s)[ .])?(kubectl|oc|kubectl\.exe|oc\.exe|k)(?:\s+(.*))?$`)
 	// klog header: "E0312 10:11:12.123456   12345 memcache.go:255] "
-	reKlog = regexp.MustCompile(`^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ ([\w.-]+:\d+)\] `)
+	reKlog = regexp.MustCompile(`^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+(\d+) ([\w.-]+:\d+)\] `)
 	// a headerless `kubectl get apiservice` row: NAME SERVICE AVAILABLE AGE
 	reAPIServiceRow = regexp.MustCompile(`^\s*(v\d\w*\.[\w.-]*)\s+(Local|[\w.-]+/[\w.-]+)\s+(True|False|Unknown)(?:\s+\((\w+)\))?\s+(\S+)\s*$`)
 	// a headerless `kubectl get ns` row: NAME STATUS AGE

@@ -34,9 +34,9 @@ func Sniff(head []byte) bool {
 		switch {
 		case reKlog.MatchString(l):
 			m := reKlog.FindStringSubmatch(l)
-			caller, _, _ := strings.Cut(m[1], ":")
+			caller, _, _ := strings.Cut(m[2], ":")
 			// kubectl's own klog lines; a component in a container logs as pid 1
-			if kubectlCallers[caller] && !strings.Contains(l[:min(len(l), 40)], " 1 ") {
+			if kubectlCallers[caller] && m[1] != "1" {
 				klogKubectl++
 				sig = true
 			} else {

@@ -141,7 +141,7 @@ func (p *parser) run() {
 			i++
 			continue
 		}
-		if stderrLine(strings.TrimLeft(l, " ")) {
+		if t := strings.TrimLeft(l, " "); stderrLine(t) && !(reKlog.MatchString(t) && p.cmd != nil && p.cmd.Verb == "logs") {
 			p.stderr[i+1] = true
 			i++
 			continue
@@ -828,13 +828,19 @@ func (p *parser) scanLog(data []byte) {
 	for i := range f.Entries {
 		e := &f.Entries[i]
 		if c := p.logOut[e.Line]; c != nil {
-			if e.Component == "" || e.Component == ComponentKubectl {
-				e.Component = logs.ComponentFromPath(c.Resource)
+			// the pod the command names says whose log it is
+			if comp := logs.ComponentFromPath(c.Resource); comp != "" && comp != ComponentKubectl {
+				e.Component = comp
+			} else if e.Component == ComponentKubectl {
+				e.Component = ""
 			}
 			continue
 		}
 		if p.stderr[e.Line] {
 			caller, _, _ := strings.Cut(e.Caller, ":")
+			if m := reKlog.FindStringSubmatch(strings.TrimLeft(p.lines[e.Line-1], " ")); m != nil && m[1] == "1" && !kubectlCallers[caller] {
+				continue // a component's own line pasted (pid 1 in its container): the log parser's attribution stands
+			}
 			if logs.ComponentFromCaller(e.Caller) == "" || kubectlCallers[caller] {
 				e.Component = ComponentKubectl
 			}

@@ -275,3 +275,23 @@ func TestProjectsTable(t *testing.T) {
 		t.Fatalf("%+v %v", r.NamespaceLists, w.List)
 	}
 }
+
+// TestPastedComponentLines: klog lines of a component (pid 1 in its container) pasted
+// among kubectl output keep the component their caller names; kubectl's own lines and
+// the lines after `kubectl logs POD` are attributed as such.
+func TestPastedComponentLines(t *testing.T) {
+	in := "$ kubectl get ns\nNAME   STATUS   AGE\nx   Terminating   1h\n" +
+		"E1129 22:26:15.581738       1 namespace_controller.go:164] deletion of namespace x failed: boom\n" +
+		"$ kubectl -n kube-system logs kube-apiserver-node1\n" +
+		"E1129 22:26:16.000000       1 controller.go:113] loading OpenAPI spec for \"v1beta1.metrics.k8s.io\" failed with: x\n"
+	r := Parse(strings.NewReader(in), "t.txt", Options{}, &diag.Sink{})
+	if r.Log == nil || len(r.Log.Entries) != 2 {
+		t.Fatalf("%+v", r.Log)
+	}
+	if e := r.Log.Entries[0]; e.Line != 4 || e.Component != "kube-controller-manager" {
+		t.Errorf("pasted KCM line %+v", e)
+	}
+	if e := r.Log.Entries[1]; e.Line != 6 || e.Component != "kube-apiserver" {
+		t.Errorf("kubectl logs line %+v", e)
+	}
+}
