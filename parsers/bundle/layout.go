@@ -87,16 +87,6 @@ var layouts = []*Layout{
 	&kubectlLayout,     // object files no other layout claims
 }
 
-// layoutByName returns the registered layout of that name, or nil.
-func layoutByName(name string) *Layout {
-	for _, l := range layouts {
-		if l.Name == name {
-			return l
-		}
-	}
-	return nil
-}
-
 // claimant returns the layout that claims a file, or nil.
 func claimant(rel string, v *bundleView) *Layout {
 	for _, l := range layouts {
@@ -105,14 +95,6 @@ func claimant(rel string, v *bundleView) *Layout {
 		}
 	}
 	return nil
-}
-
-// layoutOf says which layout claims a file of the bundle from its path alone; "" when none does.
-func layoutOf(rel string) string {
-	if l := claimant(rel, nil); l != nil {
-		return l.Name
-	}
-	return ""
 }
 
 // segments is a path split at its slashes, with lookups.

@@ -74,7 +74,6 @@ type synth struct {
 	obj       map[string]any
 	rendering string
 	condLines []int
-	cmd       *Command
 }
 
 type parser struct {
