@@ -30,6 +30,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 	"github.com/nsanalyze/nsanalyze/parsers/stream"
+	"github.com/nsanalyze/nsanalyze/parsers/text"
 )
 
 // Options tune loading.
@@ -92,6 +93,17 @@ type Records struct {
 	Bundles []Source
 	// Links maps symbolic links of the bundle that reach a file to that file.
 	Links map[string]string
+	// NamespaceLists are the listings of every namespace of the cluster the bundle
+	// holds: a `kubectl get ns` / `oc get projects` table (text), or a file of Namespace
+	// objects that holds several, default or kube-system among them (a NamespaceList,
+	// troubleshoot's namespaces.json). NamespaceListSeen is true when there is one: only
+	// then does a namespace absent from the records not exist, and "no namespace is
+	// stuck" mean it.
+	NamespaceLists    []NamespaceList
+	NamespaceListSeen bool
+	// TextFiles lists the files read as kubectl text renderings (parsers/text): their
+	// objects carry Source.Rendering, their stderr lines are entries of component "kubectl".
+	TextFiles []string
 }
 
 // Source is one bundle read into Records.
@@ -176,8 +188,12 @@ type loader struct {
 	fileObjects map[string]int
 	errStart    int // index of this bundle's first collector error
 	logFiles    []*logFile
-	crs         []crRef // custom resources waiting for their CRD's kind
-	stdout      bool    // a cluster-info dump stdout stream was seen
+	crs         []crRef         // custom resources waiting for their CRD's kind
+	stdoutFiles map[string]bool // files read as cluster-info dump stdout streams
+	textFiles   map[string]bool // files read as kubectl text renderings
+	nsFiles     map[string]*nsCount
+	nsLists     []NamespaceList
+	textObjs    []*objects.Object // objects of text renderings, emitted last
 	newest      time.Time
 	objStart    int // index of this bundle's first object in rec.Objects
 	readable    int
@@ -199,7 +215,8 @@ type crRef struct {
 
 func newLoader(rec *Records, opts Options, label string) *loader {
 	return &loader{rec: rec, opts: opts, label: label, warn: &diag.Sink{}, br: bufio.NewReaderSize(nil, 64<<10),
-		objFiles: map[string]bool{}, fileObjects: map[string]int{}, objStart: len(rec.Objects), errStart: len(rec.CollectorErrors)}
+		objFiles: map[string]bool{}, fileObjects: map[string]int{},
+		stdoutFiles: map[string]bool{}, textFiles: map[string]bool{}, nsFiles: map[string]*nsCount{}, objStart: len(rec.Objects), errStart: len(rec.CollectorErrors)}
 }
 
 func (l *loader) load(p string) (int, error) {
@@ -223,8 +240,9 @@ func (l *loader) load(p string) (int, error) {
 		l.rels = append(l.rels, r)
 	}
 	resolved := resolveLinks(links, files, dirs, l.warn)
+	l.emitTextObjects()
 	l.fixCRKinds()
-	layouts := detectLayouts(l.rels, l.objFiles, format, l.stdout)
+	layouts := detectLayouts(&bundleView{files: l.rels, objectFiles: l.objFiles, textFiles: l.textFiles, stdoutFiles: l.stdoutFiles}, format)
 	root := wrapperRoot(l.rels)
 	strip := func(s string) string {
 		s = strings.TrimPrefix(s, root)
@@ -264,6 +282,7 @@ func (l *loader) load(p string) (int, error) {
 	for k, v := range resolved {
 		l.rec.Links[strip(k)] = strip(v)
 	}
+	l.namespaceLists(strip)
 	l.strip, l.links = strip, resolved
 	l.rec.Warnings = append(l.rec.Warnings, l.warn.List...)
 	l.rec.Bundles = append(l.rec.Bundles, Source{Path: p, Label: l.label, Format: format, Root: strings.TrimSuffix(root, "/"), Layouts: layouts})
@@ -392,6 +411,12 @@ func (l *loader) member(m member, r io.Reader) {
 	}
 	kind := objects.Sniff(head)
 	ext := strings.ToLower(path.Ext(name))
+	if (kind == "text" || kind == "json" && bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("["))) && text.Sniff(head) {
+		// ("[root@node1 tmp]# kubectl get ns" starts like a JSON array)
+		// kubectl text (tables, describe, stderr, pasted YAML), recognised by content
+		// whatever the file is called
+		kind = "kubectl-text"
+	}
 	switch {
 	case kind == "binary":
 		l.warn.Add(m.rel, 0, "binary file skipped")
@@ -405,6 +430,8 @@ func (l *loader) member(m member, r io.Reader) {
 	}
 	l.readable++
 	switch {
+	case kind == "kubectl-text":
+		l.text(m, name, src)
 	case isClusterInfoStdout(head, kind, ext):
 		l.clusterInfoStdout(m, src)
 	case kind == "json" && strings.HasSuffix(path.Base(name), "-errors.json"):
@@ -454,6 +481,12 @@ func (l *loader) emitter(gv, crd string) func(*objects.Object) {
 		if o.APIVersion == "" && gv != "" {
 			o.APIVersion = gv
 		}
+		if o.Kind == "Project" && (o.APIVersion == "" || strings.HasPrefix(o.APIVersion, "project.openshift.io/")) {
+			o.Kind, o.APIVersion = "Namespace", "v1" // `oc get project -o yaml`: the namespace's own state
+		}
+		if o.Kind == "Namespace" {
+			l.countNamespace(o)
+		}
 		l.rec.ObjectCount++
 		l.fileObjects[o.Source.File]++
 		l.noteTimes(o)
@@ -485,9 +518,9 @@ func (l *loader) objects(m member, name, kind string, r io.Reader) {
 		defer ra.Close()
 		r = ra
 	}
-	gv, k, crd := pathHint(name)
-	oo := objects.Options{KindHint: k, Keep: l.opts.KeepObject}
-	emit := l.emitter(gv, crd)
+	h := pathHint(name)
+	oo := objects.Options{KindHint: h.Kind, Keep: l.opts.KeepObject}
+	emit := l.emitter(h.GroupVersion, h.CRD)
 	var n int
 	if kind == "yaml" {
 		n = objects.DecodeYAML(r, rel, oo, l.warn, emit)
@@ -546,7 +579,8 @@ func (l *loader) noteTimes(o *objects.Object) {
 }
 
 func (l *loader) logOptions(rel string) logs.Options {
-	return logs.Options{Keywords: l.opts.Keywords, Location: l.opts.LogLocation, MaxLineBytes: l.opts.MaxLineBytes}
+	return logs.Options{Keywords: l.opts.Keywords, Location: l.opts.LogLocation, MaxLineBytes: l.opts.MaxLineBytes,
+		Component: pathHint(rel).Component}
 }
 
 func (l *loader) log(m member, r io.Reader) {
@@ -623,20 +657,4 @@ func (l *loader) finishLogs() {
 		}
 	}
 	l.logFiles = nil
-}
-
-// isClusterInfoStdout recognises `kubectl cluster-info dump` written to stdout: JSON
-// lists (nodes first) and `==== START logs for container` blocks in one stream.
-func isClusterInfoStdout(head []byte, kind, ext string) bool {
-	if kind != "json" || !bytes.HasPrefix(bytes.TrimSpace(head), []byte("{")) {
-		return false
-	}
-	if ext != ".json" && ext != ".yaml" && ext != ".yml" {
-		return true // JSON saved as .txt, .log, .out or without extension: a redirected stdout
-	}
-	t := bytes.TrimSpace(head)
-	if len(t) > 200 {
-		t = t[:200]
-	}
-	return bytes.Contains(t, []byte(`"kind": "NodeList"`))
 }

@@ -42,6 +42,9 @@ func FuzzLoadArchive(f *testing.F) {
 	f.Add(hostileZip(), uint8(1))
 	f.Add(hostileZip()[:200], uint8(1))
 	f.Add(hostile.NestedTarGz("kcm.log", []byte("E0101 00:00:00.000000 1 namespace_controller.go:164] deletion of namespace x failed: y\n"), 4), uint8(0))
+	// kubectl text, read by content whatever the name
+	f.Add([]byte("[root@n tmp]# kubectl get ns\nNAME   STATUS   AGE\ndefault   Active   1d\nx   Terminating   1h\nerror: unable to retrieve the complete list of server APIs: m.k8s.io/v1: x\n"), uint8(4))
+	f.Add([]byte("Name:         x\nStatus:       Terminating\nConditions:\n  Type  Status  LastTransitionTime  Reason  Message\n  ----\n  NamespaceDeletionDiscoveryFailure  True  Wed, 15 Jan 2014 00:00:00 +0000  R  M\n"), uint8(5))
 	f.Add([]byte{}, uint8(0))
 	f.Add([]byte{0x1f, 0x8b}, uint8(0))
 	f.Add([]byte("PK\x05\x06"+strings.Repeat("\x00", 18)), uint8(1))

@@ -35,11 +35,11 @@ func (l *loader) clusterInfoStdout(m member, r io.Reader) {
 		lf       *logs.File
 		nObjects int
 	)
-	gv, k, crd := pathHint(m.rel)
+	h := pathHint(m.rel)
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		nObjects = objects.DecodeJSON(jr, m.rel, objects.Options{KindHint: k}, objWarn, func(o *objects.Object) { objs = append(objs, o) })
+		nObjects = objects.DecodeJSON(jr, m.rel, objects.Options{KindHint: h.Kind, Keep: l.opts.KeepObject}, objWarn, func(o *objects.Object) { objs = append(objs, o) })
 		_, _ = io.Copy(io.Discard, jr)
 	}()
 	go func() {
@@ -102,7 +102,7 @@ func (l *loader) clusterInfoStdout(m member, r io.Reader) {
 	jw.CloseWithError(rerr)
 	lw.CloseWithError(rerr)
 	wg.Wait()
-	emit := l.emitter(gv, crd)
+	emit := l.emitter(h.GroupVersion, h.CRD)
 	for _, o := range objs {
 		emit(o)
 	}
@@ -111,11 +111,29 @@ func (l *loader) clusterInfoStdout(m member, r io.Reader) {
 	}
 	l.warn.List = append(l.warn.List, objWarn.List...)
 	l.warn.List = append(l.warn.List, logWarn.List...)
-	if lf != nil {
+	// by content: container log blocks, or the dump's sequence of lists (nodes first,
+	// then other kinds); a file of JSON only is objects, not a log
+	if lf != nil && (len(lf.Info.Sections) > 0 || len(lf.Entries) > 0) {
 		lf.Mtime = m.mtime
 		l.logFiles = append(l.logFiles, &logFile{f: lf, rel: m.rel})
-		if len(lf.Info.Sections) > 0 || nObjects > 1 {
-			l.stdout = true
+		if len(lf.Info.Sections) > 0 {
+			l.stdoutFiles[m.rel] = true
 		}
 	}
+	if nodesThenOthers(objs) {
+		l.stdoutFiles[m.rel] = true
+	}
+}
+
+// nodesThenOthers: the objects of a cluster-info dump: Nodes first, then other kinds.
+func nodesThenOthers(objs []*objects.Object) bool {
+	if len(objs) < 2 || objs[0].Kind != "Node" {
+		return false
+	}
+	for _, o := range objs[1:] {
+		if o.Kind != "Node" {
+			return true
+		}
+	}
+	return false
 }

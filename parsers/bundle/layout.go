@@ -2,14 +2,64 @@ package bundle
 
 import (
 	"path"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/nsanalyze/nsanalyze/parsers/resources"
 )
+
+// A Layout is one way producers arrange a bundle: its name (Records.Layouts, JSON
+// bundle.layouts), how its files are recognised, the top directories that belong to it,
+// and what its paths say about the files they name. Each layout is one value in a file
+// of its own (layout_*.go); layouts lists them, most specific first.
+type Layout struct {
+	Name string
+	// Claims reports whether the file at rel (its full path, wrapping directory
+	// included) belongs to the layout. v describes the whole bundle, for layouts
+	// recognised by their files together (a cluster-info dump directory); it is nil
+	// while the bundle is being read, when only the path is known.
+	Claims func(rel string, v *bundleView) bool
+	// Roots are directory names the layout puts at the top of a bundle: a bundle
+	// whose only top directory is one of them is not wrapped.
+	Roots []string
+	// Hint says what a file holds from its path ("" fields when it does not know).
+	Hint func(rel string) Hint
+	// Supersedes names layouts that are part of this one when both are seen
+	// (a must-gather runs oc adm inspect).
+	Supersedes []string
+}
+
+// Hint is what a path says about its file.
+type Hint struct {
+	// GroupVersion and Kind of the file's objects when they lack apiVersion/kind.
+	GroupVersion, Kind string
+	// CRD is the custom resource definition (plural.group) of a troubleshoot
+	// custom-resources file: the kind comes from the CRD once it is read.
+	CRD string
+	// Component of the file's log, when the path says better than the log parser can
+	// (it then applies to every line).
+	Component string
+	// Command is the command whose output the file holds (sosreport names its files
+	// after them): it types a text rendering.
+	Command string
+}
+
+// bundleView is what layout detection knows of a whole bundle.
+type bundleView struct {
+	files         []string
+	objectFiles   map[string]bool // files objects were read from
+	textFiles     map[string]bool // files read as kubectl text renderings
+	stdoutFiles   map[string]bool // files read as cluster-info dump stdout
+	dirsWithNodes map[string]bool // directories holding nodes.json or nodes.yaml
+	mustGather    bool            // a must-gather marker is present
+	sos           bool            // a sos report: sos_commands/ is present
+	singleFile    bool            // the bundle is one file
+}
 
 // Layouts recognised (Records.Layouts, JSON bundle.layouts).
 const (
 	LayoutKubectl           = "kubectl-get"                // loose `kubectl get -o json|yaml` files
+	LayoutKubectlText       = "kubectl-text"               // saved kubectl text: get tables, describe, stderr (parsers/text)
 	LayoutClusterInfo       = "cluster-info-dump"          // kubectl cluster-info dump --output-directory
 	LayoutClusterInfoStdout = "cluster-info-dump-stdout"   // kubectl cluster-info dump > file
 	LayoutTroubleshoot      = "troubleshoot"               // Replicated troubleshoot support-bundle
@@ -18,100 +68,82 @@ const (
 	LayoutSonobuoy          = "sonobuoy"                   // sonobuoy retrieve
 	LayoutCrashd            = "crashd"                     // crash-diagnostics kubecapture
 	LayoutSupportBundleKit  = "rancher-support-bundle-kit" // rancher support-bundle-kit
+	LayoutSosreport         = "sosreport"                  // sos report, kubernetes plugin
 	LayoutSingleFile        = "single-file"                // one object dump or one log
 )
 
-var clusterInfoFiles = map[string]bool{"events": true, "replication-controllers": true, "services": true,
-	"daemonsets": true, "deployments": true, "replicasets": true, "pods": true}
-
-// layoutOf says which layout claims a file of the bundle (its full path, wrapping
-// directory included), given the layouts seen so far; "" when none does.
-func layoutOf(rel string) string {
-	segs := strings.Split(rel, "/")
-	has := func(s string) int {
-		for i, x := range segs {
-			if x == s {
-				return i
-			}
-		}
-		return -1
-	}
-	base := segs[len(segs)-1]
-	switch {
-	case has("cluster-resources") >= 0 || strings.HasSuffix(rel, "cluster-info/cluster_version.json") ||
-		has("host-collectors") >= 0 || base == "version.yaml" && len(segs) <= 2:
-		return LayoutTroubleshoot
-	case has("cluster-scoped-resources") >= 0 || has("host_service_logs") >= 0:
-		return LayoutMustGather
-	case has("kubecapture") >= 0:
-		return LayoutCrashd
-	case has("yamls") >= 0 && (has("cluster") == has("yamls")+1 || has("namespaced") == has("yamls")+1),
-		base == "bundleGenerationErrorLog":
-		return LayoutSupportBundleKit
-	case has("podlogs") >= 0 || base == "servergroups.json" || base == "serverversion.json" ||
-		has("resources") >= 0 && (has("ns") == has("resources")+1 || has("cluster") == has("resources")+1):
-		return LayoutSonobuoy
-	}
-	if i := has("namespaces"); i >= 0 && i+2 < len(segs) {
-		// must-gather / inspect: namespaces/<ns>/<ns>.yaml, namespaces/<ns>/<group>/<res>.yaml,
-		// namespaces/<ns>/pods/<pod>/...
-		ns := segs[i+1]
-		if segs[i+2] == ns+".yaml" || segs[i+2] == "pods" && i+4 < len(segs) ||
-			strings.HasSuffix(base, ".yaml") && i+3 < len(segs) && len(segs) == i+4 {
-			return LayoutInspect
-		}
-	}
-	stem := strings.TrimSuffix(base, path.Ext(base))
-	if base == "logs.txt" && len(segs) >= 3 || stem == "replication-controllers" {
-		return LayoutClusterInfo
-	}
-	return ""
+// layouts, most specific first: the first that claims a file names its layout.
+var layouts = []*Layout{
+	&clusterInfoStdoutLayout, // by content
+	&troubleshootLayout,
+	&sosreportLayout,
+	&mustGatherLayout,
+	&crashdLayout,
+	&supportBundleKitLayout,
+	&sonobuoyLayout,
+	&inspectLayout,
+	&clusterInfoLayout,
+	&kubectlTextLayout, // by content
+	&kubectlLayout,     // object files no other layout claims
 }
 
-// detectLayouts names the layouts of a bundle from its file list.
-func detectLayouts(rels []string, objectFiles map[string]bool, format string, stdoutDump bool) []string {
-	seen := map[string]bool{}
-	unclaimed := false
-	dirsWithNodes := map[string]bool{}
-	for _, r := range rels {
+// claimant returns the layout that claims a file, or nil.
+func claimant(rel string, v *bundleView) *Layout {
+	for _, l := range layouts {
+		if l.Claims(rel, v) {
+			return l
+		}
+	}
+	return nil
+}
+
+// segments is a path split at its slashes, with lookups.
+type segments []string
+
+func segs(rel string) segments { return strings.Split(rel, "/") }
+
+// index returns the position of the first segment equal to s, or -1.
+func (s segments) index(x string) int {
+	for i, y := range s {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s segments) base() string { return s[len(s)-1] }
+
+// detectLayouts names the layouts of a bundle from its file list and from what its
+// files were read as (v's objectFiles, textFiles and stdoutFiles).
+func detectLayouts(v *bundleView, format string) []string {
+	v.dirsWithNodes = map[string]bool{}
+	v.singleFile = format == FormatFile
+	for _, r := range v.files {
 		if b := path.Base(r); b == "nodes.json" || b == "nodes.yaml" {
-			dirsWithNodes[path.Dir(r)] = true
+			v.dirsWithNodes[path.Dir(r)] = true
 		}
-	}
-	mustGather := false
-	for _, r := range rels {
 		if strings.Contains(r, "must-gather") || strings.Contains(r, "-sha256-") || path.Base(r) == "must-gather.logs" {
-			mustGather = true
+			v.mustGather = true
+		}
+		if isSosPath(segs(r)) {
+			v.sos = true
 		}
 	}
-	for _, r := range rels {
-		l := layoutOf(r)
-		if l == "" && objectFiles[r] {
-			// cluster-info dump directory: nodes.json and <ns>/<kind>.json next to it
-			stem := strings.TrimSuffix(path.Base(r), path.Ext(r))
-			if dirsWithNodes[path.Dir(r)] && stem == "nodes" || clusterInfoFiles[stem] && dirsWithNodes[path.Dir(path.Dir(r))] {
-				l = LayoutClusterInfo
+	seen := map[string]bool{}
+	for _, r := range v.files {
+		if l := claimant(r, v); l != nil {
+			seen[l.Name] = true
+		}
+	}
+	for _, l := range layouts {
+		if seen[l.Name] {
+			for _, s := range l.Supersedes {
+				delete(seen, s)
 			}
 		}
-		if l == LayoutInspect && mustGather {
-			l = LayoutMustGather
-		}
-		if l != "" {
-			seen[l] = true
-		} else if objectFiles[r] {
-			unclaimed = true
-		}
 	}
-	if seen[LayoutInspect] && seen[LayoutMustGather] {
-		delete(seen, LayoutInspect)
-	}
-	if stdoutDump {
-		seen[LayoutClusterInfoStdout] = true
-	}
-	if unclaimed && format != FormatFile {
-		seen[LayoutKubectl] = true
-	}
-	if format == FormatFile && len(seen) == 0 {
+	if v.singleFile && len(seen) == 0 {
 		seen[LayoutSingleFile] = true
 	}
 	out := make([]string, 0, len(seen))
@@ -124,9 +156,15 @@ func detectLayouts(rels []string, objectFiles map[string]bool, format string, st
 
 // knownRoots are directory names that belong to a layout: a bundle whose only top
 // directory has one of these names is not wrapped.
-var knownRoots = map[string]bool{"cluster-resources": true, "cluster-scoped-resources": true, "namespaces": true,
-	"logs": true, "pods": true, "resources": true, "podlogs": true, "yamls": true, "kubecapture": true,
-	"cluster": true, "host-collectors": true, "cluster-info": true}
+var knownRoots = map[string]bool{"logs": true, "pods": true, "cluster": true}
+
+func init() {
+	for _, l := range layouts {
+		for _, r := range l.Roots {
+			knownRoots[r] = true
+		}
+	}
+}
 
 // wrapperRoot returns the single directory that wraps every path ("support-bundle-.../",
 // "must-gather.local.123/"), or "".
@@ -149,108 +187,66 @@ func wrapperRoot(rels []string) string {
 	return root + "/"
 }
 
-// resourceKinds maps resource names, as file and directory names say them, to their
-// group/version and kind.
-var resourceKinds = map[string][2]string{}
-
-func init() {
-	add := func(gv, kind string, names ...string) {
-		for _, n := range names {
-			resourceKinds[n] = [2]string{gv, kind}
+// pathHint names what a file holds from its path: the hint of the layout that claims
+// it, else the first layout hint that says something, else the resource its name or
+// directory names (`pods.json`, `.../deployments/x.yaml`, `deployments.apps.json`).
+func pathHint(rel string) Hint {
+	if l := claimant(rel, nil); l != nil && l.Hint != nil {
+		if h := l.Hint(rel); h != (Hint{}) {
+			return h
 		}
 	}
-	add("v1", "Namespace", "namespaces", "namespace")
-	add("v1", "Pod", "pods")
-	add("v1", "Service", "services")
-	add("v1", "Endpoints", "endpoints")
-	add("v1", "Event", "events")
-	add("v1", "Node", "nodes")
-	add("v1", "ConfigMap", "configmaps")
-	add("v1", "Secret", "secrets")
-	add("v1", "ServiceAccount", "serviceaccounts")
-	add("v1", "PersistentVolumeClaim", "persistentvolumeclaims", "pvcs")
-	add("v1", "PersistentVolume", "persistentvolumes", "pvs")
-	add("v1", "ReplicationController", "replicationcontrollers", "replication-controllers")
-	add("v1", "ResourceQuota", "resourcequotas", "resource-quota")
-	add("v1", "LimitRange", "limitranges")
-	add("apps/v1", "Deployment", "deployments")
-	add("apps/v1", "StatefulSet", "statefulsets")
-	add("apps/v1", "DaemonSet", "daemonsets")
-	add("apps/v1", "ReplicaSet", "replicasets")
-	add("apiregistration.k8s.io/v1", "APIService", "apiservices")
-	add("apiextensions.k8s.io/v1", "CustomResourceDefinition", "customresourcedefinitions", "custom-resource-definitions", "crds")
-	add("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration", "validatingwebhookconfigurations", "validating-webhook-configurations")
-	add("admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration", "mutatingwebhookconfigurations", "mutating-webhook-configurations")
-	add("discovery.k8s.io/v1", "EndpointSlice", "endpointslices")
-	add("coordination.k8s.io/v1", "Lease", "leases")
-	add("batch/v1", "Job", "jobs")
-	add("batch/v1", "CronJob", "cronjobs")
-	add("networking.k8s.io/v1", "Ingress", "ingresses", "ingress")
-	add("networking.k8s.io/v1", "NetworkPolicy", "networkpolicies", "network-policy")
-	add("policy/v1", "PodDisruptionBudget", "poddisruptionbudgets", "pod-disruption-budgets")
+	for _, l := range layouts {
+		if l.Hint != nil {
+			if h := l.Hint(rel); h.Kind != "" || h.CRD != "" {
+				return h
+			}
+		}
+	}
+	return resourceHint(rel)
 }
 
-var crashdStamp = regexp.MustCompile(`-\d{6,}$`)
-
-// pathHint names the group/version and kind of the objects of a file whose objects may
-// lack them, from its path: `pods.json`, `core_v1_pods.json` (sonobuoy),
-// `pods-20260101.json` (crashd), `.../apps/v1/deployments.yaml` (support-bundle-kit),
-// `namespaces/<ns>/<ns>.yaml` and `.../<resource>/<name>.yaml` (must-gather),
-// `custom-resources/<plural.group>/<ns>.json` (troubleshoot; the kind comes from the CRD).
-// crd is set for troubleshoot custom resources.
-func pathHint(rel string) (gv, kind, crd string) {
-	segs := strings.Split(rel, "/")
-	n := len(segs)
-	stem := strings.TrimSuffix(segs[n-1], path.Ext(segs[n-1]))
-	stem = strings.TrimSuffix(stem, ".stderr")
-	if n >= 3 && segs[n-3] == "custom-resources" {
-		return groupOfCRD(segs[n-2]), "", segs[n-2]
+// resourceHint: the resource a file's name or its directory names.
+func resourceHint(rel string) Hint {
+	s := segs(rel)
+	n := len(s)
+	stem := fileStem(s.base())
+	if h, ok := kindHint(stem, ""); ok {
+		return h
 	}
-	if n >= 2 && segs[n-2] == "custom-resources" && stem != "custom-resources-errors" {
-		return groupOfCRD(stem), "", stem
-	}
-	if n >= 3 && stem == segs[n-2] {
-		switch segs[n-3] {
-		case "namespaces", "projects":
-			return "v1", "Namespace", ""
-		case "pods":
-			return "v1", "Pod", ""
-		}
-	}
-	try := func(name string, gvIn string) (string, string, bool) {
-		if k, ok := resourceKinds[name]; ok {
-			if gvIn != "" {
-				return gvIn, k[1], true
-			}
-			return k[0], k[1], true
-		}
-		return "", "", false
-	}
-	// sonobuoy <group>_<version>_<resource>
-	if p := strings.Split(stem, "_"); len(p) == 3 {
-		g := p[0]
-		if g == "core" {
-			g = ""
-		}
-		if gv, k, ok := try(p[2], joinGV(g, p[1])); ok {
-			return gv, k, ""
-		}
-	}
-	if gv, k, ok := try(crashdStamp.ReplaceAllString(stem, ""), ""); ok {
-		return gv, k, ""
-	}
-	// <resource>/<name>.yaml, <resource>/<ns>.json, <group>/<version>/<resource>.yaml, <resource>.<group>.json
+	// <resource>.<group>.json, <resource>/<name>.yaml, <group>/<version>/<resource>.yaml
 	if first, _, ok := strings.Cut(stem, "."); ok {
-		if gv, k, ok := try(first, ""); ok {
-			return gv, k, ""
+		if h, ok := kindHint(first, ""); ok {
+			return h
 		}
 	}
 	if n >= 2 {
-		if gv, k, ok := try(segs[n-2], ""); ok {
-			return gv, k, ""
+		if h, ok := kindHint(s[n-2], ""); ok {
+			return h
 		}
 	}
-	return "", "", ""
+	return Hint{}
+}
+
+// fileStem is a file name without its extension (and troubleshoot's ".stderr").
+func fileStem(base string) string {
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	return strings.TrimSuffix(stem, ".stderr")
+}
+
+// kindHint types a resource name; gv, when set, overrides the resource's default version.
+func kindHint(name, gv string) (Hint, bool) {
+	if strings.Contains(name, ".") {
+		return Hint{}, false // only plain resource names: "foo.json" is not a group
+	}
+	r, ok := resources.Lookup(name)
+	if !ok {
+		return Hint{}, false
+	}
+	if gv == "" {
+		gv = r.GroupVersion
+	}
+	return Hint{GroupVersion: gv, Kind: r.Kind}, true
 }
 
 func joinGV(group, version string) string {

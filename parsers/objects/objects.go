@@ -55,6 +55,10 @@ type Source struct {
 	// Fields maps field paths ("metadata.deletionTimestamp", "spec.finalizers",
 	// "status.phase", "metadata.finalizers") to their line, where it could be found.
 	Fields map[string]int
+	// Rendering is "" for objects read from JSON or YAML; for objects read from a text
+	// rendering (parsers/text) it says which: "kubectl-get-table" (a row: no timestamps,
+	// no finalizers, no condition messages) or "kubectl-describe".
+	Rendering string
 }
 
 // LineOf returns the line of a field, or the object's line.

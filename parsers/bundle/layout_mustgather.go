@@ -1,0 +1,57 @@
+package bundle
+
+import "strings"
+
+// mustGatherLayout is an OpenShift must-gather: `cluster-scoped-resources/<group>/<res>/<name>.yaml`,
+// `namespaces/<ns>/...` as oc adm inspect writes them, `host_service_logs/`, in a
+// directory named after the gather image (`quay-io-...-sha256-...`).
+var mustGatherLayout = Layout{
+	Name:  LayoutMustGather,
+	Roots: []string{"cluster-scoped-resources", "namespaces"},
+	Claims: func(rel string, v *bundleView) bool {
+		s := segs(rel)
+		if s.index("cluster-scoped-resources") >= 0 || s.index("host_service_logs") >= 0 {
+			return true
+		}
+		return v != nil && v.mustGather && inspectShaped(s)
+	},
+	Hint:       inspectHint,
+	Supersedes: []string{LayoutInspect},
+}
+
+// inspectLayout is `oc adm inspect` output on its own: `namespaces/<ns>/<ns>.yaml`,
+// `namespaces/<ns>/<group>/<res>.yaml`, `namespaces/<ns>/pods/<pod>/...`.
+var inspectLayout = Layout{
+	Name:  LayoutInspect,
+	Roots: []string{"namespaces"},
+	Claims: func(rel string, v *bundleView) bool {
+		return inspectShaped(segs(rel)) && (v == nil || !v.mustGather)
+	},
+	Hint: inspectHint,
+}
+
+func inspectShaped(s segments) bool {
+	i := s.index("namespaces")
+	if i < 0 || i+2 >= len(s) {
+		return false
+	}
+	ns, base := s[i+1], s.base()
+	return s[i+2] == ns+".yaml" || s[i+2] == "pods" && i+4 < len(s) ||
+		strings.HasSuffix(base, ".yaml") && i+3 < len(s) && len(s) == i+4
+}
+
+// inspectHint: namespaces/<ns>/<ns>.yaml (and projects/...) is the Namespace,
+// pods/<pod>/<pod>.yaml the Pod.
+func inspectHint(rel string) Hint {
+	s := segs(rel)
+	n := len(s)
+	if n >= 3 && fileStem(s.base()) == s[n-2] {
+		switch s[n-3] {
+		case "namespaces", "projects":
+			return Hint{GroupVersion: "v1", Kind: "Namespace"}
+		case "pods":
+			return Hint{GroupVersion: "v1", Kind: "Pod"}
+		}
+	}
+	return Hint{}
+}

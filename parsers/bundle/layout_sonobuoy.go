@@ -1,0 +1,29 @@
+package bundle
+
+import "strings"
+
+// sonobuoyLayout is `sonobuoy retrieve` output: `resources/cluster/<group>_<version>_<res>.json`,
+// `resources/ns/<ns>/...`, `podlogs/`, `servergroups.json`, `serverversion.json`.
+var sonobuoyLayout = Layout{
+	Name:  LayoutSonobuoy,
+	Roots: []string{"resources", "podlogs"},
+	Claims: func(rel string, _ *bundleView) bool {
+		s := segs(rel)
+		r := s.index("resources")
+		return s.index("podlogs") >= 0 || s.base() == "servergroups.json" || s.base() == "serverversion.json" ||
+			r >= 0 && (s.index("ns") == r+1 || s.index("cluster") == r+1)
+	},
+	// <group>_<version>_<resource>.json ("core" is the core group)
+	Hint: func(rel string) Hint {
+		p := strings.Split(fileStem(segs(rel).base()), "_")
+		if len(p) != 3 {
+			return Hint{}
+		}
+		g := p[0]
+		if g == "core" {
+			g = ""
+		}
+		h, _ := kindHint(p[2], joinGV(g, p[1]))
+		return h
+	},
+}

@@ -1,0 +1,182 @@
+package text
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
+	"github.com/nsanalyze/nsanalyze/parsers/resources"
+)
+
+// YAML and JSON pasted among the text are read by the objects decoder, at their own lines.
+
+var (
+	reYAMLTop = regexp.MustCompile(`^(apiVersion|kind|metadata|spec|status|items|data):(\s|$)`)
+	reYAMLKey = regexp.MustCompile(`^[a-z_"'][\w"'.-]*:(\s|$)`)
+)
+
+func jsonStart(t string) bool {
+	if strings.HasPrefix(t, "{") {
+		return true
+	}
+	if strings.HasPrefix(t, "[") {
+		r := strings.TrimSpace(t[1:])
+		return r == "" || r[0] == '{' || r[0] == ']' || r[0] == '"'
+	}
+	return false
+}
+
+func yamlStart(l string, c *Command) bool {
+	if reYAMLTop.MatchString(l) || strings.TrimSpace(l) == "---" {
+		return true
+	}
+	// after `-o yaml` any top-level key starts the document (`| grep -A` fragments)
+	return c != nil && c.Tool == "kubectl" && c.Output == "yaml" && reYAMLKey.MatchString(l)
+}
+
+// jsonBlock finds the end of the JSON value(s) starting at line i: where the brackets
+// close, or the next command line of a truncated paste.
+func (p *parser) jsonBlock(i int) int {
+	depth, inStr, esc := 0, false, false
+	j := i
+	for ; j < len(p.lines); j++ {
+		l := p.lines[j]
+		if j > i && depth > 0 && !inStr {
+			if c := parseCommand(l, j+1); c != nil && c.Tool == "kubectl" {
+				break
+			}
+		}
+		for k := 0; k < len(l); k++ {
+			ch := l[k]
+			switch {
+			case esc:
+				esc = false
+			case inStr && ch == '\\':
+				esc = true
+			case ch == '"':
+				inStr = !inStr
+			case inStr:
+			case ch == '{' || ch == '[':
+				depth++
+			case ch == '}' || ch == ']':
+				depth--
+			}
+		}
+		if depth <= 0 && !inStr {
+			j++
+			// concatenated documents: another value right after this one
+			if j < len(p.lines) && jsonStart(strings.TrimSpace(p.lines[j])) {
+				depth = 0
+				j--
+				continue
+			}
+			break
+		}
+	}
+	p.decodeBlock(i, j, false)
+	return j
+}
+
+// yamlBlock finds the end of a YAML document (or several) starting at line i: the next
+// line at the left margin that YAML would not start a key, list item or document with.
+func (p *parser) yamlBlock(i int) int {
+	j := i + 1
+	for ; j < len(p.lines); j++ {
+		l := p.lines[j]
+		if l == "" || l[0] == ' ' || l[0] == '\t' {
+			continue
+		}
+		if c := parseCommand(l, j+1); c != nil {
+			break
+		}
+		if strings.HasPrefix(l, "- ") || l == "-" || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "...") ||
+			strings.HasPrefix(l, "#") || reYAMLKey.MatchString(l) {
+			continue
+		}
+		break
+	}
+	end := j
+	for end > i && strings.TrimSpace(p.lines[end-1]) == "" {
+		end--
+	}
+	p.decodeBlock(i, end, true)
+	return j
+}
+
+// decodeBlock decodes lines [i, j) as YAML or JSON, padded so that the decoder counts
+// the file's line numbers. Objects whose kind, name or namespace the paste cut off
+// (`-o yaml | grep -A8 status`) take them from the command before it.
+func (p *parser) decodeBlock(i, j int, yaml bool) {
+	if j <= i {
+		return
+	}
+	var b strings.Builder
+	if yaml && i > 0 {
+		// the YAML decoder numbers documents from their "---" line
+		b.WriteString(strings.Repeat("\n", i-1))
+		b.WriteString("---\n")
+	} else {
+		b.WriteString(strings.Repeat("\n", i))
+	}
+	for k := i; k < j; k++ {
+		b.WriteString(p.lines[k])
+		b.WriteByte('\n')
+	}
+	c := p.cmdFor()
+	if c != nil && c.Verb != "get" && c.Verb != "" {
+		c = nil // `kubectl delete` output, a curl response: no hint
+	}
+	opts := objects.Options{}
+	var res resources.Resource
+	if c != nil {
+		if r, ok := resources.Lookup(c.Resource); ok {
+			res = r
+			opts.KindHint = r.Kind
+		}
+	}
+	first := len(p.res.Objects)
+	emit := func(o *objects.Object) {
+		if c != nil && o.Kind == res.Kind && res.Kind != "" {
+			if o.Name == "" && len(c.Names) == 1 {
+				o.Name = c.Names[0]
+			}
+			if o.Namespace == "" && res.Namespaced && c.Namespace != "" {
+				o.Namespace = c.Namespace
+			}
+			if o.APIVersion == "" {
+				o.APIVersion = res.GroupVersion
+			}
+		}
+		if o.Name == "" {
+			if c != nil && o.Kind == res.Kind {
+				p.warn.Add(p.path, o.Source.Line, "%s without a name (a cut paste?) skipped", o.Kind)
+			}
+			return // a Status response, a Config
+		}
+		p.emit(o)
+	}
+	r := strings.NewReader(b.String())
+	if yaml {
+		objects.DecodeYAML(r, p.path, opts, p.warn, emit)
+	} else {
+		objects.DecodeJSON(r, p.path, opts, p.warn, emit)
+	}
+	if c != nil && c.Output != "" {
+		p.used = true
+	}
+	// a namespace list: `kubectl get ns -o yaml|json`, or a List holding the namespaces every cluster has
+	names := map[string]bool{}
+	for _, o := range p.res.Objects[first:] {
+		if o.Kind == "Namespace" {
+			names[o.Name] = true
+		}
+	}
+	if len(names) > 0 && (c != nil && res.Kind == "Namespace" && len(c.Names) == 0 && !c.Selector && !c.Piped ||
+		c == nil && len(names) >= 2 && (names["default"] || names["kube-system"])) {
+		l := Listing{Line: i + 1, Rows: len(names)}
+		if c != nil {
+			l.Command = c.Text
+		}
+		p.res.NamespaceLists = append(p.res.NamespaceLists, l)
+	}
+}

@@ -1,0 +1,93 @@
+package text
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Sniff reports whether the start of a file (its first KBs) is a kubectl text rendering:
+// a command line after a shell prompt, a `kubectl get` table header, a `kubectl
+// describe` block, kubectl's stderr, or a headerless apiservice/namespace row. A real
+// log (klog or timestamped lines from a component) is not: it goes to the log parser,
+// even when a kubectl line appears in it.
+func Sniff(head []byte) bool {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 && len(head) >= 4096 {
+		head = head[:i] // the last line may be cut
+	}
+	lines := strings.Split(string(head), "\n")
+	n, logLike, strong, klogKubectl, stamped := 0, 0, 0, 0, 0
+	for i, l := range lines {
+		l = strings.TrimRight(l, "\r")
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		n++
+		if n > 200 {
+			break
+		}
+		sig := false
+		if logLine(l) {
+			stamped++
+		}
+		switch {
+		case reKlog.MatchString(l):
+			m := reKlog.FindStringSubmatch(l)
+			caller, _, _ := strings.Cut(m[2], ":")
+			// kubectl's own klog lines; a component in a container logs as pid 1
+			if kubectlCallers[caller] && m[1] != "1" {
+				klogKubectl++
+				sig = true
+			} else {
+				logLike++
+			}
+		case parseCommand(l, 0) != nil, stderrLine(l), headerColumns(l) != nil,
+			strings.HasPrefix(l, "Name:") && (len(l) == 5 || l[5] == ' ' || l[5] == '\t'),
+			reAPIServiceRow.MatchString(l), reNamespaceRow.MatchString(l):
+			strong++
+			sig = true
+		case logLine(l):
+			logLike++
+		}
+		if n == 1 && !sig && (logLine(l) || reKlog.MatchString(l)) {
+			return false // a log that may quote kubectl later
+		}
+		_ = i
+	}
+	if stamped >= 2 {
+		// lines with full times (a timestamped transcript, a component log): the log
+		// parser keeps their times
+		return false
+	}
+	if strong > 0 {
+		return logLike*2 < n
+	}
+	return klogKubectl > 0 && logLike == 0
+}
+
+// logLine recognises the timestamped lines of component logs (RFC 3339 prefixes, CRI,
+// journald short format), which make a file a log.
+func logLine(l string) bool {
+	if len(l) < 20 {
+		return false
+	}
+	// 2026-03-12T10:11:12.123Z ..., 2026-03-12 10:11:12 ...
+	if l[4] == '-' && l[7] == '-' && (l[10] == 'T' || l[10] == ' ') && isDigits(l[:4]) && isDigits(l[11:13]) {
+		return true
+	}
+	// Mar 12 10:11:12 host proc[pid]: ...
+	if len(l) > 16 && l[3] == ' ' && l[9] == ':' && l[12] == ':' && isUpper(l[:1]) {
+		return true
+	}
+	return false
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
