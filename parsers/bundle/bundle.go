@@ -212,17 +212,14 @@ func (l *loader) load(p string) (int, error) {
 		return 0, err
 	}
 	// links: resolve now that every member is known
-	files, dirs := map[string]bool{}, map[string]bool{}
+	files := map[string]bool{}
 	for _, r := range l.rels {
 		files[r] = true
-		for d := path.Dir(r); d != "." && d != "/" && !dirs[d]; d = path.Dir(d) {
-			dirs[d] = true
-		}
 	}
 	for r := range links.links {
 		l.rels = append(l.rels, r)
 	}
-	resolved := resolveLinks(links, files, dirs, l.warn)
+	resolved := resolveLinks(links, files, dirLookup(files), l.warn)
 	l.fixCRKinds()
 	layouts := detectLayouts(l.rels, l.objFiles, format, l.stdout)
 	root := wrapperRoot(l.rels)
@@ -355,13 +352,8 @@ func (l *loader) member(m member, r io.Reader) {
 		return
 	}
 	if comp != "" {
-		lim := newInflateLimit(dr, l.opts.MaxDecompressedBytes, m.size)
-		defer func() {
-			if lim.hit {
-				l.warn.Add(m.rel, 0, "%s", lim.warning())
-			}
-		}()
-		nb := bufio.NewReaderSize(lim, 64<<10)
+		defer m.budget.tell(l.warn)
+		nb := bufio.NewReaderSize(m.budget.guard(m.budget.count(dr, m.rel)), 64<<10)
 		src = nb
 		head, _ = nb.Peek(8192)
 		for _, ext := range compressedExt {
@@ -372,7 +364,7 @@ func (l *loader) member(m member, r io.Reader) {
 		}
 		m.size = -1 // the uncompressed size is unknown
 	}
-	if isTar(head) {
+	if nested := isTar(head); nested || isZip(head) {
 		maxDepth := l.opts.MaxArchiveNesting
 		if maxDepth <= 0 {
 			maxDepth = DefaultMaxArchiveNesting
@@ -384,10 +376,15 @@ func (l *loader) member(m member, r io.Reader) {
 		l.depth++
 		defer func() { l.depth-- }()
 		// an archive inside the bundle (sonobuoy results, a node's logs): its members
-		// get paths under the archive's own path
-		if err := walkTar(src, m.rel+"/", l.member, &linkSet{}, l.warn); err != nil {
-			l.warn.Add(m.rel, 0, "cannot read nested archive: %v", err)
+		// get paths under the archive's own path, and count against the budget of the
+		// file on disk that holds them
+		if nested {
+			if err := walkTar(src, m.rel+"/", l.member, &linkSet{}, l.warn, m.budget); err != nil && !m.budget.spent() {
+				l.warn.Add(m.rel, 0, "cannot read nested archive: %v", err)
+			}
+			return
 		}
+		l.nestedZip(m, r, src, comp != "")
 		return
 	}
 	kind := objects.Sniff(head)

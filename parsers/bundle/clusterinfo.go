@@ -109,8 +109,8 @@ func (l *loader) clusterInfoStdout(m member, r io.Reader) {
 	if nObjects > 0 {
 		l.objFiles[m.rel] = true
 	}
-	l.warn.List = append(l.warn.List, objWarn.List...)
-	l.warn.List = append(l.warn.List, logWarn.List...)
+	l.warn.Merge(objWarn)
+	l.warn.Merge(logWarn)
 	if lf != nil {
 		lf.Mtime = m.mtime
 		l.logFiles = append(l.logFiles, &logFile{f: lf, rel: m.rel})

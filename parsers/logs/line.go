@@ -43,6 +43,7 @@ func (p *lineParser) parse(line []byte, e *Entry) (hasHeader bool) {
 	if fr.ident != "" {
 		e.process = fr.ident
 	}
+	e.badTime = fr.badTime
 	if !fr.time.IsZero() {
 		e.Time, e.TimeSource, e.YearInferred = fr.time, fr.source, fr.yearless
 	}
@@ -73,7 +74,18 @@ type framing struct {
 	yearless bool   // time carries no year (journald/syslog short format)
 	partial  bool   // CRI "P": the record continues on the next line
 	ident    string // journald/syslog identifier (process name)
+	badTime  string // a time outside years 0001-9999 (UTC), ignored
 }
+
+// MinTime and MaxTime bound the times the parsers accept: years 0001 to 9999 in UTC,
+// what RFC 3339 and JSON can carry. A time outside is reported and treated as none.
+var (
+	MinTime = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	MaxTime = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
+)
+
+// InRange reports whether t lies in [MinTime, MaxTime].
+func InRange(t time.Time) bool { return !t.Before(MinTime) && !t.After(MaxTime) }
 
 // stripFraming removes a container-runtime or collector prefix and returns the time it
 // carried. Recognised: CRI (`<RFC3339Nano> stdout|stderr F|P <content>`), docker
@@ -88,6 +100,11 @@ func (p *lineParser) stripFraming(line []byte) framing {
 			if err != nil {
 				ts, err = parseISOOffset(line[:sp])
 			}
+			var bad string
+			if err == nil && !InRange(ts) {
+				// a time JSON cannot carry (years outside 0001-9999 once in UTC): no time
+				bad, ts = string(line[:sp]), time.Time{}
+			}
 			if err == nil {
 				rest := line[sp+1:]
 				if bytes.HasPrefix(rest, []byte("stdout ")) || bytes.HasPrefix(rest, []byte("stderr ")) {
@@ -98,12 +115,12 @@ func (p *lineParser) stripFraming(line []byte) framing {
 					} else {
 						rest = nil
 					}
-					return framing{content: rest, time: ts, source: "cri", partial: partial}
+					return framing{content: rest, time: ts, source: "cri", partial: partial, badTime: bad}
 				}
 				if ident, msg, ok := syslogTag(rest); ok {
-					return framing{content: msg, time: ts, source: "journald", ident: ident}
+					return framing{content: msg, time: ts, source: "journald", ident: ident, badTime: bad}
 				}
-				return framing{content: rest, time: ts, source: "timestamp-prefix"}
+				return framing{content: rest, time: ts, source: "timestamp-prefix", badTime: bad}
 			}
 		}
 	}
@@ -114,8 +131,12 @@ func (p *lineParser) stripFraming(line []byte) framing {
 		}
 		if json.Unmarshal(line, &d) == nil {
 			ts, _ := time.Parse(time.RFC3339Nano, d.Time)
+			var bad string
+			if !ts.IsZero() && !InRange(ts) {
+				bad, ts = d.Time, time.Time{}
+			}
 			return framing{content: []byte(strings.TrimRight(d.Log, "\n")), time: ts, source: "docker",
-				partial: !strings.HasSuffix(d.Log, "\n")}
+				partial: !strings.HasSuffix(d.Log, "\n"), badTime: bad}
 		}
 	}
 	if t, rest, ok := p.syslogTime(line); ok {

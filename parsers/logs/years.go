@@ -64,14 +64,14 @@ func ResolveYears(chain []*File, ref time.Time, basis string) {
 			for j := range f.Entries {
 				e := &f.Entries[j]
 				if e.YearInferred && !e.Time.IsZero() {
-					e.Time = e.Time.AddDate(years, 0, 0).UTC()
+					e.Time = f.inRange(e.Time.AddDate(years, 0, 0).UTC())
 				}
 			}
 			if f.firstProv && !f.Info.First.IsZero() {
-				f.Info.First = f.Info.First.AddDate(years, 0, 0).UTC()
+				f.Info.First = f.inRange(f.Info.First.AddDate(years, 0, 0).UTC())
 			}
 			if f.lastProv && !f.Info.Last.IsZero() {
-				f.Info.Last = f.Info.Last.AddDate(years, 0, 0).UTC()
+				f.Info.Last = f.inRange(f.Info.Last.AddDate(years, 0, 0).UTC())
 			}
 			f.Info.YearInferred = true
 			f.Info.YearBasis = basis
@@ -95,3 +95,17 @@ func ResolveYears(chain []*File, ref time.Time, basis string) {
 		}
 	}
 }
+
+// inRange returns t, or no time (counted in OutOfRange) when the year chosen puts it
+// outside years 0001-9999.
+func (f *File) inRange(t time.Time) time.Time {
+	if InRange(t) {
+		return t
+	}
+	f.outOfRange++
+	return time.Time{}
+}
+
+// OutOfRange counts the year-less times that ResolveYears dropped because the year
+// it chose put them outside years 0001-9999 (the caller reports them).
+func (f *File) OutOfRange() int { return f.outOfRange }
