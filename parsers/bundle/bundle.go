@@ -434,14 +434,25 @@ func (l *loader) collectorErrors(rel string, r io.Reader) {
 		l.warn.Add(rel, 1, "not a JSON array of error texts: %v", err)
 		return
 	}
+	// the texts appear in order: each is looked for after the previous one, and lines
+	// are counted once (linear in the file, however many texts it holds)
+	pos, line, fallbacks := 0, 1, 0
 	for _, t := range texts {
-		line := 1
+		at := 1
 		if enc, err := json.Marshal(t); err == nil {
-			if i := bytes.Index(data, enc); i >= 0 {
-				line += bytes.Count(data[:i], []byte{'\n'})
+			if i := bytes.Index(data[pos:], enc); i >= 0 {
+				line += bytes.Count(data[pos:pos+i], []byte{'\n'})
+				pos += i
+				at = line
+			} else if fallbacks < 100 {
+				// out of order (never in a collector's own file): look from the start
+				fallbacks++
+				if i := bytes.Index(data, enc); i >= 0 {
+					at += bytes.Count(data[:i], []byte{'\n'})
+				}
 			}
 		}
-		l.rec.CollectorErrors = append(l.rec.CollectorErrors, CollectorError{File: rel, Line: line, Text: t})
+		l.rec.CollectorErrors = append(l.rec.CollectorErrors, CollectorError{File: rel, Line: at, Text: diag.CapName(t)})
 	}
 }
 
@@ -594,6 +605,10 @@ func (l *loader) finishLogs() {
 		}
 		logs.ResolveYears(files, r, b)
 		for _, lf := range ch {
+			if n := lf.f.OutOfRange(); n > 0 {
+				l.rec.Warnings = append(l.rec.Warnings, diag.Warning{File: strip(lf.rel),
+					Message: fmt.Sprintf("%d year-less times fall outside years 0001-9999 once their year is chosen; read as no time", n)})
+			}
 			info := lf.f.Info
 			if c := aliases[lf.rel]; c != "" && info.Component == "" {
 				info.Component = c

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
 )
 
 // lineParser turns one physical line into an Entry. It holds the options that decide
@@ -77,15 +79,8 @@ type framing struct {
 	badTime  string // a time outside years 0001-9999 (UTC), ignored
 }
 
-// MinTime and MaxTime bound the times the parsers accept: years 0001 to 9999 in UTC,
-// what RFC 3339 and JSON can carry. A time outside is reported and treated as none.
-var (
-	MinTime = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
-	MaxTime = time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)
-)
-
-// InRange reports whether t lies in [MinTime, MaxTime].
-func InRange(t time.Time) bool { return !t.Before(MinTime) && !t.After(MaxTime) }
+// InRange reports whether t lies in years 0001-9999 (diag.InRange).
+func InRange(t time.Time) bool { return diag.InRange(t) }
 
 // stripFraming removes a container-runtime or collector prefix and returns the time it
 // carried. Recognised: CRI (`<RFC3339Nano> stdout|stderr F|P <content>`), docker
