@@ -29,7 +29,15 @@ func capStrings(o *Object, path string, line int, warn warner) {
 	n, longest := 0, 0
 	capValue(reflect.ValueOf(o).Elem(), &n, &longest, 0)
 	if n > 0 {
-		warn.Add(path, line, "%s: %d strings longer than %d bytes (the longest %d bytes) truncated", o.Ref(), n, MaxStringBytes, longest)
+		ref := o.Ref()
+		if len(ref) > 200 {
+			cut := 200
+			for cut > 0 && !utf8.RuneStart(ref[cut]) {
+				cut--
+			}
+			ref = ref[:cut] + "…"
+		}
+		warn.Add(path, line, "%d strings longer than %d bytes truncated (the longest had %d bytes) in %s", n, MaxStringBytes, longest, ref)
 	}
 }
 
