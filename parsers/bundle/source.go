@@ -383,6 +383,10 @@ func walkTar(r io.Reader, prefix string, visit visitor, links *linkSet, warn *di
 			if isSparse(h) {
 				// its holes are produced, not stored: they count against the budget (a
 				// member claiming 2^62 bytes of holes would never end)
+				if b != nil && h.Size > b.max-b.used.Load() {
+					warn.Add(rel, 0, "sparse archive member claims %d bytes, more than the decompression limit left (%d bytes; --max-decompressed-bytes); skipped", h.Size, b.max-b.used.Load())
+					continue
+				}
 				mr = b.count(tr, rel)
 			}
 			visit(member{rel: rel, size: h.Size, mtime: h.ModTime, budget: b}, b.guard(mr))
@@ -428,6 +432,17 @@ func walkZip(ra io.ReaderAt, size int64, prefix string, visit visitor, links *li
 		return err
 	}
 	overlap := zipOverlaps(zr.File, size)
+	skipped, firstSkipped, firstWhy := 0, "", ""
+	defer func() {
+		if skipped > 0 {
+			// one warning for the archive (or, for the bundle itself, its first such entry)
+			at := strings.TrimSuffix(prefix, "/")
+			if at == "" {
+				at = firstSkipped
+			}
+			warn.Add(at, 0, "%d zip entries skipped: their data overlaps other entries or lies outside the archive (a zip bomb?); the first, %s: %s", skipped, firstSkipped, firstWhy)
+		}
+	}()
 	for i, zf := range zr.File {
 		if b.spent() {
 			return nil
@@ -441,7 +456,9 @@ func walkZip(ra io.ReaderAt, size int64, prefix string, visit visitor, links *li
 			warn.Add(rel, 0, "archive member name %q is absolute or climbs out of the bundle; read as data under %s", diag.CapName(zf.Name), rel)
 		}
 		if o, bad := overlap[i]; bad {
-			warn.Add(rel, 0, "zip entry skipped: %s (entries sharing one data stream: a zip bomb?)", o)
+			if skipped++; skipped == 1 {
+				firstSkipped, firstWhy = rel, o
+			}
 			continue
 		}
 		mode := zf.Mode()
