@@ -452,6 +452,9 @@ func (l *loader) collectorErrors(rel string, r io.Reader) {
 				}
 			}
 		}
+		if len(t) > diag.MaxNameBytes {
+			l.warn.Add(rel, at, "collector error text of %d bytes shortened", len(t))
+		}
 		l.rec.CollectorErrors = append(l.rec.CollectorErrors, CollectorError{File: rel, Line: at, Text: diag.CapName(t)})
 	}
 }

@@ -376,6 +376,8 @@ func walkTar(r io.Reader, prefix string, visit visitor, links *linkSet, warn *di
 		rel = prefix + rel
 		if !ok {
 			warn.Add(rel, 0, "archive member name %q is absolute or climbs out of the bundle; read as data under %s", diag.CapName(h.Name), rel)
+		} else if len(h.Name) > diag.MaxNameBytes {
+			warn.Add(rel, 0, "archive member name of %d bytes shortened", len(h.Name))
 		}
 		switch h.Typeflag {
 		case tar.TypeReg: // archive/tar reports the old TypeRegA as TypeReg
@@ -454,6 +456,8 @@ func walkZip(ra io.ReaderAt, size int64, prefix string, visit visitor, links *li
 		rel = prefix + rel
 		if !ok {
 			warn.Add(rel, 0, "archive member name %q is absolute or climbs out of the bundle; read as data under %s", diag.CapName(zf.Name), rel)
+		} else if len(zf.Name) > diag.MaxNameBytes {
+			warn.Add(rel, 0, "archive member name of %d bytes shortened", len(zf.Name))
 		}
 		if o, bad := overlap[i]; bad {
 			if skipped++; skipped == 1 {

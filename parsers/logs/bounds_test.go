@@ -116,7 +116,13 @@ func TestSectionsCapped(t *testing.T) {
 	}
 	w := &diag.Sink{}
 	f, _ := ScanFile(&b, "out.txt", Options{Keywords: []string{"deletion of namespace"}}, w)
-	if len(f.Info.Sections) > MaxSections || len(w.List) != 1 {
+	n := 0
+	for _, x := range w.List {
+		if strings.Contains(x.Message, "sections in this file") {
+			n++
+		}
+	}
+	if len(f.Info.Sections) > MaxSections || n != 1 {
 		t.Errorf("%d sections, warnings %v", len(f.Info.Sections), w.List)
 	}
 }

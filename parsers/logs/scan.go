@@ -158,6 +158,7 @@ type scanner struct {
 	chainWarned    bool
 	shapes         map[shapeKey]*shapeState // kept entries per shape (MaxEntriesPerShape)
 	fileCapWarned  bool
+	shapeCapWarned bool
 	rollovers      int // year rollovers seen (MaxRollovers)
 	rolloverCap    bool
 	badTimes       map[int]bool // lines whose out-of-range time was reported
@@ -520,6 +521,10 @@ func (s *scanner) parseMatch(data []byte, it item, lineNo int) {
 	}
 	st.n++
 	if st.n > MaxEntriesPerShape && st.slot > 0 {
+		if !s.shapeCapWarned {
+			s.shapeCapWarned = true
+			s.warn.Add(s.path, lineNo, "more than %d matching lines of the same shape; the later ones are counted, only the latest is kept", MaxEntriesPerShape)
+		}
 		// replace the latest kept line of this shape
 		old := &s.pending[st.slot-1]
 		e.Omitted = old.Omitted + 1
