@@ -39,9 +39,11 @@ type Options struct {
 	MaxLineBytes int            // see logs.Options
 	// Exclude skips files whose bundle-relative path equals or lies under one of these.
 	Exclude []string
-	// MaxDecompressedBytes caps what one compressed stream (a .gz/.xz/.bz2 bundle or
-	// member) may inflate to; the rest is skipped with a warning. 0 = DefaultInflateRatio
-	// times its compressed size, at least DefaultMinInflateLimit.
+	// MaxDecompressedBytes caps what one file on disk (the bundle archive, or one file
+	// of a bundle directory) may expand to, counted over every decompressor and archive
+	// nested in it (gzip/xz/bzip2 streams, zip members, sparse tar members, at any
+	// depth); the rest is skipped with one warning. 0 = DefaultInflateRatio times its
+	// size on disk, at least DefaultMinInflateLimit.
 	MaxDecompressedBytes int64
 	// MaxArchiveNesting caps how deep archives inside the bundle are opened
 	// (0 = DefaultMaxArchiveNesting).
