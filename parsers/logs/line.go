@@ -16,7 +16,8 @@ import (
 type lineParser struct {
 	reference time.Time      // klog years are chosen so that times do not lie after reference+2 days
 	location  *time.Location // zone of klog times
-	// provisional: year-less times get the provisional year 2000+epoch (in location);
+	// provisional: year-less times get the provisional year 2000+epoch (a wall clock
+	// carried in UTC; ResolveYears places it in location);
 	// the real year is chosen later for the whole file (see ResolveYears).
 	provisional bool
 	epoch       int
@@ -320,7 +321,10 @@ func (p *lineParser) completeYear(month time.Month, day, hh, mm, ss, nsec int) (
 		loc = time.UTC
 	}
 	if p.provisional {
-		return time.Date(provisionalYear+p.epoch, month, day, hh, mm, ss, nsec, loc), true
+		// the wall clock, carried in UTC: it becomes an instant in loc only once the
+		// year is known (ResolveYears), so that a time in a daylight-saving gap or
+		// overlap of the provisional year keeps its hour in the real one
+		return time.Date(provisionalYear+p.epoch, month, day, hh, mm, ss, nsec, time.UTC), true
 	}
 	ref := p.reference
 	if ref.IsZero() {

@@ -80,7 +80,8 @@ type File struct {
 	anchorReal  time.Time
 	// sectionEntries lists, for each of Info.Sections, the indexes of its entries.
 	sectionEntries [][]int
-	outOfRange     int // times dropped by ResolveYears (OutOfRange)
+	outOfRange     int            // times dropped by ResolveYears (OutOfRange)
+	loc            *time.Location // zone of the year-less wall clocks (Options.Location)
 }
 
 // Scan reads r (the log file at path, relative to the bundle root) once and calls emit
@@ -110,7 +111,7 @@ func ScanFile(r io.Reader, path string, opts Options, warn *diag.Sink) (f *File,
 		parser:   lineParser{location: opts.Location, provisional: true},
 		info:     FileInfo{Path: path, Component: opts.Component},
 		keywords: make([][]byte, len(opts.Keywords)),
-		file:     &File{},
+		file:     &File{loc: opts.Location},
 	}
 	if s.info.Component == "" {
 		s.info.Component = ComponentFromPath(path)
