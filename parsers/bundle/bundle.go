@@ -40,9 +40,11 @@ type Options struct {
 	MaxLineBytes int            // see logs.Options
 	// Exclude skips files whose bundle-relative path equals or lies under one of these.
 	Exclude []string
-	// MaxDecompressedBytes caps what one compressed stream (a .gz/.xz/.bz2 bundle or
-	// member) may inflate to; the rest is skipped with a warning. 0 = DefaultInflateRatio
-	// times its compressed size, at least DefaultMinInflateLimit.
+	// MaxDecompressedBytes caps what one file on disk (the bundle archive, or one file
+	// of a bundle directory) may expand to, counted over every decompressor and archive
+	// nested in it (gzip/xz/bzip2 streams, zip members, sparse tar members, at any
+	// depth); the rest is skipped with one warning. 0 = DefaultInflateRatio times its
+	// size on disk, at least DefaultMinInflateLimit.
 	MaxDecompressedBytes int64
 	// MaxArchiveNesting caps how deep archives inside the bundle are opened
 	// (0 = DefaultMaxArchiveNesting).
@@ -229,17 +231,14 @@ func (l *loader) load(p string) (int, error) {
 		return 0, err
 	}
 	// links: resolve now that every member is known
-	files, dirs := map[string]bool{}, map[string]bool{}
+	files := map[string]bool{}
 	for _, r := range l.rels {
 		files[r] = true
-		for d := path.Dir(r); d != "." && d != "/" && !dirs[d]; d = path.Dir(d) {
-			dirs[d] = true
-		}
 	}
 	for r := range links.links {
 		l.rels = append(l.rels, r)
 	}
-	resolved := resolveLinks(links, files, dirs, l.warn)
+	resolved := resolveLinks(links, files, dirLookup(files), l.warn)
 	l.emitTextObjects()
 	l.fixCRKinds()
 	layouts := detectLayouts(&bundleView{files: l.rels, objectFiles: l.objFiles, textFiles: l.textFiles, stdoutFiles: l.stdoutFiles}, format)
@@ -374,13 +373,8 @@ func (l *loader) member(m member, r io.Reader) {
 		return
 	}
 	if comp != "" {
-		lim := newInflateLimit(dr, l.opts.MaxDecompressedBytes, m.size)
-		defer func() {
-			if lim.hit {
-				l.warn.Add(m.rel, 0, "%s", lim.warning())
-			}
-		}()
-		nb := bufio.NewReaderSize(lim, 64<<10)
+		defer m.budget.tell(l.warn)
+		nb := bufio.NewReaderSize(m.budget.guard(m.budget.count(dr, m.rel)), 64<<10)
 		src = nb
 		head, _ = nb.Peek(8192)
 		for _, ext := range compressedExt {
@@ -391,7 +385,7 @@ func (l *loader) member(m member, r io.Reader) {
 		}
 		m.size = -1 // the uncompressed size is unknown
 	}
-	if isTar(head) {
+	if nested := isTar(head); nested || isZip(head) {
 		maxDepth := l.opts.MaxArchiveNesting
 		if maxDepth <= 0 {
 			maxDepth = DefaultMaxArchiveNesting
@@ -403,10 +397,15 @@ func (l *loader) member(m member, r io.Reader) {
 		l.depth++
 		defer func() { l.depth-- }()
 		// an archive inside the bundle (sonobuoy results, a node's logs): its members
-		// get paths under the archive's own path
-		if err := walkTar(src, m.rel+"/", l.member, &linkSet{}, l.warn); err != nil {
-			l.warn.Add(m.rel, 0, "cannot read nested archive: %v", err)
+		// get paths under the archive's own path, and count against the budget of the
+		// file on disk that holds them
+		if nested {
+			if err := walkTar(src, m.rel+"/", l.member, &linkSet{}, l.warn, m.budget); err != nil && !m.budget.spent() {
+				l.warn.Add(m.rel, 0, "cannot read nested archive: %v", err)
+			}
+			return
 		}
+		l.nestedZip(m, r, src, comp != "")
 		return
 	}
 	kind := objects.Sniff(head)
@@ -464,14 +463,28 @@ func (l *loader) collectorErrors(rel string, r io.Reader) {
 		l.warn.Add(rel, 1, "not a JSON array of error texts: %v", err)
 		return
 	}
+	// the texts appear in order: each is looked for after the previous one, and lines
+	// are counted once (linear in the file, however many texts it holds)
+	pos, line, fallbacks := 0, 1, 0
 	for _, t := range texts {
-		line := 1
+		at := 1
 		if enc, err := json.Marshal(t); err == nil {
-			if i := bytes.Index(data, enc); i >= 0 {
-				line += bytes.Count(data[:i], []byte{'\n'})
+			if i := bytes.Index(data[pos:], enc); i >= 0 {
+				line += bytes.Count(data[pos:pos+i], []byte{'\n'})
+				pos += i
+				at = line
+			} else if fallbacks < 100 {
+				// out of order (never in a collector's own file): look from the start
+				fallbacks++
+				if i := bytes.Index(data, enc); i >= 0 {
+					at += bytes.Count(data[:i], []byte{'\n'})
+				}
 			}
 		}
-		l.rec.CollectorErrors = append(l.rec.CollectorErrors, CollectorError{File: rel, Line: line, Text: t})
+		if len(t) > diag.MaxNameBytes {
+			l.warn.Add(rel, at, "collector error text of %d bytes shortened", len(t))
+		}
+		l.rec.CollectorErrors = append(l.rec.CollectorErrors, CollectorError{File: rel, Line: at, Text: diag.CapName(t)})
 	}
 }
 
@@ -631,6 +644,10 @@ func (l *loader) finishLogs() {
 		}
 		logs.ResolveYears(files, r, b)
 		for _, lf := range ch {
+			if n := lf.f.OutOfRange(); n > 0 {
+				l.rec.Warnings = append(l.rec.Warnings, diag.Warning{File: strip(lf.rel),
+					Message: fmt.Sprintf("%d year-less times fall outside years 0001-9999 once their year is chosen; read as no time", n)})
+			}
 			info := lf.f.Info
 			if c := aliases[lf.rel]; c != "" && info.Component == "" {
 				info.Component = c

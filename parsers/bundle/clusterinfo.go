@@ -109,8 +109,8 @@ func (l *loader) clusterInfoStdout(m member, r io.Reader) {
 	if nObjects > 0 {
 		l.objFiles[m.rel] = true
 	}
-	l.warn.List = append(l.warn.List, objWarn.List...)
-	l.warn.List = append(l.warn.List, logWarn.List...)
+	l.warn.Merge(objWarn)
+	l.warn.Merge(logWarn)
 	// by content: container log blocks, or the dump's sequence of lists (nodes first,
 	// then other kinds); a file of JSON only is objects, not a log
 	if lf != nil && (len(lf.Info.Sections) > 0 || len(lf.Entries) > 0) {

@@ -6,17 +6,22 @@ import (
 	"bufio"
 	"bytes"
 	"compress/bzip2"
+	"compress/flate"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	gzip "github.com/klauspost/compress/gzip"
 	"github.com/ulikunitz/xz"
@@ -34,6 +39,9 @@ type member struct {
 	rel   string    // bundle-relative slash path (cleaned; as stored in the archive)
 	size  int64     // -1 when unknown
 	mtime time.Time // zero when unknown
+	// budget bounds what the on-disk file this member comes from may expand to, at
+	// every nesting level (nil: a member read as is, e.g. in tests)
+	budget *budget
 }
 
 // visitor receives every regular member with its content.
@@ -43,14 +51,31 @@ type visitor func(m member, r io.Reader)
 // the walk (an archive may hold a link before its target).
 type linkSet struct {
 	links map[string]string // link rel -> target rel ("" when it leaves the bundle)
-	raw   map[string]string // link rel -> target as written
+	raw   map[string]string // link rel -> target as written (capped, diag.CapName)
+	hard  map[string]bool   // hard links (tar), reported as such
 }
 
 func (l *linkSet) add(rel, target, raw string) {
 	if l.links == nil {
 		l.links, l.raw = map[string]string{}, map[string]string{}
 	}
-	l.links[rel], l.raw[rel] = target, raw
+	l.links[rel], l.raw[rel] = capName(target), diag.CapName(raw)
+}
+
+func (l *linkSet) addHard(rel, target, raw string) {
+	l.add(rel, target, raw)
+	if l.hard == nil {
+		l.hard = map[string]bool{}
+	}
+	l.hard[rel] = true
+}
+
+// kind names the link rel in warnings.
+func (l *linkSet) kind(rel string) string {
+	if l.hard[rel] {
+		return "hard link"
+	}
+	return "symlink"
 }
 
 // Archive formats (Records.Archive).
@@ -103,34 +128,37 @@ func decompress(r io.Reader, head []byte) (io.Reader, string, error) {
 	return r, "", nil
 }
 
-// DefaultInflateRatio and DefaultMinInflateLimit bound how far a compressed stream may
-// inflate when Options.MaxDecompressedBytes is 0: to DefaultInflateRatio times its
-// compressed size, and at least DefaultMinInflateLimit. Real logs and JSON compress 5 to
+// DefaultInflateRatio and DefaultMinInflateLimit bound how far an on-disk file may
+// expand when Options.MaxDecompressedBytes is 0: to DefaultInflateRatio times its
+// size on disk, and at least DefaultMinInflateLimit. Real logs and JSON compress 5 to
 // 30 times; a decompression bomb (10 KB of gzip that inflate to 10 GB) is cut after 1 GiB.
 const (
 	DefaultInflateRatio    = 200
 	DefaultMinInflateLimit = 1 << 30
-	unknownSizeInflate     = 64 << 30 // compressed size unknown (a member of a compressed tar)
 )
 
-// inflateLimit stops a decompressed stream after max bytes, as if it ended there.
-type inflateLimit struct {
-	r      io.Reader
-	n, max int64
-	hit    bool
+// budget bounds what one file on disk (the bundle archive, or one file of a bundle
+// directory) may expand to. Every decompressor (gzip, xz, bzip2, a zip member, at
+// any nesting level) and every sparse tar member counts the bytes it produces against
+// the one budget of the file they come from, so nesting cannot multiply it.
+type budget struct {
+	max   int64
+	used  atomic.Int64
+	hitAt atomic.Pointer[string] // member being read when the budget ran out
+	told  bool                   // the warning was given
 }
 
-// newInflateLimit wraps a decompressed stream. explicit is Options.MaxDecompressedBytes
-// (0 = the ratio default); compressed is the stream's compressed size (<= 0 = unknown).
-func newInflateLimit(r io.Reader, explicit, compressed int64) *inflateLimit {
+// newBudget returns the budget of a file of onDisk bytes; explicit is
+// Options.MaxDecompressedBytes (0 = the ratio default).
+func newBudget(explicit, onDisk int64) *budget {
 	max := explicit
 	if max <= 0 {
-		max = unknownSizeInflate
-		if compressed > 0 {
-			max = max64(DefaultMinInflateLimit, DefaultInflateRatio*compressed)
+		max = DefaultMinInflateLimit
+		if onDisk > 0 && onDisk < math.MaxInt64/DefaultInflateRatio {
+			max = max64(max, DefaultInflateRatio*onDisk)
 		}
 	}
-	return &inflateLimit{r: r, max: max}
+	return &budget{max: max}
 }
 
 func max64(a, b int64) int64 {
@@ -140,23 +168,73 @@ func max64(a, b int64) int64 {
 	return b
 }
 
-func (l *inflateLimit) Read(p []byte) (int, error) {
-	if l.n >= l.max {
-		l.hit = true
+// count returns r with every byte it yields counted against b; once b is spent, r
+// ends (io.EOF) as if the stream stopped there. rel names what r reads.
+func (b *budget) count(r io.Reader, rel string) io.Reader {
+	if b == nil {
+		return r
+	}
+	return &countReader{r: r, b: b, rel: rel}
+}
+
+func (b *budget) spent() bool { return b != nil && b.hitAt.Load() != nil }
+
+type countReader struct {
+	r   io.Reader
+	b   *budget
+	rel string
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	left := c.b.max - c.b.used.Load()
+	if left <= 0 {
+		rel := c.rel
+		c.b.hitAt.CompareAndSwap(nil, &rel)
 		return 0, io.EOF
 	}
-	if int64(len(p)) > l.max-l.n {
-		p = p[:l.max-l.n]
+	if int64(len(p)) > left {
+		p = p[:left]
 	}
-	k, err := l.r.Read(p)
-	l.n += int64(k)
+	k, err := c.r.Read(p)
+	c.b.used.Add(int64(k))
 	return k, err
 }
 
-// warning describes a hit limit.
-func (l *inflateLimit) warning() string {
-	return fmt.Sprintf("decompressed data exceeds the limit of %d bytes (a decompression bomb?); the rest is not read (limit: --max-decompressed-bytes, default %d times the compressed size, at least %d)",
-		l.max, DefaultInflateRatio, DefaultMinInflateLimit)
+// guard returns r, whose errors after b is spent become io.EOF: what a cut outer
+// stream does to the members inside it is part of the one budget warning.
+func (b *budget) guard(r io.Reader) io.Reader {
+	if b == nil {
+		return r
+	}
+	return &guardReader{r, b}
+}
+
+type guardReader struct {
+	r io.Reader
+	b *budget
+}
+
+func (g *guardReader) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && err != io.EOF && g.b.spent() {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// tell adds the budget's warning once, naming the member being read when it ran out.
+// It must run on the goroutine that owns warn, after the readers stopped.
+func (b *budget) tell(warn *diag.Sink) {
+	if b == nil || b.told {
+		return
+	}
+	at := b.hitAt.Load()
+	if at == nil {
+		return
+	}
+	b.told = true
+	warn.Add(*at, 0, "decompressed data exceeds the limit of %d bytes (a decompression bomb?); the rest is not read (limit: --max-decompressed-bytes, counted over every nested archive and compressed file of one file on disk; default %d times its size on disk, at least %d)",
+		b.max, DefaultInflateRatio, DefaultMinInflateLimit)
 }
 
 // walkPath reads the bundle at p (a directory, an archive or one file) and calls visit
@@ -167,7 +245,7 @@ func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink, maxInfla
 		return "", fmt.Errorf("cannot open bundle: %w", err)
 	}
 	if st.IsDir() {
-		walkDir(p, visit, links, warn)
+		walkDir(p, visit, links, warn, maxInflate)
 		return FormatDirectory, nil
 	}
 	if !st.Mode().IsRegular() {
@@ -178,11 +256,13 @@ func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink, maxInfla
 		return "", fmt.Errorf("cannot open bundle: %w", err)
 	}
 	defer f.Close()
+	b := newBudget(maxInflate, st.Size())
+	defer b.tell(warn)
 	head := make([]byte, 512)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
 	if bytes.HasPrefix(head, magicZip) || bytes.HasPrefix(head, magicZip0) {
-		if err := walkZip(f, st.Size(), "", visit, links, warn); err != nil {
+		if err := walkZip(f, st.Size(), "", visit, links, warn, b); err != nil {
 			return FormatZip, fmt.Errorf("cannot read zip bundle %s: %w", p, err)
 		}
 		return FormatZip, nil
@@ -200,13 +280,7 @@ func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink, maxInfla
 	if comp == "" {
 		inner = br
 	} else {
-		lim := newInflateLimit(dr, maxInflate, st.Size())
-		defer func() {
-			if lim.hit {
-				warn.Add(filepath.Base(p), 0, "%s", lim.warning())
-			}
-		}()
-		inner = bufio.NewReaderSize(lim, 256<<10)
+		inner = bufio.NewReaderSize(b.count(dr, filepath.Base(p)), 256<<10)
 	}
 	ihead, _ := inner.Peek(512)
 	if isTar(ihead) {
@@ -219,13 +293,13 @@ func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink, maxInfla
 		case "bzip2":
 			format = FormatTarBzip2
 		}
-		if err := walkTar(inner, "", visit, links, warn); err != nil {
+		if err := walkTar(inner, "", visit, links, warn, b); err != nil && !b.spent() {
 			return format, fmt.Errorf("cannot read %s bundle %s: %w", format, p, err)
 		}
 		return format, nil
 	}
 	// One file: an object dump or a log, possibly compressed (kept under its own name).
-	visit(member{rel: filepath.Base(p), size: sizeIf(comp == "", st.Size()), mtime: st.ModTime()}, inner)
+	visit(member{rel: capName(filepath.Base(p)), size: sizeIf(comp == "", st.Size()), mtime: st.ModTime(), budget: b}, b.guard(inner))
 	return FormatFile, nil
 }
 
@@ -266,11 +340,26 @@ func cleanName(name string) (rel string, ok bool) {
 			ok = false
 		}
 	}
-	rel = strings.TrimPrefix(path.Clean("/"+n), "/")
+	rel = capName(strings.TrimPrefix(path.Clean("/"+n), "/"))
 	return rel, ok
 }
 
-func walkTar(r io.Reader, prefix string, visit visitor, links *linkSet, warn *diag.Sink) error {
+// capName caps a member name or link target at diag.MaxNameBytes: its start, then
+// its length and a hash, so that distinct long names stay distinct.
+func capName(s string) string {
+	if len(s) <= diag.MaxNameBytes {
+		return s
+	}
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	cut := diag.MaxNameBytes - 64
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s…(%d bytes, %016x)", s[:cut], len(s), h.Sum64())
+}
+
+func walkTar(r io.Reader, prefix string, visit visitor, links *linkSet, warn *diag.Sink, b *budget) error {
 	tr := tar.NewReader(r)
 	for {
 		h, err := tr.Next()
@@ -286,21 +375,44 @@ func walkTar(r io.Reader, prefix string, visit visitor, links *linkSet, warn *di
 		}
 		rel = prefix + rel
 		if !ok {
-			warn.Add(rel, 0, "archive member name %q is absolute or climbs out of the bundle; read as data under %s", h.Name, rel)
+			warn.Add(rel, 0, "archive member name %q is absolute or climbs out of the bundle; read as data under %s", diag.CapName(h.Name), rel)
+		} else if len(h.Name) > diag.MaxNameBytes {
+			warn.Add(rel, 0, "archive member name of %d bytes shortened", len(h.Name))
 		}
 		switch h.Typeflag {
 		case tar.TypeReg: // archive/tar reports the old TypeRegA as TypeReg
-			visit(member{rel: rel, size: h.Size, mtime: h.ModTime}, tr)
+			var mr io.Reader = tr
+			if isSparse(h) {
+				// its holes are produced, not stored: they count against the budget (a
+				// member claiming 2^62 bytes of holes would never end)
+				if b != nil && h.Size > b.max-b.used.Load() {
+					warn.Add(rel, 0, "sparse archive member claims %d bytes, more than the decompression limit left (%d bytes; --max-decompressed-bytes); skipped", h.Size, b.max-b.used.Load())
+					continue
+				}
+				mr = b.count(tr, rel)
+			}
+			visit(member{rel: rel, size: h.Size, mtime: h.ModTime, budget: b}, b.guard(mr))
 		case tar.TypeSymlink:
 			links.add(rel, resolveLink(rel, h.Linkname), h.Linkname)
 		case tar.TypeLink:
 			t, _ := cleanName(h.Linkname)
-			links.add(rel, prefix+t, h.Linkname)
+			links.addHard(rel, prefix+t, h.Linkname)
 		case tar.TypeDir, tar.TypeXGlobalHeader, tar.TypeXHeader:
 		default:
 			warn.Add(rel, 0, "archive member of type %q is not a regular file, skipped", string(h.Typeflag))
 		}
 	}
+}
+
+// isSparse reports whether a tar member is a GNU sparse file in PAX form (the old GNU
+// form keeps its own type and is skipped as not a regular file).
+func isSparse(h *tar.Header) bool {
+	for k := range h.PAXRecords {
+		if strings.HasPrefix(k, "GNU.sparse.") {
+			return true
+		}
+	}
+	return false
 }
 
 // resolveLink resolves a symlink target written in the archive against the link's
@@ -316,19 +428,42 @@ func resolveLink(rel, target string) string {
 	return j
 }
 
-func walkZip(ra io.ReaderAt, size int64, prefix string, visit visitor, links *linkSet, warn *diag.Sink) error {
+func walkZip(ra io.ReaderAt, size int64, prefix string, visit visitor, links *linkSet, warn *diag.Sink, b *budget) error {
 	zr, err := zip.NewReader(ra, size)
 	if err != nil {
 		return err
 	}
-	for _, zf := range zr.File {
+	overlap := zipOverlaps(zr.File, size)
+	skipped, firstSkipped, firstWhy := 0, "", ""
+	defer func() {
+		if skipped > 0 {
+			// one warning for the archive (or, for the bundle itself, its first such entry)
+			at := strings.TrimSuffix(prefix, "/")
+			if at == "" {
+				at = firstSkipped
+			}
+			warn.Add(at, 0, "%d zip entries skipped: their data overlaps other entries or lies outside the archive (a zip bomb?); the first, %s: %s", skipped, firstSkipped, firstWhy)
+		}
+	}()
+	for i, zf := range zr.File {
+		if b.spent() {
+			return nil
+		}
 		rel, ok := cleanName(zf.Name)
 		if rel == "" || rel == "." || strings.HasSuffix(zf.Name, "/") {
 			continue
 		}
 		rel = prefix + rel
 		if !ok {
-			warn.Add(rel, 0, "archive member name %q is absolute or climbs out of the bundle; read as data under %s", zf.Name, rel)
+			warn.Add(rel, 0, "archive member name %q is absolute or climbs out of the bundle; read as data under %s", diag.CapName(zf.Name), rel)
+		} else if len(zf.Name) > diag.MaxNameBytes {
+			warn.Add(rel, 0, "archive member name of %d bytes shortened", len(zf.Name))
+		}
+		if o, bad := overlap[i]; bad {
+			if skipped++; skipped == 1 {
+				firstSkipped, firstWhy = rel, o
+			}
+			continue
 		}
 		mode := zf.Mode()
 		switch {
@@ -338,29 +473,89 @@ func walkZip(ra io.ReaderAt, size int64, prefix string, visit visitor, links *li
 				warn.Add(rel, 0, "cannot read symlink: %v", err)
 				continue
 			}
-			t, _ := io.ReadAll(io.LimitReader(rc, 4096))
+			t, _ := io.ReadAll(io.LimitReader(b.count(rc, rel), 4096))
 			rc.Close()
 			links.add(rel, resolveLink(rel, string(t)), string(t))
 		case mode.IsDir():
 		case !mode.IsRegular():
 			warn.Add(rel, 0, "archive member is not a regular file (%s), skipped", mode.Type())
 		default:
-			rc, err := zf.Open()
-			if err != nil {
-				warn.Add(rel, 0, "cannot read: %v", err)
-				continue
+			msize := int64(zf.UncompressedSize64)
+			if msize < 0 {
+				msize = -1
 			}
-			visit(member{rel: rel, size: int64(zf.UncompressedSize64), mtime: zf.Modified}, rc)
+			var rc io.ReadCloser
+			if msize == 0 && (zf.CRC32 != 0 || zf.Method == zip.Store && zf.CompressedSize64 > 0) {
+				// the central directory says empty, the checksum says otherwise: a deflated
+				// entry ends by itself, so read what it holds (unverified)
+				off, err := zf.DataOffset()
+				if zf.Method != zip.Deflate || err != nil {
+					warn.Add(rel, 0, "zip central directory gives size 0 for an entry that is not empty (CRC %08x); its content cannot be read, skipped", zf.CRC32)
+					continue
+				}
+				warn.Add(rel, 0, "zip central directory gives size 0 for an entry that is not empty (CRC %08x); its deflated data is read unverified", zf.CRC32)
+				rc, msize = flate.NewReader(io.NewSectionReader(ra, off, size-off)), -1
+			} else {
+				var err error
+				if rc, err = zf.Open(); err != nil {
+					warn.Add(rel, 0, "cannot read: %v", err)
+					continue
+				}
+			}
+			visit(member{rel: rel, size: msize, mtime: zf.Modified, budget: b}, b.guard(b.count(rc, rel)))
 			rc.Close()
 		}
 	}
 	return nil
 }
 
+// zipOverlaps finds the entries whose data overlaps the data of an entry stored
+// before them (entries quoting each other: a few MB that inflate to terabytes), or
+// that lie outside the archive. It returns their indexes and why.
+func zipOverlaps(files []*zip.File, size int64) map[int]string {
+	type span struct {
+		i       int
+		st, end int64
+	}
+	var spans []span
+	bad := map[int]string{}
+	for i, zf := range files {
+		if zf.CompressedSize64 == 0 || strings.HasSuffix(zf.Name, "/") {
+			continue
+		}
+		off, err := zf.DataOffset()
+		if err != nil {
+			continue // Open reports it
+		}
+		end := off + int64(zf.CompressedSize64)
+		if zf.CompressedSize64 > uint64(size) || end > size || end < off {
+			bad[i] = "its data lies outside the archive"
+			continue
+		}
+		spans = append(spans, span{i, off, end})
+	}
+	sort.Slice(spans, func(a, c int) bool {
+		if spans[a].st != spans[c].st {
+			return spans[a].st < spans[c].st
+		}
+		return spans[a].i < spans[c].i
+	})
+	var reach int64 = -1
+	reachName := ""
+	for _, sp := range spans {
+		if sp.st < reach {
+			bad[sp.i] = "overlapping " + diag.CapName(reachName)
+			continue
+		}
+		reach, reachName = sp.end, files[sp.i].Name
+	}
+	return bad
+}
+
 // walkDir walks a directory in lexical order. Symbolic links are not followed while
 // walking: a link to a file or directory inside the bundle names content that is read
 // under its own path anyway; a link leaving the bundle, or a loop, is reported.
-func walkDir(root string, visit visitor, links *linkSet, warn *diag.Sink) {
+func walkDir(root string, visit visitor, links *linkSet, warn *diag.Sink, maxInflate int64) {
 	absRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		absRoot = root
@@ -368,7 +563,7 @@ func walkDir(root string, visit visitor, links *linkSet, warn *diag.Sink) {
 	absRoot, _ = filepath.Abs(absRoot)
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
+		rel = capName(filepath.ToSlash(rel))
 		if err != nil {
 			warn.Add(rel, 0, "cannot read: %v", err)
 			if d != nil && d.IsDir() {
@@ -422,7 +617,9 @@ func walkDir(root string, visit visitor, links *linkSet, warn *diag.Sink) {
 			warn.Add(rel, 0, "cannot open: %v", err)
 			return nil
 		}
-		visit(member{rel: rel, size: info.Size(), mtime: info.ModTime()}, f)
+		b := newBudget(maxInflate, info.Size())
+		visit(member{rel: rel, size: info.Size(), mtime: info.ModTime(), budget: b}, f)
+		b.tell(warn)
 		f.Close()
 		return nil
 	})
@@ -431,6 +628,28 @@ func walkDir(root string, visit visitor, links *linkSet, warn *diag.Sink) {
 func within(root, p string) bool {
 	r, err := filepath.Rel(root, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+}
+
+// dirLookup returns whether a path is a directory of the bundle (a prefix of a file's
+// path), in time linear in the path's length: deep paths (a/a/a/...) must not cost
+// the square of their length, as listing every parent directory would.
+func dirLookup(files map[string]bool) func(string) bool {
+	var sorted []string
+	return func(d string) bool {
+		if sorted == nil {
+			sorted = make([]string, 0, len(files))
+			for f := range files {
+				sorted = append(sorted, f)
+			}
+			sort.Strings(sorted)
+		}
+		if d == "" || d == "." {
+			return false
+		}
+		p := d + "/"
+		i := sort.SearchStrings(sorted, p)
+		return i < len(sorted) && strings.HasPrefix(sorted[i], p)
+	}
 }
 
 // Sentinels for links whose target could not be resolved while walking a directory.
@@ -442,7 +661,7 @@ const (
 // resolveLinks checks every link once the walk is over: it follows chains of links
 // inside the bundle, stops at loops, and reports links that leave the bundle or point
 // at nothing. It returns, for links that reach a file of the bundle, the file.
-func resolveLinks(l *linkSet, files map[string]bool, dirs map[string]bool, warn *diag.Sink) map[string]string {
+func resolveLinks(l *linkSet, files map[string]bool, isDir func(string) bool, warn *diag.Sink) map[string]string {
 	out := map[string]string{}
 	names := make([]string, 0, len(l.links))
 	for k := range l.links {
@@ -458,23 +677,23 @@ func resolveLinks(l *linkSet, files map[string]bool, dirs map[string]bool, warn 
 				switch {
 				case files[cur]:
 					out[rel] = cur
-				case dirs[cur]:
+				case isDir(cur):
 					// a directory of the bundle: its files are read under their own paths
 				default:
-					warn.Add(rel, 0, "symlink to %q points at nothing in the bundle, not followed", l.raw[rel])
+					warn.Add(rel, 0, "%s to %q points at nothing in the bundle, not followed", l.kind(rel), l.raw[rel])
 				}
 				break
 			}
 			if t == loopTarget || seen[cur] || hop > 40 {
-				warn.Add(rel, 0, "symlink loop (%q) not followed", l.raw[rel])
+				warn.Add(rel, 0, "%s loop (%q) not followed", l.kind(rel), l.raw[rel])
 				break
 			}
 			if t == "" {
-				warn.Add(rel, 0, "symlink to %q points outside the bundle, not followed", l.raw[cur])
+				warn.Add(rel, 0, "%s to %q points outside the bundle, not followed", l.kind(rel), l.raw[cur])
 				break
 			}
 			if t == brokenTarget {
-				warn.Add(rel, 0, "broken symlink to %q not followed", l.raw[rel])
+				warn.Add(rel, 0, "broken %s to %q not followed", l.kind(rel), l.raw[rel])
 				break
 			}
 			seen[cur] = true
@@ -482,4 +701,39 @@ func resolveLinks(l *linkSet, files map[string]bool, dirs map[string]bool, warn 
 		}
 	}
 	return out
+}
+
+func isZip(head []byte) bool {
+	return bytes.HasPrefix(head, magicZip) || bytes.HasPrefix(head, magicZip0)
+}
+
+// maxNestedZipBytes caps a zip archive inside an archive (or compressed): zip needs
+// random access, so it is read into memory first.
+const maxNestedZipBytes = 256 << 20
+
+// nestedZip reads a zip archive found inside the bundle: a file of a bundle directory
+// in place (orig is the open file), else from memory. Its members count against the
+// budget of the file on disk that holds it.
+func (l *loader) nestedZip(m member, orig, src io.Reader, compressed bool) {
+	var (
+		ra   io.ReaderAt
+		size int64
+	)
+	if f, ok := orig.(*os.File); ok && !compressed && m.size > 0 {
+		ra, size = f, m.size
+	} else {
+		data, err := io.ReadAll(io.LimitReader(src, maxNestedZipBytes+1))
+		if err != nil && !m.budget.spent() {
+			l.warn.Add(m.rel, 0, "cannot read nested archive: %v", err)
+			return
+		}
+		if len(data) > maxNestedZipBytes {
+			l.warn.Add(m.rel, 0, "zip archive inside the bundle larger than %d bytes skipped (extract it and pass its directory)", maxNestedZipBytes)
+			return
+		}
+		ra, size = bytes.NewReader(data), int64(len(data))
+	}
+	if err := walkZip(ra, size, m.rel+"/", l.member, &linkSet{}, l.warn, m.budget); err != nil && !m.budget.spent() {
+		l.warn.Add(m.rel, 0, "cannot read nested archive: %v", err)
+	}
 }

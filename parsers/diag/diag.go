@@ -3,7 +3,10 @@
 // is known, the line; it never stops the analysis.
 package diag
 
-import "fmt"
+import (
+	"fmt"
+	"unicode/utf8"
+)
 
 // Warning is a problem with the input that the report must show.
 type Warning struct {
@@ -22,30 +25,124 @@ func (w Warning) String() string {
 	return fmt.Sprintf("%s: %s", w.File, w.Message)
 }
 
+// DefaultKindLimit is how many warnings of one kind (one message format) a Sink keeps
+// when Sink.KindLimit is 0; the rest are counted in one summary warning.
+const DefaultKindLimit = 1000
+
+// MaxNameBytes caps a name (an archive member, a link target, an object name) kept in
+// records and warnings; see CapName.
+const MaxNameBytes = 4 << 10
+
+// MaxMessageBytes caps the text of one warning.
+const MaxMessageBytes = 16 << 10
+
 // Sink collects warnings; the zero value is ready to use.
 type Sink struct {
 	List []Warning
 	// Limit caps how many warnings are kept per file (0 = 20); the rest are counted.
-	Limit   int
-	perFile map[string]int
+	Limit int
+	// KindLimit caps how many warnings of one kind (one format string) are kept
+	// (0 = DefaultKindLimit); the rest are counted in a final summary warning
+	// "N more warnings of this kind suppressed", kept up to date in List.
+	KindLimit int
+	perFile   map[string]int
+	perKind   map[string]*kindCount
+	kinds     []string // kind of each warning of List ("" = not counted)
 }
 
-// Add records a warning.
+type kindCount struct {
+	n       int
+	summary int // index in List of the summary warning (-1 until needed)
+	first   string
+}
+
+// Add records a warning. The file name and the message are capped (CapName,
+// MaxMessageBytes).
 func (s *Sink) Add(file string, line int, format string, args ...any) {
-	limit := s.Limit
-	if limit == 0 {
-		limit = 20
+	s.add(format, CapName(file), line, true, func() string { return fmt.Sprintf(format, args...) })
+}
+
+// add records a warning of the given kind; perFile applies Limit.
+func (s *Sink) add(kind, file string, line int, perFile bool, msg func() string) {
+	klimit := s.KindLimit
+	if klimit == 0 {
+		klimit = DefaultKindLimit
 	}
-	if s.perFile == nil {
-		s.perFile = map[string]int{}
+	if s.perKind == nil {
+		s.perKind = map[string]*kindCount{}
 	}
-	s.perFile[file]++
-	n := s.perFile[file]
-	if n == limit+1 {
-		s.List = append(s.List, Warning{File: file, Message: "further warnings for this file suppressed"})
+	k := s.perKind[kind]
+	if k == nil {
+		k = &kindCount{summary: -1}
+		s.perKind[kind] = k
 	}
-	if n > limit {
+	k.n++
+	if k.n > klimit {
+		if k.summary < 0 {
+			k.summary = len(s.List)
+			s.List = append(s.List, Warning{})
+			s.kinds = append(s.kinds, kind)
+		}
+		s.List[k.summary].Message = fmt.Sprintf("%d more warnings of this kind suppressed (the first was %s)", k.n-klimit, k.first)
 		return
 	}
-	s.List = append(s.List, Warning{File: file, Line: line, Message: fmt.Sprintf(format, args...)})
+	if perFile {
+		limit := s.Limit
+		if limit == 0 {
+			limit = 20
+		}
+		if s.perFile == nil {
+			s.perFile = map[string]int{}
+		}
+		s.perFile[file]++
+		n := s.perFile[file]
+		if n == limit+1 {
+			s.List = append(s.List, Warning{File: file, Message: "further warnings for this file suppressed"})
+			s.kinds = append(s.kinds, "")
+		}
+		if n > limit {
+			return
+		}
+	}
+	w := Warning{File: file, Line: line, Message: capBytes(msg(), MaxMessageBytes)}
+	if k.n == 1 {
+		k.first = capBytes(w.String(), 512)
+	}
+	s.List = append(s.List, w)
+	s.kinds = append(s.kinds, kind)
+}
+
+// Merge adds the warnings of another sink (already limited per file there), keeping
+// their kinds.
+func (s *Sink) Merge(o *Sink) {
+	for i, w := range o.List {
+		kind := ""
+		if i < len(o.kinds) {
+			kind = o.kinds[i]
+		}
+		if kind == "" || IsInternal(w) {
+			s.List = append(s.List, w)
+			s.kinds = append(s.kinds, "")
+			continue
+		}
+		w := w
+		s.add(kind, w.File, w.Line, false, func() string { return w.Message })
+	}
+}
+
+// CapName returns s, or when it is longer than MaxNameBytes its start followed by
+// "…(N more bytes)", so that a hostile name costs bounded memory wherever it is kept.
+func CapName(s string) string {
+	return capBytes(s, MaxNameBytes)
+}
+
+func capBytes(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s…(%d more bytes)", s[:cut], len(s)-cut)
 }

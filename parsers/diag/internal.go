@@ -21,7 +21,8 @@ func (s *Sink) Catch(file string) {
 
 // Internal records a recovered panic r as an InternalError warning for file.
 func (s *Sink) Internal(file string, r any) {
-	s.List = append(s.List, Warning{File: file, Message: InternalErrorText(r) + "; the rest of this file is skipped"})
+	s.List = append(s.List, Warning{File: CapName(file), Message: InternalErrorText(r) + "; the rest of this file is skipped"})
+	s.kinds = append(s.kinds, "")
 }
 
 // InternalErrorText is the message for a recovered panic value.

@@ -32,6 +32,14 @@ type Entry struct {
 	Text     string            // the physical line as written (capped at MaxTextBytes)
 
 	process string // journald/syslog identifier of the writing process ("k3s", "kube-apiserver", ...)
+	badTime string // a time outside years 0001-9999 the line carried (ignored; warned about)
+
+	// Omitted counts the lines of the same file and shape (the line as written, without
+	// its klog header or CRI prefix) that matched but were not kept (see
+	// MaxEntriesPerShape): the first MaxEntriesPerShape-1 lines of a shape are kept,
+	// then only the latest, which carries the count of those it replaced. Count
+	// 1+Omitted per entry to count the matching lines.
+	Omitted int
 }
 
 // MaxTextBytes caps Entry.Text; the line number is unaffected.

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
 )
 
 // lineParser turns one physical line into an Entry. It holds the options that decide
@@ -14,7 +16,8 @@ import (
 type lineParser struct {
 	reference time.Time      // klog years are chosen so that times do not lie after reference+2 days
 	location  *time.Location // zone of klog times
-	// provisional: year-less times get the provisional year 2000+epoch (in location);
+	// provisional: year-less times get the provisional year 2000+epoch (a wall clock
+	// carried in UTC; ResolveYears places it in location);
 	// the real year is chosen later for the whole file (see ResolveYears).
 	provisional bool
 	epoch       int
@@ -43,6 +46,7 @@ func (p *lineParser) parse(line []byte, e *Entry) (hasHeader bool) {
 	if fr.ident != "" {
 		e.process = fr.ident
 	}
+	e.badTime = fr.badTime
 	if !fr.time.IsZero() {
 		e.Time, e.TimeSource, e.YearInferred = fr.time, fr.source, fr.yearless
 	}
@@ -73,7 +77,11 @@ type framing struct {
 	yearless bool   // time carries no year (journald/syslog short format)
 	partial  bool   // CRI "P": the record continues on the next line
 	ident    string // journald/syslog identifier (process name)
+	badTime  string // a time outside years 0001-9999 (UTC), ignored
 }
+
+// InRange reports whether t lies in years 0001-9999 (diag.InRange).
+func InRange(t time.Time) bool { return diag.InRange(t) }
 
 // stripFraming removes a container-runtime or collector prefix and returns the time it
 // carried. Recognised: CRI (`<RFC3339Nano> stdout|stderr F|P <content>`), docker
@@ -88,6 +96,11 @@ func (p *lineParser) stripFraming(line []byte) framing {
 			if err != nil {
 				ts, err = parseISOOffset(line[:sp])
 			}
+			var bad string
+			if err == nil && !InRange(ts) {
+				// a time JSON cannot carry (years outside 0001-9999 once in UTC): no time
+				bad, ts = string(line[:sp]), time.Time{}
+			}
 			if err == nil {
 				rest := line[sp+1:]
 				if bytes.HasPrefix(rest, []byte("stdout ")) || bytes.HasPrefix(rest, []byte("stderr ")) {
@@ -98,12 +111,12 @@ func (p *lineParser) stripFraming(line []byte) framing {
 					} else {
 						rest = nil
 					}
-					return framing{content: rest, time: ts, source: "cri", partial: partial}
+					return framing{content: rest, time: ts, source: "cri", partial: partial, badTime: bad}
 				}
 				if ident, msg, ok := syslogTag(rest); ok {
-					return framing{content: msg, time: ts, source: "journald", ident: ident}
+					return framing{content: msg, time: ts, source: "journald", ident: ident, badTime: bad}
 				}
-				return framing{content: rest, time: ts, source: "timestamp-prefix"}
+				return framing{content: rest, time: ts, source: "timestamp-prefix", badTime: bad}
 			}
 		}
 	}
@@ -114,8 +127,12 @@ func (p *lineParser) stripFraming(line []byte) framing {
 		}
 		if json.Unmarshal(line, &d) == nil {
 			ts, _ := time.Parse(time.RFC3339Nano, d.Time)
+			var bad string
+			if !ts.IsZero() && !InRange(ts) {
+				bad, ts = d.Time, time.Time{}
+			}
 			return framing{content: []byte(strings.TrimRight(d.Log, "\n")), time: ts, source: "docker",
-				partial: !strings.HasSuffix(d.Log, "\n")}
+				partial: !strings.HasSuffix(d.Log, "\n"), badTime: bad}
 		}
 	}
 	if t, rest, ok := p.syslogTime(line); ok {
@@ -304,7 +321,10 @@ func (p *lineParser) completeYear(month time.Month, day, hh, mm, ss, nsec int) (
 		loc = time.UTC
 	}
 	if p.provisional {
-		return time.Date(provisionalYear+p.epoch, month, day, hh, mm, ss, nsec, loc), true
+		// the wall clock, carried in UTC: it becomes an instant in loc only once the
+		// year is known (ResolveYears), so that a time in a daylight-saving gap or
+		// overlap of the provisional year keeps its hour in the real one
+		return time.Date(provisionalYear+p.epoch, month, day, hh, mm, ss, nsec, time.UTC), true
 	}
 	ref := p.reference
 	if ref.IsZero() {

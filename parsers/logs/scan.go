@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/stream"
@@ -52,6 +54,9 @@ type FileInfo struct {
 	// and YearBasis says how the year was chosen.
 	YearInferred bool
 	YearBasis    string
+	// Omitted counts the matching lines not kept as entries: beyond MaxEntriesPerShape
+	// lines of one shape (counted in Entry.Omitted too) or MaxEntriesPerFile in all.
+	Omitted int
 	// Sections splits a file that holds the logs of several containers or components
 	// (`kubectl cluster-info dump` log blocks, k3s/journald logs mixing processes):
 	// one FileInfo each, with the same Path. Nil for a file of one component.
@@ -75,6 +80,8 @@ type File struct {
 	anchorReal  time.Time
 	// sectionEntries lists, for each of Info.Sections, the indexes of its entries.
 	sectionEntries [][]int
+	outOfRange     int            // times dropped by ResolveYears (OutOfRange)
+	loc            *time.Location // zone of the year-less wall clocks (Options.Location)
 }
 
 // Scan reads r (the log file at path, relative to the bundle root) once and calls emit
@@ -104,7 +111,7 @@ func ScanFile(r io.Reader, path string, opts Options, warn *diag.Sink) (f *File,
 		parser:   lineParser{location: opts.Location, provisional: true},
 		info:     FileInfo{Path: path, Component: opts.Component},
 		keywords: make([][]byte, len(opts.Keywords)),
-		file:     &File{},
+		file:     &File{loc: opts.Location},
 	}
 	if s.info.Component == "" {
 		s.info.Component = ComponentFromPath(path)
@@ -132,25 +139,35 @@ func ScanFile(r io.Reader, path string, opts Options, warn *diag.Sink) (f *File,
 }
 
 type scanner struct {
-	path          string
-	opts          Options
-	warn          *diag.Sink
-	parser        lineParser
-	info          FileInfo
-	pathComponent string
-	keywords      [][]byte
-	match         *matcher // finds keyword lines in one pass (built from keywords on first use)
-	seen          uint8    // markers the matcher saw in the current region (seenSection)
-	line          int      // lines completed before the current region
-	callers       map[string]int
-	pending       []Entry // entries of this file, completed at the end with the file's component
-	file          *File
-	section       int // index+1 in sections of the current `==== START logs for container` block (0: none)
-	sections      []sectionState
-	lastClock     time.Time // last provisional time seen, for year rollovers
-	flagsChecked  bool
-	chainWarned   bool
+	path           string
+	opts           Options
+	warn           *diag.Sink
+	parser         lineParser
+	info           FileInfo
+	pathComponent  string
+	keywords       [][]byte
+	match          *matcher // finds keyword lines in one pass (built from keywords on first use)
+	seen           uint8    // markers the matcher saw in the current region (seenSection)
+	line           int      // lines completed before the current region
+	callers        map[string]int
+	pending        []Entry // entries of this file, completed at the end with the file's component
+	file           *File
+	section        int // index+1 in sections of the current `==== START logs for container` block (0: none)
+	sections       []sectionState
+	lastClock      time.Time // last provisional time seen, for year rollovers
+	flagsChecked   bool
+	chainWarned    bool
+	shapes         map[shapeKey]*shapeState // kept entries per shape (MaxEntriesPerShape)
+	fileCapWarned  bool
+	shapeCapWarned bool
+	rollovers      int // year rollovers seen (MaxRollovers)
+	rolloverCap    bool
+	badTimes       map[int]bool // lines whose out-of-range time was reported
+	sectionsCapped bool
 }
+
+// MaxSections caps the `==== START logs for container` sections of one file.
+const MaxSections = 10000
 
 // sectionState is one `==== START logs for container C of pod NS/P ====` block.
 type sectionState struct {
@@ -324,12 +341,22 @@ func (s *scanner) startSection(data []byte, st, lineNo int) {
 	if end < 0 {
 		end = len(data) - st
 	}
+	if len(s.sections) >= MaxSections {
+		if !s.sectionsCapped {
+			s.sectionsCapped = true
+			s.warn.Add(s.path, lineNo, "more than %d `==== START logs for container` sections in this file; the later ones are read as part of the last", MaxSections)
+		}
+		return
+	}
+	if end > 2*diag.MaxNameBytes {
+		end = 2 * diag.MaxNameBytes
+	}
 	l := string(data[st+len(sectionStart) : st+end])
 	l = strings.TrimSuffix(strings.TrimSpace(l), "====")
 	container, pod, _ := strings.Cut(strings.TrimSpace(l), " of pod ")
 	pod = strings.TrimSpace(pod)
 	s.closeSection(lineNo - 1)
-	name := pod + "/" + container
+	name := diag.CapName(pod + "/" + container)
 	s.sections = append(s.sections, sectionState{component: ComponentFromPath(name), name: name, startLine: lineNo})
 	s.section = len(s.sections)
 }
@@ -466,30 +493,204 @@ func (s *scanner) parseMatch(data []byte, it item, lineNo int) {
 	if !s.parser.parse(rec, &e) {
 		s.inheritHeader(data, it.st, &e)
 	}
+	s.badTime(&e, lineNo)
 	s.observe(&e.Time, e.YearInferred)
 	if e.Caller != "" {
 		s.vote(callerFile(e.Caller), 1)
 	}
+	s.info.Matched++
+	if s.section > 0 {
+		s.sections[s.section-1].matched++
+	}
+	capEntry(&e)
+	// bounded memory: the first MaxEntriesPerShape-1 lines of a shape, then the latest
+	// one only (counting those it replaced), and MaxEntriesPerFile in all
+	key := shapeKey{s.section, shapeHash(e.Text)}
+	if s.shapes == nil {
+		s.shapes = map[shapeKey]*shapeState{}
+	}
+	st := s.shapes[key]
+	if st == nil {
+		if len(s.pending) >= MaxEntriesPerFile {
+			s.omit(lineNo)
+			return
+		}
+		st = &shapeState{}
+		if len(s.shapes) < MaxEntriesPerFile {
+			s.shapes[key] = st
+		}
+	}
+	st.n++
+	if st.n > MaxEntriesPerShape && st.slot > 0 {
+		if !s.shapeCapWarned {
+			s.shapeCapWarned = true
+			s.warn.Add(s.path, lineNo, "more than %d matching lines of the same shape; the later ones are counted, only the latest is kept", MaxEntriesPerShape)
+		}
+		// replace the latest kept line of this shape
+		old := &s.pending[st.slot-1]
+		e.Omitted = old.Omitted + 1
+		e.Component = old.Component
+		*old = e
+		s.info.Omitted++
+		return
+	}
+	if len(s.pending) >= MaxEntriesPerFile {
+		s.omit(lineNo)
+		return
+	}
 	if s.section > 0 {
 		sec := &s.sections[s.section-1]
 		e.Component = sec.component
-		sec.matched++
 		sec.entries = append(sec.entries, len(s.pending))
 	}
-	s.info.Matched++
 	s.pending = append(s.pending, e)
+	if st.n == MaxEntriesPerShape {
+		st.slot = len(s.pending)
+	}
 }
 
-// observe tracks year-less times in file order: a time more than half a year before
-// the previous one means the log crossed a new year (December → January), and it and
-// everything after it belong to the next year.
+// omit counts a matching line not kept because the file has MaxEntriesPerFile entries.
+func (s *scanner) omit(lineNo int) {
+	s.info.Omitted++
+	if !s.fileCapWarned {
+		s.fileCapWarned = true
+		s.warn.Add(s.path, lineNo, "more than %d matching lines in this file; the rest are only counted", MaxEntriesPerFile)
+	}
+}
+
+// MaxEntriesPerShape and MaxEntriesPerFile bound the entries kept of one log file:
+// a small compressed log can hold millions of matching lines.
+const (
+	MaxEntriesPerShape = 1000
+	MaxEntriesPerFile  = 200000
+	// MaxFieldBytes caps an entry's message and each structured value.
+	MaxFieldBytes = 64 << 10
+)
+
+type shapeKey struct {
+	section int
+	hash    uint64
+}
+
+type shapeState struct {
+	n    int // matching lines of this shape
+	slot int // index+1 in pending of the entry that takes the later lines (0: none yet)
+}
+
+// shapeHash hashes a line's shape: its text without the klog header or CRI prefix
+// (never coarser than the analyzer's grouping of lines).
+func shapeHash(text string) uint64 {
+	if n := criPrefixLen(text); n > 0 {
+		text = text[n:]
+	}
+	if n := klogHeaderLen(text); n > 0 {
+		text = text[n:]
+	}
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	return h.Sum64()
+}
+
+// criPrefixLen returns the length of a `<time> stdout|stderr F|P ` prefix, or 0.
+func criPrefixLen(s string) int {
+	sp := strings.IndexByte(s, ' ')
+	if sp < 20 || sp > 40 || !isDigit(s[0]) {
+		return 0
+	}
+	r := s[sp:]
+	for _, p := range []string{" stdout F ", " stderr F ", " stdout P ", " stderr P "} {
+		if strings.HasPrefix(r, p) {
+			return sp + len(p)
+		}
+	}
+	return 0
+}
+
+// klogHeaderLen returns the length of `Lmmdd hh:mm:ss.uuuuuu threadid `, or 0.
+func klogHeaderLen(s string) int {
+	if len(s) < 17 || !strings.ContainsRune("IWEF", rune(s[0])) || s[5] != ' ' || s[8] != ':' || s[11] != ':' || s[14] != '.' {
+		return 0
+	}
+	i := 15
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if j == i || j >= len(s) || s[j] != ' ' {
+		return 0
+	}
+	return j + 1
+}
+
+// capEntry caps the message and the structured values of an entry (MaxFieldBytes).
+func capEntry(e *Entry) {
+	e.Message = capField(e.Message)
+	for k, v := range e.Fields {
+		if len(v) > MaxFieldBytes {
+			e.Fields[k] = capField(v)
+		}
+	}
+}
+
+func capField(s string) string {
+	if len(s) <= MaxFieldBytes {
+		return s
+	}
+	cut := MaxFieldBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("…(truncated %d bytes)", len(s)-cut)
+}
+
+// badTime reports, once per line, a time outside years 0001-9999 that the line
+// carried (it is treated as no time).
+func (s *scanner) badTime(e *Entry, lineNo int) {
+	if e.badTime == "" || s.badTimes[lineNo] {
+		return
+	}
+	if s.badTimes == nil {
+		s.badTimes = map[int]bool{}
+	}
+	if len(s.badTimes) < 1024 {
+		s.badTimes[lineNo] = true
+	}
+	s.warn.Add(s.path, lineNo, "time %q is outside years 0001-9999, ignored", diag.CapName(e.badTime))
+}
+
+// MaxRollovers caps the year rollovers counted in one file: a log of year-less times
+// spanning more years is not plausible, and a hostile one (Dec 31 / Jan 1 alternating)
+// would otherwise push its times thousands of years back.
+const MaxRollovers = 10
+
+// isRollover reports whether a year-less time t following prev crosses a new year:
+// prev in late December (from the 24th) and t in early January (up to the 7th).
+func isRollover(prev, t time.Time) bool {
+	return prev.Month() == time.December && prev.Day() >= 24 && t.Month() == time.January && t.Day() <= 7
+}
+
+// observe tracks year-less times in file order: a line of early January after one of
+// late December means the log crossed a new year, and it and everything after it
+// belong to the next year (at most MaxRollovers times per file).
 func (s *scanner) observe(t *time.Time, inferred bool) {
 	if !inferred || t.IsZero() || t.Year() < provisionalYear {
 		return
 	}
-	if !s.lastClock.IsZero() && t.Before(s.lastClock.AddDate(0, -6, 0)) {
-		s.parser.epoch++
-		*t = t.AddDate(1, 0, 0)
+	if !s.lastClock.IsZero() && isRollover(s.lastClock, *t) {
+		if s.rollovers < MaxRollovers {
+			s.rollovers++
+			s.parser.epoch++
+			*t = t.AddDate(1, 0, 0)
+		} else if !s.rolloverCap {
+			s.rolloverCap = true
+			s.warn.Add(s.path, s.line+1, "more than %d year rollovers (December to January) in one file; later times keep the year", MaxRollovers)
+		}
 	}
 	s.lastClock = *t
 	if s.file.firstClock.IsZero() {
@@ -614,6 +815,7 @@ func (s *scanner) firstLines(data []byte) {
 		if end <= 64<<10 {
 			var e Entry
 			s.parser.parse(data[pos:pos+end], &e)
+			s.badTime(&e, s.line+i+1)
 			if e.Caller != "" {
 				s.vote(callerFile(e.Caller), 1)
 			}
@@ -641,6 +843,7 @@ func (s *scanner) lastTime(data []byte) {
 		if end-st <= 64<<10 {
 			var e Entry
 			s.parser.parse(data[st:end], &e)
+			s.badTime(&e, s.line-bytes.Count(data[end:], []byte{'\n'})+1-boolInt(end == len(data)))
 			if e.Caller != "" {
 				s.vote(callerFile(e.Caller), 1)
 			}
@@ -746,4 +949,11 @@ func callerFile(caller string) string {
 // String renders a FileInfo for diagnostics.
 func (f FileInfo) String() string {
 	return fmt.Sprintf("%s (%s, %s, %d lines, %d matched)", f.Path, f.Component, f.Format, f.Lines, f.Matched)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -52,9 +52,9 @@ func ResolveYears(chain []*File, ref time.Time, basis string) {
 		}
 		basis = fmt.Sprintf("the date of a utiltrace line of %s", f.Info.Path)
 	default:
-		last := prevLast
-		shift = ref.Year() - last.Year()
-		if last.AddDate(shift, 0, 0).After(ref.Add(48 * time.Hour)) {
+		f := chain[lastIdx]
+		shift = ref.Year() - prevLast.Year()
+		if f.wall(prevLast, shift).After(ref.Add(48 * time.Hour)) {
 			shift--
 		}
 	}
@@ -64,14 +64,14 @@ func ResolveYears(chain []*File, ref time.Time, basis string) {
 			for j := range f.Entries {
 				e := &f.Entries[j]
 				if e.YearInferred && !e.Time.IsZero() {
-					e.Time = e.Time.AddDate(years, 0, 0).UTC()
+					e.Time = f.inRange(f.wall(e.Time, years).UTC())
 				}
 			}
 			if f.firstProv && !f.Info.First.IsZero() {
-				f.Info.First = f.Info.First.AddDate(years, 0, 0).UTC()
+				f.Info.First = f.inRange(f.wall(f.Info.First, years).UTC())
 			}
 			if f.lastProv && !f.Info.Last.IsZero() {
-				f.Info.Last = f.Info.Last.AddDate(years, 0, 0).UTC()
+				f.Info.Last = f.inRange(f.wall(f.Info.Last, years).UTC())
 			}
 			f.Info.YearInferred = true
 			f.Info.YearBasis = basis
@@ -94,4 +94,27 @@ func ResolveYears(chain []*File, ref time.Time, basis string) {
 			}
 		}
 	}
+}
+
+// inRange returns t, or no time (counted in OutOfRange) when the year chosen puts it
+// outside years 0001-9999.
+func (f *File) inRange(t time.Time) time.Time {
+	if InRange(t) {
+		return t
+	}
+	f.outOfRange++
+	return time.Time{}
+}
+
+// OutOfRange counts the year-less times that ResolveYears dropped because the year
+// it chose put them outside years 0001-9999 (the caller reports them).
+func (f *File) OutOfRange() int { return f.outOfRange }
+
+// wall places a provisional wall clock (carried in UTC) years later, in the file's zone.
+func (f *File) wall(t time.Time, years int) time.Time {
+	loc := f.loc
+	if loc == nil {
+		loc = time.UTC
+	}
+	return time.Date(t.Year()+years, t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
 }

@@ -137,6 +137,13 @@ func DecodeYAML(r io.Reader, path string, opts Options, warn *diag.Sink, emit fu
 		if len(bytes.TrimSpace(doc.Bytes())) == 0 {
 			return
 		}
+		if bytes.IndexByte(doc.Bytes(), '&') >= 0 && bytes.IndexByte(doc.Bytes(), '*') >= 0 {
+			// anchors and aliases: a small document may expand to gigabytes
+			if size, ok := yamlExpansion(doc.Bytes(), opts.MaxObjectBytes); !ok {
+				warn.Add(path, docLine, "YAML document whose aliases expand to more than %d bytes (%d bytes read so far) skipped", opts.MaxObjectBytes, size)
+				return
+			}
+		}
 		js, err := yaml.YAMLToJSON(doc.Bytes())
 		if err != nil {
 			warn.Add(path, docLine, "invalid YAML document: %v", err)
@@ -176,7 +183,7 @@ func DecodeYAML(r io.Reader, path string, opts Options, warn *diag.Sink, emit fu
 }
 
 func decodeYAMLDoc(js []byte, path string, line int, opts Options, warn *diag.Sink, emit func(*Object)) int {
-	sp := newSplitter(bytes.NewReader(js), opts.MaxObjectBytes)
+	sp := newSplitterSize(bytes.NewReader(js), opts.MaxObjectBytes, len(js)+512)
 	var st splitState
 	n := 0
 	for {
@@ -407,8 +414,8 @@ func decodeItem(it item, body []byte, path string, yamlLine int, opts Options, w
 		SpecFinalizers:    w.Spec.Finalizers,
 		Source:            Source{File: path, Line: it.line},
 	}
-	if w.Metadata.DeletionTimestamp != "" && o.DeletionTimestamp.IsZero() {
-		warn.Add(path, it.line, "%s: metadata.deletionTimestamp %q is not an RFC3339 time", o.Ref(), w.Metadata.DeletionTimestamp)
+	if w.Metadata.DeletionTimestamp != "" && timeStatus(w.Metadata.DeletionTimestamp) == timeInvalid {
+		warn.Add(path, it.line, "%s: metadata.deletionTimestamp %q is not an RFC3339 time", o.Ref(), capString(w.Metadata.DeletionTimestamp))
 	}
 	for _, c := range w.Status.Conditions {
 		o.Conditions = append(o.Conditions, Condition{
@@ -417,6 +424,10 @@ func decodeItem(it item, body []byte, path string, yamlLine int, opts Options, w
 		})
 	}
 	fillKind(o, &w)
+	checkTimes(o, &w, path, it.line, warn)
+	if len(it.raw) > MaxStringBytes {
+		capStrings(o, path, it.line, warn)
+	}
 	if yamlLine == 0 && (citedConditions[o.Kind] || !o.DeletionTimestamp.IsZero() || len(o.Finalizers) > 0) {
 		locateFields(o, it.raw, it.line)
 	}
@@ -428,8 +439,23 @@ func managers(mf []struct {
 	Manager string `json:"manager"`
 }) []string {
 	var out []string
+	var seen map[string]bool // past a few managers: linear, not quadratic
 	for _, m := range mf {
-		if m.Manager != "" && !slices.Contains(out, m.Manager) {
+		if m.Manager == "" {
+			continue
+		}
+		if seen == nil && len(out) >= 16 {
+			seen = make(map[string]bool, len(out))
+			for _, x := range out {
+				seen[x] = true
+			}
+		}
+		if seen != nil {
+			if !seen[m.Manager] {
+				seen[m.Manager] = true
+				out = append(out, m.Manager)
+			}
+		} else if !slices.Contains(out, m.Manager) {
 			out = append(out, m.Manager)
 		}
 	}
@@ -580,6 +606,8 @@ func fillKind(o *Object, w *wire) {
 }
 
 // parseTime reads RFC3339 (metav1.Time) and RFC3339 with fractions (metav1.MicroTime).
+// A time outside years 0001-9999 once in UTC (which JSON cannot carry) is no time;
+// 0001-01-01T00:00:00Z, Go's zero time, is no time too.
 func parseTime(s string) time.Time {
 	if s == "" {
 		return time.Time{}
@@ -588,7 +616,55 @@ func parseTime(s string) time.Time {
 	if err != nil {
 		return time.Time{}
 	}
-	return t.UTC()
+	t = t.UTC()
+	if !diag.InRange(t) {
+		return time.Time{}
+	}
+	return t
+}
+
+const (
+	timeOK = iota
+	timeInvalid
+	timeOutOfRange
+)
+
+// timeStatus tells a valid time from one that is not RFC3339 and from one outside
+// years 0001-9999 in UTC.
+func timeStatus(s string) int {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	switch {
+	case err != nil:
+		return timeInvalid
+	case !diag.InRange(t.UTC()):
+		return timeOutOfRange
+	}
+	return timeOK
+}
+
+// checkTimes reports the times of an object that lie outside years 0001-9999 (they
+// were read as no time).
+func checkTimes(o *Object, w *wire, path string, line int, warn warner) {
+	check := func(field, v string) {
+		if v != "" && timeStatus(v) == timeOutOfRange {
+			warn.Add(path, line, "%s: %s %q is outside years 0001-9999, ignored", o.Ref(), field, capString(v))
+		}
+	}
+	check("metadata.creationTimestamp", w.Metadata.CreationTimestamp)
+	check("metadata.deletionTimestamp", w.Metadata.DeletionTimestamp)
+	for _, c := range w.Status.Conditions {
+		check("status.conditions[].lastTransitionTime", c.LastTransitionTime)
+	}
+	if o.Event != nil {
+		check("firstTimestamp", w.FirstTimestamp)
+		check("lastTimestamp", w.LastTimestamp)
+		check("deprecatedLastTimestamp", w.DeprecatedLastTimestamp)
+		check("eventTime", w.EventTime)
+	}
+	if o.Lease != nil {
+		check("spec.renewTime", w.Spec.RenewTime)
+		check("spec.acquireTime", w.Spec.AcquireTime)
+	}
 }
 
 // citedConditions are the kinds whose status.phase and status.conditions evidence

@@ -51,6 +51,11 @@ func quickHead(it item, path string, opts Options, probe func(kind string) bool)
 	if kind == "" && h.name == "" {
 		return nil
 	}
+	for _, t := range []string{h.created, h.last, h.deprecatedLast, h.eventTime} {
+		if t != "" && timeStatus(t) != timeOK {
+			return nil // decoded in full, which reports it
+		}
+	}
 	o := &Object{APIVersion: apiVersion, Kind: kind, Name: h.name, Namespace: h.namespace, UID: h.uid,
 		CreationTimestamp: parseTime(h.created), Source: Source{File: path, Line: it.line}}
 	if kind == "Event" {
@@ -67,8 +72,15 @@ func quickHead(it item, path string, opts Options, probe func(kind string) bool)
 		}
 		o.Event = e
 	}
+	if len(it.raw) > MaxStringBytes {
+		capStrings(o, path, it.line, noWarn{})
+	}
 	return o
 }
+
+type noWarn struct{}
+
+func (noWarn) Add(string, int, string, ...any) {}
 
 // qhead is what quickHead collects.
 type qhead struct {

@@ -47,7 +47,13 @@ type errSplit struct {
 func (e *errSplit) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
 
 func newSplitter(r io.Reader, maxValue int) *jsonSplitter {
-	return &jsonSplitter{r: r, buf: make([]byte, 0, 256<<10), keep: -1, line: 1, maxValue: maxValue}
+	return newSplitterSize(r, maxValue, 256<<10)
+}
+
+// newSplitterSize starts with a buffer of size bytes (a small document needs no
+// 256 KiB buffer: a million of them would allocate 256 GB).
+func newSplitterSize(r io.Reader, maxValue, size int) *jsonSplitter {
+	return &jsonSplitter{r: r, buf: make([]byte, 0, min(size, 256<<10)), keep: -1, line: 1, maxValue: maxValue}
 }
 
 // fill reads more input, discarding bytes nobody needs. It returns false at EOF.

@@ -1,0 +1,71 @@
+package bundle
+
+import (
+	"archive/tar"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
+)
+
+func checkLinear(t *testing.T, what string, run func(n int), n int) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("timing test")
+	}
+	r := hostile.GrowthRatio(run, n)
+	if r > 2.5 {
+		r = min(r, hostile.GrowthRatio(run, n)) // a second chance against a noisy neighbour
+	}
+	t.Logf("%s: doubling the input took %.2f× as long", what, r)
+	if r > 2.5 {
+		t.Errorf("%s: doubling the input took %.2f× as long (want linear, at most 2.5×)", what, r)
+	}
+}
+
+// TestCollectorErrorsLinear: a troubleshoot *-errors.json of n texts (2.4 MB took 54 s:
+// each text was looked for from the start of the file).
+func TestCollectorErrorsLinear(t *testing.T) {
+	dir := t.TempDir()
+	checkLinear(t, "collector errors", func(n int) {
+		texts := make([]string, n)
+		for i := range texts {
+			texts[i] = fmt.Sprintf("failed to list /apis/x%d/v1: forbidden: user cannot list", i)
+		}
+		b, _ := json.MarshalIndent(texts, "", "  ")
+		p := filepath.Join(dir, fmt.Sprint(n))
+		os.MkdirAll(filepath.Join(p, "cluster-resources"), 0o755)
+		os.WriteFile(filepath.Join(p, "cluster-resources", "groups-resources-errors.json"), b, 0o644)
+		rec, err := Load(p, Options{})
+		if err != nil || len(rec.CollectorErrors) != n || rec.CollectorErrors[n-1].Line != n+1 {
+			t.Fatalf("%v, %d errors", err, len(rec.CollectorErrors))
+		}
+	}, 20000)
+}
+
+// TestDeepPathsLinear: tar members under a/a/a/... (63 KB of .tar.gz took over an
+// hour: every parent directory of every member was listed, each costing its length).
+func TestDeepPathsLinear(t *testing.T) {
+	dir := t.TempDir()
+	checkLinear(t, "deep paths", func(depth int) {
+		var hs []*tar.Header
+		var content [][]byte
+		for i := 0; i < 100; i++ {
+			hs = append(hs, &tar.Header{Name: fmt.Sprintf("d%d/", i) + strings.Repeat("a/", depth) + "f.log", Typeflag: tar.TypeReg, Size: 2, Mode: 0o644, Format: tar.FormatPAX})
+			content = append(content, []byte("x\n"))
+		}
+		p := filepath.Join(dir, fmt.Sprintf("%d.tar", depth))
+		os.WriteFile(p, hostile.TarWith(hs, content), 0o644)
+		rec, err := Load(p, Options{})
+		if err != nil || len(rec.Files) != 100 {
+			t.Fatalf("%v", err)
+		}
+	}, 3000)
+}
+
+var _ = bytes.MinRead
