@@ -100,7 +100,7 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 	if len(r.Coverage) > 0 {
 		m.p("## Not in the bundle\n\n")
 		for _, g := range groupGaps(r) {
-			m.p("- %s; collect with:\n\n", mdText(g.sentence()))
+			m.p("- %s; collect with:\n\n", mdText(g.Sentence()))
 			m.p("  %s\n", indentBlock(fence("sh", strings.Join(g.Collect, "\n")), "  "))
 		}
 	}

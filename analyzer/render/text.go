@@ -110,7 +110,7 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 	if len(r.Coverage) > 0 {
 		p.heading("Not in the bundle (collect for a complete diagnosis)")
 		for _, g := range groupGaps(r) {
-			p.wrap("- ", "  ", g.sentence()+"; collect with:")
+			p.wrap("- ", "  ", g.Sentence()+"; collect with:")
 			for _, c := range g.Collect {
 				p.command("    ", c)
 			}

@@ -485,7 +485,8 @@ func groupGaps(r *analyzer.Report) []gapGroup {
 	return out
 }
 
-func (g gapGroup) sentence() string {
+// Sentence is the gap's sentence, naming the other namespaces it also applies to.
+func (g gapGroup) Sentence() string {
 	if len(g.More) == 0 {
 		return g.Missing
 	}
