@@ -394,7 +394,7 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 {{range .Problems}}<div class="problem-card" data-problem="{{.ID}}">
 <p><a href="#{{.Anchor}}"><strong>{{.ID}}</strong></a> <code>{{.CauseType}}</code>, confidence {{.Confidence}}</p>
 <p><strong>Root:</strong> {{.Root}}</p>
-<p><strong>Holds:</strong> {{.Radius}}{{if le (len .Held) 5}}:</p>
+<p><strong>Holds:</strong> {{.Radius}}{{if eq (len .Held) 1}}.</p>{{else if le (len .Held) 5}}:</p>
 <ul>{{range .Held}}<li><a href="#{{.Anchor}}"><code>{{.Name}}</code></a>: deleted {{.Deleted}}{{if .Stuck}}, stuck for {{.Stuck}}{{end}}</li>{{end}}</ul>{{else}} (listed under <a href="#{{.Anchor}}">{{.ID}}</a>).</p>{{end}}
 {{if .Safe}}<p><strong>First (safe):</strong></p>
 <ol class="first">{{range .Safe}}<li>{{.Short}}<pre><code>{{.Command}}</code></pre></li>{{end}}</ol>{{else}}<p><strong>First:</strong> no safe step is known for this cause: see what to do under <a href="#{{.Anchor}}">{{.ID}}</a>.</p>{{end}}

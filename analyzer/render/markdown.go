@@ -134,8 +134,14 @@ func indentBlock(block, indent string) string {
 func (m *mprinter) firstScreen(v *view, pv *problemView) {
 	m.p("**%s** %s, confidence %s\n\n", pv.ID, code(pv.CauseType), mdText(pv.Confidence))
 	m.p("- **Root:** %s\n", mdText(pv.Root))
-	m.p("- **Holds:** %s", mdText(v.blastRadius(pv)))
-	if len(pv.Namespaces) <= firstScreenNames {
+	if len(pv.Namespaces) == 1 {
+		pn := pv.Namespaces[0]
+		s := "deleted " + deletedAt(pn.DeletionTimestamp, pn.DeletionInferred)
+		if pn.StuckFor != "" {
+			s += ", stuck for " + v.stuckFor(pn.StuckFor)
+		}
+		m.p("- **Holds:** namespace %s, %s\n", code(pn.Name), mdText(s))
+	} else if m.p("- **Holds:** %s", mdText(v.blastRadius(pv))); len(pv.Namespaces) <= firstScreenNames {
 		m.p(":\n")
 		for _, pn := range pv.Namespaces {
 			s := "deleted " + deletedAt(pn.DeletionTimestamp, pn.DeletionInferred)

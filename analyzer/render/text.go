@@ -205,11 +205,19 @@ func pad(s string, n int) string {
 
 func (p *tprinter) heading(title string) {
 	p.line("")
+	if visibleLen(title)+8 > p.width {
+		p.wrap(p.c(sBold+sCyan, "== "), "   ", p.c(sBold+sCyan, title))
+		return
+	}
 	p.line(p.c(sBold+sCyan, "== "+title+" "+strings.Repeat("=", max(3, p.width-4-visibleLen(title)))))
 }
 
 func (p *tprinter) sub(title string) {
 	p.line("")
+	if visibleLen(title)+8 > p.width {
+		p.wrap(p.c(sBold, "-- "), "   ", p.c(sBold, title))
+		return
+	}
 	p.line(p.c(sBold, "-- "+title+" "+strings.Repeat("-", max(3, p.width-4-visibleLen(title)))))
 }
 

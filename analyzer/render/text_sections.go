@@ -17,8 +17,14 @@ func (p *tprinter) firstScreen(v *view, pv *problemView) {
 	p.line("")
 	p.line(p.c(sBold, pv.ID+"  ["+pv.CauseType+"] confidence "+pv.Confidence))
 	p.wrap("    Root   ", "           ", pv.Root)
-	p.wrap("    Holds  ", "           ", v.blastRadius(pv)+":")
-	if len(pv.Namespaces) <= firstScreenNames {
+	if len(pv.Namespaces) == 1 {
+		p.wrap("    Holds  ", "           ", p.nsTimes(v, pv.Namespaces[0]))
+	} else {
+		p.wrap("    Holds  ", "           ", v.blastRadius(pv)+":")
+	}
+	if len(pv.Namespaces) == 1 {
+		// said above
+	} else if len(pv.Namespaces) <= firstScreenNames {
 		for _, pn := range pv.Namespaces {
 			p.wrap("           - ", "             ", p.nsTimes(v, pn))
 		}
@@ -32,7 +38,7 @@ func (p *tprinter) firstScreen(v *view, pv *problemView) {
 			lines = append(lines[:3], fmt.Sprintf("… and %d more (all listed with their times under %s below)", more, pv.ID))
 		}
 		for _, l := range lines {
-			p.line("           " + l)
+			p.wrap("           ", "           ", l)
 		}
 	}
 	safe := safeSteps(pv)
@@ -127,7 +133,7 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 		p.wrap("  "+pad(pn.Name, width)+"  ", strings.Repeat(" ", width+4), s)
 	}
 	if len(pv.Chain) > 0 {
-		p.line(p.c(sBold, "Causal chain") + " (from the namespace to the root cause; !! marks a fault)")
+		p.wrap("", "  ", p.c(sBold, "Causal chain")+" (from the namespace to the root cause; !! marks a fault)")
 		for j, l := range pv.Chain {
 			mark := ""
 			switch {
@@ -256,7 +262,7 @@ func problemsOf(ns *analyzer.NamespaceReport) string {
 // nsFacts is one line of a namespace's facts: deletion, how long stuck, phase.
 func (v *view) nsFacts(ns *analyzer.NamespaceReport) string {
 	inferred := ns.StuckSince != "" && ns.StuckSince != "metadata.deletionTimestamp"
-	s := "deleted " + deletedAt(ns.DeletionTimestamp, inferred)
+	s := deletedAt(ns.DeletionTimestamp, inferred)
 	if ns.StuckFor != "" {
 		s += ", stuck for " + v.stuckFor(ns.StuckFor)
 	}
