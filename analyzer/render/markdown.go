@@ -136,7 +136,7 @@ func (m *mprinter) firstScreen(v *view, pv *problemView) {
 	m.p("- **Root:** %s\n", mdText(pv.Root))
 	if len(pv.Namespaces) == 1 {
 		pn := pv.Namespaces[0]
-		s := "deleted " + deletedAt(pn.DeletionTimestamp, pn.DeletionInferred)
+		s := deletedPhrase(pn.DeletionTimestamp, pn.DeletionInferred)
 		if pn.StuckFor != "" {
 			s += ", stuck for " + v.stuckFor(pn.StuckFor)
 		}
@@ -144,7 +144,7 @@ func (m *mprinter) firstScreen(v *view, pv *problemView) {
 	} else if m.p("- **Holds:** %s", mdText(v.blastRadius(pv))); len(pv.Namespaces) <= firstScreenNames {
 		m.p(":\n")
 		for _, pn := range pv.Namespaces {
-			s := "deleted " + deletedAt(pn.DeletionTimestamp, pn.DeletionInferred)
+			s := deletedPhrase(pn.DeletionTimestamp, pn.DeletionInferred)
 			if pn.StuckFor != "" {
 				s += ", stuck for " + v.stuckFor(pn.StuckFor)
 			}

@@ -58,7 +58,7 @@ func (p *tprinter) firstScreen(v *view, pv *problemView) {
 
 // nsTimes says when a namespace was deleted and how long it has been stuck.
 func (p *tprinter) nsTimes(v *view, pn analyzer.ProblemNamespace) string {
-	s := pn.Name + ": deleted " + deletedAt(pn.DeletionTimestamp, pn.DeletionInferred)
+	s := pn.Name + ": " + deletedPhrase(pn.DeletionTimestamp, pn.DeletionInferred)
 	if pn.StuckFor != "" {
 		s += ", stuck for " + v.stuckFor(pn.StuckFor)
 	}
@@ -126,7 +126,7 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 		width = max(width, len(pn.Name))
 	}
 	for _, pn := range pv.Namespaces {
-		s := "deleted " + deletedAt(pn.DeletionTimestamp, pn.DeletionInferred)
+		s := deletedPhrase(pn.DeletionTimestamp, pn.DeletionInferred)
 		if pn.StuckFor != "" {
 			s += ", stuck for " + v.stuckFor(pn.StuckFor)
 		}

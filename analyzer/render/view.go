@@ -34,6 +34,8 @@ type problemView struct {
 	Shared []analyzer.TimelineEvent
 	// RuledOut is the ruled-out list when every namespace of the problem has the same.
 	RuledOut []analyzer.RuledOut
+	// earlier are the commands of the ladders of the problems before this one.
+	earlier map[string]bool
 }
 
 // view is the report as the renderers read it.
@@ -59,8 +61,15 @@ func newView(r *analyzer.Report) *view {
 		byName[ns.Name] = ns
 		v.Own[ns.Name] = ownEvents(ns)
 	}
+	earlier := map[string]bool{}
 	for i := range r.Problems {
-		p := &problemView{Problem: r.Problems[i]}
+		p := &problemView{Problem: r.Problems[i], earlier: map[string]bool{}}
+		for c := range earlier {
+			p.earlier[c] = true
+		}
+		for _, s := range r.Problems[i].Remediation {
+			earlier[s.Command] = true
+		}
 		for _, pn := range p.Namespaces {
 			ns := byName[pn.Name]
 			if ns == nil {
@@ -175,10 +184,19 @@ func (v *view) stuckFor(s string) string {
 	return s
 }
 
-// deleted says when a namespace was deleted; an inferred time is an upper bound.
-func deletedAt(t *time.Time, inferred bool) string {
+// deletedPhrase says in prose when a namespace was deleted ("deleted ...").
+func deletedPhrase(t *time.Time, inferred bool) string {
 	if t == nil {
 		return "deletion time unknown"
+	}
+	return "deleted " + deletedAt(t, inferred)
+}
+
+// deletedAt says when a namespace was deleted (a table cell); an inferred time is an
+// upper bound.
+func deletedAt(t *time.Time, inferred bool) string {
+	if t == nil {
+		return "unknown"
 	}
 	if inferred {
 		return "by " + ts(t) + " (inferred)"
@@ -212,7 +230,7 @@ func (v *view) blastRadius(p *problemView) string {
 	}
 	if n == 1 {
 		pn := p.Namespaces[0]
-		s := "namespace " + pn.Name + ", deleted " + deletedAt(pn.DeletionTimestamp, pn.DeletionInferred)
+		s := "namespace " + pn.Name + ", " + deletedPhrase(pn.DeletionTimestamp, pn.DeletionInferred)
 		if pn.StuckFor != "" {
 			s += ", stuck for " + v.stuckFor(pn.StuckFor)
 		}
@@ -252,11 +270,13 @@ func (v *view) blastRadius(p *problemView) string {
 	return s
 }
 
-// safeSteps are the problem's safe rungs (the first screen shows them).
+// safeSteps are the problem's safe rungs (the first screen shows them), without those
+// an earlier problem's first screen already shows (a namespace held by two problems
+// carries both ladders).
 func safeSteps(p *problemView) []analyzer.RemediationStep {
 	var out []analyzer.RemediationStep
 	for _, s := range p.Remediation {
-		if s.Risk == analyzer.RiskSafe {
+		if s.Risk == analyzer.RiskSafe && !p.earlier[s.Command] {
 			out = append(out, s)
 		}
 	}
