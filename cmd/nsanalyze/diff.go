@@ -162,7 +162,7 @@ func writeDiffText(w io.Writer, d *Diff) {
 		if len(c.FixedCauses) > 0 || len(c.AddedCauses) > 0 {
 			state = "causes changed"
 		}
-		fmt.Fprintf(w, "  = %s, stuck for %s, %s: %s\n", c.Name, orDash(c.StuckFor), state, strings.Join(c.NewCauses, "; "))
+		fmt.Fprintf(w, "  = %s, stuck for %s, %s: %s\n", c.Name, atLeast(c.StuckFor), state, strings.Join(c.NewCauses, "; "))
 		for _, f := range c.FixedCauses {
 			fmt.Fprintf(w, "      fixed: %s\n", f)
 		}
@@ -171,7 +171,7 @@ func writeDiffText(w io.Writer, d *Diff) {
 		}
 	})
 	section("Newly stuck:", d.NewlyStuck, func(c NSChange) {
-		fmt.Fprintf(w, "  ! %s, stuck for %s: %s\n", c.Name, orDash(c.StuckFor), strings.Join(c.NewCauses, "; "))
+		fmt.Fprintf(w, "  ! %s, stuck for %s: %s\n", c.Name, atLeast(c.StuckFor), strings.Join(c.NewCauses, "; "))
 	})
 	if len(d.RisksGone) > 0 {
 		fmt.Fprintf(w, "\nLatent risks gone:\n")
@@ -192,6 +192,15 @@ func orDash(s string) string {
 		return "?"
 	}
 	return s
+}
+
+// atLeast says how long a namespace has been stuck: a bundle records no capture time, so
+// the age measured to its newest timestamp is a lower bound.
+func atLeast(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return "at least " + s
 }
 
 func runDiff(args []string, stdout, stderr io.Writer) int {
@@ -349,10 +358,10 @@ func writeDiffMarkdown(w io.Writer, d *Diff) {
 		return fmt.Sprintf("| %s | %s |", mdCode(c.Name), causes(c.OldCauses))
 	}, "| Namespace | Was stuck on |\n|---|---|")
 	table("Still stuck", d.StillStuck, func(c NSChange) string {
-		return fmt.Sprintf("| %s | %s | %s | %s | %s |", mdCode(c.Name), orDash(c.StuckFor), causes(c.NewCauses), causes(c.FixedCauses), causes(c.AddedCauses))
+		return fmt.Sprintf("| %s | %s | %s | %s | %s |", mdCode(c.Name), atLeast(c.StuckFor), causes(c.NewCauses), causes(c.FixedCauses), causes(c.AddedCauses))
 	}, "| Namespace | Stuck for | Causes now | Fixed | New |\n|---|---|---|---|---|")
 	table("Newly stuck", d.NewlyStuck, func(c NSChange) string {
-		return fmt.Sprintf("| %s | %s | %s |", mdCode(c.Name), orDash(c.StuckFor), causes(c.NewCauses))
+		return fmt.Sprintf("| %s | %s | %s |", mdCode(c.Name), atLeast(c.StuckFor), causes(c.NewCauses))
 	}, "| Namespace | Stuck for | Causes |\n|---|---|---|")
 	if len(d.RisksGone) > 0 {
 		fmt.Fprintf(w, "## Latent risks gone\n\n")
