@@ -173,7 +173,7 @@ type mdHeading struct {
 // collapsible evidence and one fenced shell block per remediation step.
 func TestMarkdownParses(t *testing.T) {
 	md := goldmark.New(goldmark.WithExtensions(extension.Table))
-	for _, b := range formatBundles {
+	for _, b := range append(append([]string{}, formatBundles...), "handmade/many-namespaces-one-apiservice", twoProblemsBundle) {
 		t.Run(b, func(t *testing.T) {
 			r := fixtureReport(t, b)
 			src := render(t, r, "markdown", Options{})
