@@ -54,6 +54,7 @@ type htmlProblem struct {
 type htmlStep struct {
 	analyzer.RemediationStep
 	Short string
+	Note  string
 }
 
 type htmlHeld struct {
@@ -71,6 +72,7 @@ type htmlNamespace struct {
 	Last       *analyzer.RemediationStep
 	LastWhy    string
 	ShowRO     bool
+	RestRO     []analyzer.RuledOut
 	ProblemIDs string
 }
 
@@ -84,10 +86,10 @@ func htmlData(r *analyzer.Report) htmlReport {
 	for _, pv := range v.Problems {
 		h := htmlProblem{problemView: pv, Anchor: "problem-" + pv.ID, Radius: v.blastRadius(pv)}
 		for _, s := range safeSteps(pv) {
-			h.Safe = append(h.Safe, htmlStep{s, firstSentence(s.Why)})
+			h.Safe = append(h.Safe, htmlStep{RemediationStep: s, Short: firstSentence(s.Why)})
 		}
 		for _, s := range pv.Remediation {
-			h.Steps = append(h.Steps, htmlStep{RemediationStep: s})
+			h.Steps = append(h.Steps, htmlStep{RemediationStep: s, Note: pv.stepNote(s)})
 		}
 		if len(pv.LastResort) > 0 {
 			h.LastWhy = pv.LastResort[0].Why
@@ -123,7 +125,7 @@ func htmlData(r *analyzer.Report) htmlReport {
 		ns := &r.Namespaces[i]
 		h := htmlNamespace{NamespaceReport: ns, ID: nsID[ns.Name], Facts: v.nsFacts(ns), Finalizers: finalizersLine(ns),
 			Multi: len(ns.Problems) != 1, Digest: digest(v.Own[ns.Name]), Own: groupTimeline(v.Own[ns.Name]),
-			ShowRO: !v.SharedRuledOut[ns.Name] && len(ns.RuledOut) > 0, ProblemIDs: problemsOf(ns)}
+			ShowRO: len(v.RestRuledOut[ns.Name]) > 0, RestRO: v.RestRuledOut[ns.Name], ProblemIDs: problemsOf(ns)}
 		if h.Multi {
 			if s, ok := lastResort(ns); ok {
 				h.Last = &s
@@ -425,7 +427,7 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 {{with .Cause}}{{range .Notes}}<p><strong>Note:</strong> {{.}}</p>{{end}}{{end}}
 <h3>What to do about {{.ID}} (safest first)</h3>
 <ol class="ladder">
-{{range .Steps}}<li><span class="badge risk-{{.Risk}}">{{.Risk}}</span> {{.Why}}<pre><code>{{.Command}}</code></pre></li>
+{{range .Steps}}<li><span class="badge risk-{{.Risk}}">{{.Risk}}</span> {{.Why}}{{.Note}}<pre><code>{{.Command}}</code></pre></li>
 {{end}}{{if .LastCmds}}<li><span class="badge risk-destructive">destructive</span> {{.LastWhy}}{{if gt (len .LastCmds) 1}} For each of the {{len .LastCmds}} namespaces:{{end}}<pre><code>{{join .LastCmds "\n"}}</code></pre></li>{{end}}
 </ol>
 <h3>Timeline</h3>
@@ -443,7 +445,7 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 {{if .V.Condensed}}<section id="namespaces"><h2>Namespaces</h2>
 <p class="muted">What each namespace shows of its own (its deletion time and age are listed under its problem).</p>
 <table class="namespaces"><thead><tr><th>Namespace</th><th>Problems</th><th>Own conditions and events</th></tr></thead><tbody>
-{{range .Namespaces}}<tr class="namespace" id="{{.ID}}" data-namespace="{{.Name}}"><td><code>{{.Name}}</code></td><td>{{.ProblemIDs}}</td><td>{{if ne .Phase "Terminating"}}phase {{.Phase}}; {{end}}{{range .Conditions}}{{if .Problem}}<span class="bad">!!</span> {{.Type}}={{.Status}} ({{.Reason}}); {{end}}{{end}}events: {{.Digest}}{{if .Multi}}<br>verdict: {{.Verdict}}{{end}}{{if .Last}}<br><span class="badge risk-destructive">destructive</span> {{.LastWhy}}<pre><code>{{.Last.Command}}</code></pre>{{end}}{{if .ShowRO}}<br>ruled out: {{range .RuledOut}}<strong>{{.Type}}</strong>: {{.Reason}} {{end}}{{end}}</td></tr>
+{{range .Namespaces}}<tr class="namespace" id="{{.ID}}" data-namespace="{{.Name}}"><td><code>{{.Name}}</code></td><td>{{.ProblemIDs}}</td><td>{{if ne .Phase "Terminating"}}phase {{.Phase}}; {{end}}{{range .Conditions}}{{if .Problem}}<span class="bad">!!</span> {{.Type}}={{.Status}} ({{.Reason}}); {{end}}{{end}}events: {{.Digest}}{{if .Multi}}<br>verdict: {{.Verdict}}{{end}}{{if .Last}}<br><span class="badge risk-destructive">destructive</span> {{.LastWhy}}<pre><code>{{.Last.Command}}</code></pre>{{end}}{{if .ShowRO}}<br>ruled out: {{range .RestRO}}<strong>{{.Type}}</strong>: {{.Reason}} {{end}}{{end}}</td></tr>
 {{end}}</tbody></table></section>
 {{else}}{{range .Namespaces}}
 <section class="namespace" id="{{.ID}}" data-namespace="{{.Name}}">
@@ -464,7 +466,7 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 {{end}}</tbody></table></details>{{end}}
 {{if .Last}}<h3>Last resort for {{.Name}}</h3><p><span class="badge risk-destructive">destructive</span> {{.LastWhy}}</p><pre><code>{{.Last.Command}}</code></pre>{{end}}
 {{if .ShowRO}}<h3>Ruled out for {{.Name}}</h3>
-<ul class="ruledout">{{range .RuledOut}}<li><strong>{{.Type}}</strong>: {{.Reason}}</li>{{end}}</ul>{{end}}
+<ul class="ruledout">{{range .RestRO}}<li><strong>{{.Type}}</strong>: {{.Reason}}</li>{{end}}</ul>{{end}}
 </section>
 {{end}}{{end}}
 {{if .R.Risks}}<section id="risks"><h2>Latent risks</h2>

@@ -71,9 +71,9 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 		for i := range r.Namespaces {
 			ns := &r.Namespaces[i]
 			m.nsLastResort(ns)
-			if !v.SharedRuledOut[ns.Name] && len(ns.RuledOut) > 0 {
+			if len(v.RestRuledOut[ns.Name]) > 0 {
 				m.p("**Ruled out for %s:**\n\n", code(ns.Name))
-				m.ruledOut(ns.RuledOut)
+				m.ruledOut(v.RestRuledOut[ns.Name])
 			}
 		}
 	} else {
@@ -255,7 +255,7 @@ func (m *mprinter) problem(v *view, pv *problemView) {
 	}
 	m.p("### What to do about %s (safest first)\n\n", pv.ID)
 	for i, s := range pv.Remediation {
-		m.p("%d. **%s**: %s\n\n", i+1, s.Risk, mdText(s.Why))
+		m.p("%d. **%s**: %s\n\n", i+1, s.Risk, mdText(s.Why+pv.stepNote(s)))
 		m.p("   %s\n\n", indentBlock(fence("sh", s.Command), "   "))
 	}
 	if len(pv.LastResort) > 0 {
@@ -353,9 +353,9 @@ func (m *mprinter) namespace(v *view, ns *analyzer.NamespaceReport) {
 		m.timeline(own)
 	}
 	m.nsLastResort(ns)
-	if !v.SharedRuledOut[ns.Name] && len(ns.RuledOut) > 0 {
+	if len(v.RestRuledOut[ns.Name]) > 0 {
 		m.p("### Ruled out for %s\n\n", code(ns.Name))
-		m.ruledOut(ns.RuledOut)
+		m.ruledOut(v.RestRuledOut[ns.Name])
 	}
 }
 

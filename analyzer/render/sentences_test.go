@@ -166,4 +166,3 @@ func checkStuckStated(t *testing.T, r *analyzer.Report, f, out string) {
 		}
 	}
 }
-

@@ -179,7 +179,10 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 		}
 	}
 	p.sub("What to do about " + pv.ID + " (safest first)")
-	p.ladder("", pv.Remediation)
+	for i, s := range pv.Remediation {
+		p.wrap(fmt.Sprintf("  %d. [%s] ", i+1, p.risk(s.Risk)), "     ", s.Why+pv.stepNote(s))
+		p.command("     ", s.Command)
+	}
 	if len(pv.LastResort) > 0 {
 		last := pv.LastResort[0]
 		why := last.Why
@@ -313,9 +316,9 @@ func (p *tprinter) namespace(v *view, ns *analyzer.NamespaceReport) {
 		p.timeline(own)
 	}
 	p.nsLastResort(ns)
-	if !v.SharedRuledOut[ns.Name] && len(ns.RuledOut) > 0 {
+	if len(v.RestRuledOut[ns.Name]) > 0 {
 		p.sub("Ruled out for " + ns.Name)
-		p.ruledOut(ns.RuledOut)
+		p.ruledOut(v.RestRuledOut[ns.Name])
 	}
 }
 
@@ -359,8 +362,8 @@ func (p *tprinter) nsCondensed(v *view, ns *analyzer.NamespaceReport) {
 		p.wrap("    verdict: ", "      ", ns.Verdict)
 	}
 	p.nsLastResort(ns)
-	if !v.SharedRuledOut[ns.Name] && len(ns.RuledOut) > 0 {
+	if len(v.RestRuledOut[ns.Name]) > 0 {
 		p.line("    ruled out:")
-		p.ruledOut(ns.RuledOut)
+		p.ruledOut(v.RestRuledOut[ns.Name])
 	}
 }

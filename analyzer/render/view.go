@@ -34,8 +34,18 @@ type problemView struct {
 	Shared []analyzer.TimelineEvent
 	// RuledOut is the ruled-out list when every namespace of the problem has the same.
 	RuledOut []analyzer.RuledOut
-	// earlier are the commands of the ladders of the problems before this one.
-	earlier map[string]bool
+	// earlier are the commands of the ladders of the problems before this one, with
+	// where they are ("step 1 of P1").
+	earlier map[string]string
+}
+
+// stepNote says when a rung is also a rung of an earlier problem's ladder (a namespace
+// held by two problems carries both ladders).
+func (p *problemView) stepNote(s analyzer.RemediationStep) string {
+	if where, ok := p.earlier[s.Command]; ok {
+		return " (The same as " + where + ".)"
+	}
+	return ""
 }
 
 // view is the report as the renderers read it.
@@ -44,16 +54,17 @@ type view struct {
 	Problems []*problemView
 	// Own are the namespaces' own timeline events (by namespace name).
 	Own map[string][]analyzer.TimelineEvent
-	// SharedRuledOut tells, per namespace, whether its ruled-out list is shown in its problem.
-	SharedRuledOut map[string]bool
-	Condensed      bool
+	// RestRuledOut are, per namespace, the causes ruled out for it that none of its
+	// problems shows as ruled out for all its namespaces.
+	RestRuledOut map[string][]analyzer.RuledOut
+	Condensed    bool
 	// AtLeast is true when the capture time is estimated (newest timestamp in the
 	// bundle): the time a namespace has been stuck is then a lower bound.
 	AtLeast bool
 }
 
 func newView(r *analyzer.Report) *view {
-	v := &view{R: r, Own: map[string][]analyzer.TimelineEvent{}, SharedRuledOut: map[string]bool{},
+	v := &view{R: r, Own: map[string][]analyzer.TimelineEvent{}, RestRuledOut: map[string][]analyzer.RuledOut{},
 		Condensed: len(r.Namespaces) >= condensedAt, AtLeast: r.Bundle.CapturedAt != nil && r.Bundle.CapturedAtSource != ""}
 	byName := map[string]*analyzer.NamespaceReport{}
 	for i := range r.Namespaces {
@@ -61,14 +72,16 @@ func newView(r *analyzer.Report) *view {
 		byName[ns.Name] = ns
 		v.Own[ns.Name] = ownEvents(ns)
 	}
-	earlier := map[string]bool{}
+	earlier := map[string]string{}
 	for i := range r.Problems {
-		p := &problemView{Problem: r.Problems[i], earlier: map[string]bool{}}
-		for c := range earlier {
-			p.earlier[c] = true
+		p := &problemView{Problem: r.Problems[i], earlier: map[string]string{}}
+		for c, where := range earlier {
+			p.earlier[c] = where
 		}
-		for _, s := range r.Problems[i].Remediation {
-			earlier[s.Command] = true
+		for k, s := range r.Problems[i].Remediation {
+			if _, ok := earlier[s.Command]; !ok {
+				earlier[s.Command] = fmt.Sprintf("step %d of %s", k+1, r.Problems[i].ID)
+			}
 		}
 		for _, pn := range p.Namespaces {
 			ns := byName[pn.Name]
@@ -100,20 +113,36 @@ func newView(r *analyzer.Report) *view {
 					p.Shared = append(p.Shared, e)
 				}
 			}
-			same := true
-			for _, ns := range p.NS[1:] {
-				same = same && sameRuledOut(ns.RuledOut, first.RuledOut)
+			// the causes ruled out for every namespace of the problem are shown once
+			shared := map[analyzer.RuledOut]int{}
+			for _, ns := range p.NS {
+				for _, ro := range ns.RuledOut {
+					shared[ro]++
+				}
 			}
-			if same {
-				p.RuledOut = first.RuledOut
-				for _, ns := range p.NS {
-					if !v.SharedRuledOut[ns.Name] {
-						v.SharedRuledOut[ns.Name] = len(ns.Problems) == 1
-					}
+			for _, ro := range first.RuledOut {
+				if shared[ro] == len(p.NS) {
+					p.RuledOut = append(p.RuledOut, ro)
 				}
 			}
 		}
 		v.Problems = append(v.Problems, p)
+	}
+	for i := range r.Namespaces {
+		ns := &r.Namespaces[i]
+		shown := map[analyzer.RuledOut]bool{}
+		for _, p := range v.Problems {
+			if contains(ns.Problems, p.ID) {
+				for _, ro := range p.RuledOut {
+					shown[ro] = true
+				}
+			}
+		}
+		for _, ro := range ns.RuledOut {
+			if !shown[ro] {
+				v.RestRuledOut[ns.Name] = append(v.RestRuledOut[ns.Name], ro)
+			}
+		}
 	}
 	return v
 }
@@ -276,7 +305,7 @@ func (v *view) blastRadius(p *problemView) string {
 func safeSteps(p *problemView) []analyzer.RemediationStep {
 	var out []analyzer.RemediationStep
 	for _, s := range p.Remediation {
-		if s.Risk == analyzer.RiskSafe && !p.earlier[s.Command] {
+		if _, done := p.earlier[s.Command]; s.Risk == analyzer.RiskSafe && !done {
 			out = append(out, s)
 		}
 	}
