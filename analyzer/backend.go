@@ -83,7 +83,7 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 			notReady += e.Endpoints.NotReady
 			portNames = append(portNames, e.Endpoints.PortNames...)
 			evs = append(evs, Evidence{File: e.Source.File, Line: e.Source.Line, Object: e.Ref(),
-				Text: fmt.Sprintf("%s: %d ready, %d not ready addresses, ports %v", e.Ref(), e.Endpoints.Ready, e.Endpoints.NotReady, e.Endpoints.PortNames)})
+				Text: fmt.Sprintf("%s: %d ready, %d not ready addresses%s", e.Ref(), e.Endpoints.Ready, e.Endpoints.NotReady, portList(e.Endpoints.PortNames))})
 		}
 		f := fmt.Sprintf("%d ready and %d not-ready addresses", ready, notReady)
 		if want := servicePortName(s, port); want != "" && len(portNames) > 0 && !slices.Contains(portNames, want) {
@@ -109,6 +109,20 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 		chain = append(chain, ix.podLinks(ns, s.Selector)...)
 	}
 	return chain
+}
+
+// portList is ", ports a, b" or ", unnamed ports" for endpoints.
+func portList(names []string) string {
+	var named []string
+	for _, n := range names {
+		if n != "" {
+			named = append(named, n)
+		}
+	}
+	if len(named) == 0 {
+		return ", unnamed ports"
+	}
+	return ", ports " + strings.Join(named, ", ")
 }
 
 // servicePortName returns the name of the Service port with the given number ("" when

@@ -276,7 +276,16 @@ func Clip(s string, n int) string {
 	for cut > 0 && !utf8Start(s[cut]) {
 		cut--
 	}
-	return s[:cut] + "…"
+	kept := s[:cut]
+	if strings.Count(kept, `"`)%2 == 1 {
+		// never leave a quotation open: cut before the quote the clip would split
+		if q := strings.LastIndex(kept, `"`); q > n/2 {
+			kept = strings.TrimRight(kept[:q], " :")
+		} else {
+			kept += `"`
+		}
+	}
+	return kept + "…"
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

@@ -13,118 +13,173 @@ import (
 )
 
 // HTML writes the report as one self-contained page: inline CSS, inline SVG, no script,
-// font or request to anything outside the file. Each stuck namespace gets its verdict,
-// its causal chain drawn as a diagram, a timeline plot (deletion, condition transitions,
-// error lines per component over time), the remediation ladder and the evidence in
-// collapsible blocks.
+// font or request to anything outside the file. The summary line and, per independent
+// problem, its root, the namespaces it holds and the first safe commands come first;
+// then each problem in its own section with its own causal-chain diagram (no arrow
+// crosses from one problem into another), its ladder and a timeline plot; then per
+// namespace what differs; evidence in collapsible blocks.
 func HTML(w io.Writer, r *analyzer.Report) error {
 	return htmlTmpl.Execute(w, htmlData(r))
 }
 
 type htmlReport struct {
 	R          *analyzer.Report
+	V          *view
+	Generator  string
+	Kube       string
 	Captured   string
+	Problems   []htmlProblem
 	Namespaces []htmlNamespace
+	Gaps       []gapGroup
+}
+
+type htmlProblem struct {
+	*problemView
+	Anchor    string
+	Radius    string
+	Safe      []htmlStep
+	Steps     []htmlStep
+	LastWhy   string
+	LastCmds  []string
+	Held      []htmlHeld
+	More      int
+	Chain     template.HTML
+	Plot      template.HTML
+	PlotOf    string
+	Groups    []timelineGroup
+	ChainEvid []analyzer.Evidence
+	RestEvid  []analyzer.Evidence
+}
+
+type htmlStep struct {
+	analyzer.RemediationStep
+	Short string
+	Note  string
+}
+
+type htmlHeld struct {
+	Name, Deleted, Stuck, Anchor string
 }
 
 type htmlNamespace struct {
-	analyzer.NamespaceReport
-	ID        string
-	Deleted   string
-	Types     string
-	Chains    []template.HTML // one diagram per cause
-	Plot      template.HTML
-	Groups    []timelineGroup
-	RestEvid  [][]analyzer.Evidence
-	ChainEvid [][]analyzer.Evidence
+	*analyzer.NamespaceReport
+	ID         string
+	Facts      string
+	Finalizers string
+	Multi      bool
+	Digest     string
+	Own        []timelineGroup
+	Last       *analyzer.RemediationStep
+	LastWhy    string
+	ShowRO     bool
+	RestRO     []analyzer.RuledOut
+	ProblemIDs string
 }
 
 func htmlData(r *analyzer.Report) htmlReport {
-	d := htmlReport{R: r, Captured: ts(r.Bundle.CapturedAt)}
-	if r.Bundle.CapturedAtSource != "" && r.Bundle.CapturedAt != nil {
-		d.Captured += " (" + r.Bundle.CapturedAtSource + ")"
-	}
+	v := newView(r)
+	d := htmlReport{R: r, V: v, Generator: generatorLine(r.Generator), Kube: kubeVersion(r.Bundle), Captured: captureLine(r.Bundle), Gaps: groupGaps(r)}
+	nsID := map[string]string{}
 	for i, ns := range r.Namespaces {
-		h := htmlNamespace{NamespaceReport: ns, ID: fmt.Sprintf("ns-%d", i+1), Deleted: ts(ns.DeletionTimestamp),
-			Types: strings.Join(causeTypes(ns), ", "), Groups: groupTimeline(ns.Timeline)}
-		for j, c := range ns.Causes {
-			h.Chains = append(h.Chains, chainSVG(fmt.Sprintf("%s-c%d", h.ID, j+1), ns, c))
-			h.RestEvid = append(h.RestEvid, restEvidence(c))
-			var ev []analyzer.Evidence
-			for _, l := range c.Chain {
-				ev = append(ev, l.Evidence...)
-			}
-			h.ChainEvid = append(h.ChainEvid, ev)
+		nsID[ns.Name] = fmt.Sprintf("ns-%d", i+1)
+	}
+	for _, pv := range v.Problems {
+		h := htmlProblem{problemView: pv, Anchor: "problem-" + pv.ID, Radius: v.blastRadius(pv)}
+		for _, s := range safeSteps(pv) {
+			h.Safe = append(h.Safe, htmlStep{RemediationStep: s, Short: firstSentence(s.Why)})
 		}
-		h.Plot = timelineSVG(ns, r.Bundle.CapturedAt)
+		for _, s := range pv.Remediation {
+			h.Steps = append(h.Steps, htmlStep{RemediationStep: s, Note: pv.stepNote(s)})
+		}
+		if len(pv.LastResort) > 0 {
+			h.LastWhy = pv.LastResort[0].Why
+			if len(pv.Remediation) == 0 {
+				h.LastWhy = strings.Replace(h.LastWhy, "only after the steps above", "only once the cause is understood", 1)
+			}
+			for _, s := range pv.LastResort {
+				h.LastCmds = append(h.LastCmds, s.Command)
+			}
+		}
+		for _, pn := range pv.Namespaces {
+			h.Held = append(h.Held, htmlHeld{Name: pn.Name, Deleted: deletedAt(pn.DeletionTimestamp, pn.DeletionInferred),
+				Stuck: v.stuckFor(pn.StuckFor), Anchor: nsID[pn.Name]})
+		}
+		h.Chain = chainHTML(pv)
+		for _, l := range pv.Chain {
+			h.ChainEvid = append(h.ChainEvid, l.Evidence...)
+		}
+		if pv.Cause != nil {
+			h.RestEvid = restEvidence(*pv.Cause)
+		} else if len(pv.Chain) == 0 {
+			h.RestEvid = pv.Evidence
+		}
+		if len(pv.NS) > 0 {
+			first := pv.NS[0]
+			h.PlotOf = first.Name
+			h.Plot = timelineSVG(*first, r.Bundle.CapturedAt)
+		}
+		h.Groups = groupTimeline(pv.Shared)
+		d.Problems = append(d.Problems, h)
+	}
+	for i := range r.Namespaces {
+		ns := &r.Namespaces[i]
+		h := htmlNamespace{NamespaceReport: ns, ID: nsID[ns.Name], Facts: v.nsFacts(ns), Finalizers: finalizersLine(ns),
+			Multi: len(ns.Problems) != 1, Digest: digest(v.Own[ns.Name]), Own: groupTimeline(v.Own[ns.Name]),
+			ShowRO: len(v.RestRuledOut[ns.Name]) > 0, RestRO: v.RestRuledOut[ns.Name], ProblemIDs: problemsOf(ns)}
+		if h.Multi {
+			if s, ok := lastResort(ns); ok {
+				h.Last = &s
+				h.LastWhy = s.Why
+				if len(ns.Problems) > 1 {
+					h.LastWhy = strings.Replace(h.LastWhy, "only after the steps above", "only after the steps of "+strings.Join(ns.Problems, " and "), 1)
+				}
+			}
+		}
 		d.Namespaces = append(d.Namespaces, h)
 	}
 	return d
 }
 
-// svgText wraps text into lines of at most n characters (at most maxLines, the last clipped).
-func svgText(s string, n, maxLines int) []string {
-	lines := wrapLines(s, n, n)
-	if len(lines) > maxLines {
-		lines = lines[:maxLines]
-		lines[maxLines-1] = clipText(lines[maxLines-1]+" …", n)
-	}
-	for i, l := range lines {
-		lines[i] = clipText(l, n)
-	}
-	return lines
-}
-
 func esc(s string) string { return template.HTMLEscapeString(s) }
 
-// chainSVG draws a cause's causal chain top-down: the stuck namespace, then each link
-// towards the root cause (the last box, highlighted), joined by arrows.
-func chainSVG(id string, ns analyzer.NamespaceReport, c analyzer.Cause) template.HTML {
-	type box struct{ title, body string }
-	boxes := []box{{"Namespace " + ns.Name, "stuck in Terminating since " + ts(ns.DeletionTimestamp)}}
-	for _, l := range c.Chain {
-		boxes = append(boxes, box{l.Component, l.Finding})
-	}
-	if len(c.Chain) == 0 {
-		boxes = append(boxes, box{c.Type, c.Summary})
-	}
-	const width, chars, lineH, gap = 760, 110, 15, 26
+// chainHTML draws a problem's causal chain top-down as boxes joined by arrows (HTML and
+// CSS, so text wraps at any width and is never cut): the namespaces it holds, then each
+// link towards the root (highlighted; links that show a fault are marked).
+func chainHTML(pv *problemView) template.HTML {
 	var b strings.Builder
-	y := 10
-	var parts []string
-	for i, bx := range boxes {
-		lines := svgText(bx.body, chars, 4)
-		h := 30 + lineH*len(lines)
-		cls := "link"
-		switch {
-		case i == 0:
-			cls = "ns"
-		case i == len(boxes)-1:
-			cls = "root"
-		}
-		var p strings.Builder
-		fmt.Fprintf(&p, `<g class="box %s"><title>%s</title><rect x="10" y="%d" width="%d" height="%d" rx="6"/>`, cls, esc(bx.title+": "+bx.body), y, width-20, h)
-		label := bx.title
-		if cls == "root" {
-			label = "root cause: " + label
-		}
-		fmt.Fprintf(&p, `<text class="t" x="22" y="%d">%s</text>`, y+19, esc(clipText(label, 100)))
-		for j, l := range lines {
-			fmt.Fprintf(&p, `<text x="22" y="%d">%s</text>`, y+19+lineH*(j+1), esc(l))
-		}
-		p.WriteString(`</g>`)
-		y += h
-		if i < len(boxes)-1 {
-			fmt.Fprintf(&p, `<path class="arrow" d="M %d %d V %d" marker-end="url(#%s-arrow)"/>`, width/2, y+2, y+gap-4, id)
-			y += gap
-		}
-		parts = append(parts, p.String())
+	fmt.Fprintf(&b, `<ol class="chain" data-problem="%s" aria-label="causal chain of %s">`, esc(pv.ID), esc(pv.ID))
+	names := nsNames(pv)
+	title := "Namespace " + strings.Join(names, ", ")
+	if len(names) > 3 {
+		title = fmt.Sprintf("%d namespaces (%s, … %s)", len(names), names[0], names[len(names)-1])
 	}
-	fmt.Fprintf(&b, `<svg class="chain" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="causal chain of %s: %s" viewBox="0 0 %d %d" width="%d" height="%d">`,
-		esc(ns.Name), esc(c.Type), width, y+10, width, y+10)
-	fmt.Fprintf(&b, `<defs><marker id="%s-arrow" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#555"/></marker></defs>`, id)
-	b.WriteString(strings.Join(parts, ""))
-	b.WriteString(`</svg>`)
+	fmt.Fprintf(&b, `<li class="box ns"><div class="t">%s</div><div>stuck in Terminating</div></li>`, esc(title))
+	hasRoot := false
+	for _, l := range pv.Chain {
+		hasRoot = hasRoot || l.Root
+	}
+	for i, l := range pv.Chain {
+		cls, label := "link", l.Component
+		switch {
+		case l.Root || (!hasRoot && i == len(pv.Chain)-1):
+			cls, label = "root", "root cause: "+l.Component
+		case l.Fault:
+			cls, label = "link fault", "fault: "+l.Component
+		}
+		fmt.Fprintf(&b, `<li class="box %s"><div class="t">%s</div><div>%s</div>`, cls, esc(label), esc(l.Finding))
+		if l.Fix != nil {
+			if k := stepIndex(pv, l.Fix.Command); k > 0 {
+				fmt.Fprintf(&b, `<div class="fix">fix: step %d of what to do</div>`, k)
+			} else {
+				fmt.Fprintf(&b, `<div class="fix">fix (%s): %s<pre><code>%s</code></pre></div>`, esc(l.Fix.Risk), esc(l.Fix.Why), esc(l.Fix.Command))
+			}
+		}
+		b.WriteString(`</li>`)
+	}
+	if len(pv.Chain) == 0 {
+		fmt.Fprintf(&b, `<li class="box root"><div class="t">%s</div><div>%s</div></li>`, esc(pv.CauseType), esc(pv.Root))
+	}
+	b.WriteString(`</ol>`)
 	return template.HTML(b.String())
 }
 
@@ -169,7 +224,15 @@ func timelineSVG(ns analyzer.NamespaceReport, captured *time.Time) template.HTML
 	for _, e := range evs {
 		addLane(e.Component)
 	}
-	const left, right, top, laneH, width = 250, 20, 30, 34, 1000
+	// the label column fits the longest lane label (about 6.6 user units a character at
+	// 11.5px), so no label is cut; the SVG scales to the page as a whole
+	longest := 0
+	for _, l := range lanes {
+		longest = max(longest, len([]rune(l)))
+	}
+	const right, top, laneH, width = 20, 30, 34, 1000
+	left := min(max(longest*7+16, 140), 520)
+	labelMax := (left - 16) / 7
 	plotW := width - left - right
 	height := top + laneH*len(lanes) + 50
 	x := func(t time.Time) float64 {
@@ -182,7 +245,7 @@ func timelineSVG(ns analyzer.NamespaceReport, captured *time.Time) template.HTML
 	for i, l := range lanes {
 		y := top + laneH*i
 		fmt.Fprintf(&b, `<rect class="lane%d" x="%d" y="%d" width="%d" height="%d"/>`, i%2, left, y, plotW, laneH)
-		fmt.Fprintf(&b, `<text class="lanelabel" x="%d" y="%d" text-anchor="end"><title>%s</title>%s</text>`, left-8, y+laneH/2+4, esc(l), esc(clipText(l, 34)))
+		fmt.Fprintf(&b, `<text class="lanelabel" x="%d" y="%d" text-anchor="end"><title>%s</title>%s</text>`, left-8, y+laneH/2+4, esc(l), esc(clipText(l, labelMax)))
 	}
 	// time axis: 6 ticks
 	axisY := top + laneH*len(lanes)
@@ -251,8 +314,14 @@ func timelineSVG(ns analyzer.NamespaceReport, captured *time.Time) template.HTML
 	}
 	if ns.DeletionTimestamp != nil {
 		xx := x(*ns.DeletionTimestamp)
-		fmt.Fprintf(&b, `<g class="deletionline"><title>namespace %s deleted at %s</title><path d="M %.1f %d V %d"/><text x="%.1f" y="%d" text-anchor="middle">deleted %s</text></g>`,
-			esc(ns.Name), ts(ns.DeletionTimestamp), xx, top-4, axisY, xx, top-10, ns.DeletionTimestamp.UTC().Format("15:04:05"))
+		anchor := "middle" // a label near either end is anchored so it stays inside
+		if xx < float64(left)+60 {
+			anchor = "start"
+		} else if xx > float64(width-right)-60 {
+			anchor = "end"
+		}
+		fmt.Fprintf(&b, `<g class="deletionline"><title>namespace %s deleted at %s</title><path d="M %.1f %d V %d"/><text x="%.1f" y="%d" text-anchor="%s">deleted %s</text></g>`,
+			esc(ns.Name), ts(ns.DeletionTimestamp), xx, top-4, axisY, xx, top-10, anchor, ns.DeletionTimestamp.UTC().Format("15:04:05"))
 	}
 	if captured != nil {
 		xx := x(*captured)
@@ -263,12 +332,13 @@ func timelineSVG(ns analyzer.NamespaceReport, captured *time.Time) template.HTML
 }
 
 var htmlFuncs = template.FuncMap{
-	"loc":  evidenceLoc,
-	"meta": evidenceMeta,
-	"obj":  objectLine,
-	"ts":   ts,
-	"join": strings.Join,
-	"inc":  func(i int) int { return i + 1 },
+	"loc":    evidenceLoc,
+	"meta":   evidenceMeta,
+	"obj":    objectLine,
+	"ts":     ts,
+	"join":   strings.Join,
+	"inc":    func(i int) int { return i + 1 },
+	"plural": plural,
 	"folded": func(g timelineGroup) string {
 		if g.Count > 1 {
 			return fmt.Sprintf("x%d until %s: %s", g.Count, g.Last.UTC().Format("15:04:05"), g.Text)
@@ -286,100 +356,129 @@ var htmlTmpl = template.Must(template.New("report").Funcs(htmlFuncs).Parse(`<!DO
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <title>nsanalyze report: {{.R.Bundle.Path}}</title>
 <style>
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:0 auto;max-width:1080px;padding:1em 1.5em;color:#1b1f24;background:#fff;line-height:1.45}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:0 auto;max-width:1080px;padding:1em 1.5em;color:#1b1f24;background:#fff;line-height:1.45;overflow-wrap:anywhere}
 h1{font-size:1.6em;margin:.2em 0}h2{border-bottom:2px solid #d0d7de;padding-bottom:.2em;margin-top:1.8em}h3{margin-top:1.4em}
 code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:.88em}
 pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.6em .8em;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
-table{border-collapse:collapse;margin:.6em 0;width:100%}th,td{border:1px solid #d0d7de;padding:.3em .5em;text-align:left;vertical-align:top}th{background:#f6f8fa}
-.verdict{border-left:6px solid #cf222e;background:#fff5f5;padding:.7em 1em;border-radius:4px;font-size:1.05em}
+table{border-collapse:collapse;margin:.6em 0;width:100%;table-layout:auto}th,td{border:1px solid #d0d7de;padding:.3em .5em;text-align:left;vertical-align:top;overflow-wrap:anywhere;word-break:break-word}th{background:#f6f8fa}
+.summaryline{font-size:1.15em;font-weight:600}
+.problem-card{border-left:6px solid #cf222e;background:#fff5f5;padding:.5em 1em;border-radius:4px;margin:1em 0}
 .ok{color:#1a7f37}.bad{color:#cf222e;font-weight:bold}.muted{color:#57606a}
 .risk-safe{background:#dafbe1;color:#116329}.risk-caution{background:#fff8c5;color:#7d4e00}.risk-destructive{background:#ffebe9;color:#a40e26}
 .badge{display:inline-block;border-radius:10px;padding:0 .55em;font-size:.85em;font-weight:600}
 details{margin:.5em 0}summary{cursor:pointer;color:#0969da}
 ol.ladder>li{margin-bottom:.8em}
+ol.chain{list-style:none;padding:0;margin:.8em 0;max-width:820px}
+ol.chain>li{position:relative;border:1.2px solid #8c959f;background:#f6f8fa;border-radius:6px;padding:.45em .8em;margin:0 0 28px 0;font-size:.92em}
+ol.chain>li:last-child{margin-bottom:0}
+ol.chain>li+li::before{content:"";position:absolute;left:50%;top:-27px;height:19px;border-left:2px solid #555}
+ol.chain>li+li::after{content:"";position:absolute;left:calc(50% - 6px);top:-9px;border:6px solid transparent;border-top:8px solid #555;border-bottom:0}
+ol.chain>li.ns{background:#ddf4ff;border-color:#0969da}ol.chain>li.root{background:#ffebe9;border:2px solid #cf222e}ol.chain>li.fault{border-color:#cf222e}
+ol.chain .t{font-weight:bold}ol.chain .fix{margin-top:.3em;color:#116329}
 svg{max-width:100%;height:auto;display:block;margin:.5em 0}
 svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;font-size:12px;fill:#1b1f24}
-svg .box rect{fill:#f6f8fa;stroke:#8c959f;stroke-width:1.2}svg .box.ns rect{fill:#ddf4ff;stroke:#0969da}svg .box.root rect{fill:#ffebe9;stroke:#cf222e;stroke-width:2}
-svg .box .t{font-weight:bold;font-size:13px}svg .arrow{stroke:#555;stroke-width:2;fill:none}
 svg .lane0{fill:#f6f8fa}svg .lane1{fill:#fff}svg .lanelabel{font-size:11.5px}svg .axis,svg .tick{stroke:#8c959f}svg .ticklabel{font-size:11px;fill:#57606a}
 svg .deletion circle,svg .deletionline path{stroke:#cf222e;stroke-width:2;fill:#cf222e}svg .deletionline text{fill:#cf222e;font-weight:bold}
 svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fill:#bc4c00}svg .captureline path{stroke:#57606a;stroke-dasharray:4 3}
-.legend span{margin-right:1.2em}.sw{display:inline-block;width:.9em;height:.9em;vertical-align:middle;margin-right:.3em}
+.legend span{margin-right:1.2em;display:inline-block}.sw{display:inline-block;width:.9em;height:.9em;vertical-align:middle;margin:0 .3em 0 0}
 </style>
 </head>
 <body>
 <header>
 <h1>nsanalyze report</h1>
-<p class="muted">Bundle <code>{{.R.Bundle.Path}}</code>, captured {{.Captured}}; read {{.R.Bundle.Objects}} objects from {{.R.Bundle.ObjectFiles}} files and {{len .R.Bundle.LogFiles}} log files.{{if .R.Bundle.KubernetesVersion}} Kubernetes {{.R.Bundle.KubernetesVersion}}.{{end}}</p>
+<p class="summaryline">{{.R.Summary}}</p>
+<p class="muted">{{.Generator}}; {{.Kube}}; bundle <code>{{.R.Bundle.Path}}</code>, {{.Captured}}; read {{.R.Bundle.Objects}} objects from {{.R.Bundle.ObjectFiles}} files and {{len .R.Bundle.LogFiles}} log files.</p>
 </header>
 <section id="summary">
 <h2>Summary</h2>
-{{if not .Namespaces}}{{if eq .R.State "unknown"}}<p class="unknown"><strong>Namespace state unknown (inconclusive):</strong> {{.R.StateReason}}</p>{{else}}<p class="ok">No namespace is stuck in Terminating. {{.R.StateReason}}</p>{{end}}{{else}}
-<table class="summary">
-<thead><tr><th>Namespace</th><th>Deleted</th><th>Stuck for</th><th>Causes</th><th>Verdict</th></tr></thead>
-<tbody>{{range .Namespaces}}
-<tr><td><a href="#{{.ID}}"><code>{{.Name}}</code></a></td><td>{{.Deleted}}</td><td>{{.StuckFor}}</td><td>{{.Types}}</td><td>{{.Verdict}}</td></tr>{{end}}
-</tbody></table>{{end}}
-{{if or .R.Risks .R.Coverage .R.Warnings}}<p class="muted">Also: {{len .R.Risks}} latent risk(s), {{len .R.Coverage}} coverage gap(s), {{len .R.Warnings}} warning(s) (at the end).</p>{{end}}
+{{if not .R.Namespaces}}{{if eq .R.State "unknown"}}<p class="unknown"><strong>Namespace state unknown (inconclusive):</strong> {{.R.StateReason}}</p>{{else}}<p class="ok">No namespace is stuck in Terminating. {{.R.StateReason}}</p>{{end}}{{else}}
+<p>{{len .R.Namespaces}} namespace{{plural (len .R.Namespaces)}} stuck in Terminating, {{len .Problems}} independent problem{{plural (len .Problems)}}.</p>
+{{range .Problems}}<div class="problem-card" data-problem="{{.ID}}">
+<p><a href="#{{.Anchor}}"><strong>{{.ID}}</strong></a> <code>{{.CauseType}}</code>, confidence {{.Confidence}}</p>
+<p><strong>Root:</strong> {{.Root}}</p>
+<p><strong>Holds:</strong> {{.Radius}}{{if eq (len .Held) 1}}.</p>{{else if le (len .Held) 5}}:</p>
+<ul>{{range .Held}}<li><a href="#{{.Anchor}}"><code>{{.Name}}</code></a>: deleted {{.Deleted}}{{if .Stuck}}, stuck for {{.Stuck}}{{end}}</li>{{end}}</ul>{{else}} (listed under <a href="#{{.Anchor}}">{{.ID}}</a>).</p>{{end}}
+{{if .Safe}}<p><strong>First (safe):</strong></p>
+<ol class="first">{{range .Safe}}<li>{{.Short}}<pre><code>{{.Command}}</code></pre></li>{{end}}</ol>{{else}}<p><strong>First:</strong> no safe step is known for this cause: see what to do under <a href="#{{.Anchor}}">{{.ID}}</a>.</p>{{end}}
+</div>
+{{end}}{{end}}
+{{if or .R.Risks .R.Coverage .R.Warnings}}<p class="muted">Also: {{len .R.Risks}} latent risk{{plural (len .R.Risks)}}, {{len .R.Coverage}} coverage gap{{plural (len .R.Coverage)}}, {{len .R.Warnings}} warning{{plural (len .R.Warnings)}} (at the end).</p>{{end}}
 </section>
-{{range $ns := .Namespaces}}
+{{range $p := .Problems}}
+<section class="problem" id="{{.Anchor}}" data-problem="{{.ID}}">
+<h2>{{.ID}}: {{.CauseType}} <span class="muted">(confidence {{.Confidence}}), {{len .Held}} namespace{{plural (len .Held)}}</span></h2>
+<p class="problem-card"><strong>Root:</strong> {{.Root}}</p>
+{{with .Cause}}{{if ne .Summary $p.Root}}<p>{{.Summary}}</p>{{end}}{{end}}
+<table class="held"><thead><tr><th>Namespace</th><th>Deleted</th><th>Stuck for</th></tr></thead><tbody>
+{{range .Held}}<tr><td><a href="#{{.Anchor}}"><code>{{.Name}}</code></a></td><td>{{.Deleted}}</td><td>{{.Stuck}}</td></tr>
+{{end}}</tbody></table>
+<h3>Causal chain</h3>
+{{.Chain}}
+{{with .ChainEvid}}<details class="evidence"><summary>Evidence for the chain ({{len .}})</summary>
+{{range .}}<pre><span class="muted">{{meta .}}</span>
+{{.Text}}</pre>
+{{end}}</details>{{end}}
+{{with .RestEvid}}<details class="evidence"><summary>Other evidence ({{len .}})</summary>
+{{range .}}<pre><span class="muted">{{meta .}}</span>
+{{.Text}}</pre>
+{{end}}</details>{{end}}
+{{with .Cause}}{{if .Objects}}<ul class="objects">{{range .Objects}}<li><code>{{obj .}}</code></li>{{end}}</ul>{{end}}{{end}}
+{{if .Correlation}}<p><strong>Timing:</strong> {{.Correlation}}</p>{{end}}
+{{with .Cause}}{{range .Notes}}<p><strong>Note:</strong> {{.}}</p>{{end}}{{end}}
+<h3>What to do about {{.ID}} (safest first)</h3>
+<ol class="ladder">
+{{range .Steps}}<li><span class="badge risk-{{.Risk}}">{{.Risk}}</span> {{.Why}}{{.Note}}<pre><code>{{.Command}}</code></pre></li>
+{{end}}{{if .LastCmds}}<li><span class="badge risk-destructive">destructive</span> {{.LastWhy}}{{if gt (len .LastCmds) 1}} For each of the {{len .LastCmds}} namespaces:{{end}}<pre><code>{{join .LastCmds "\n"}}</code></pre></li>{{end}}
+</ol>
+<h3>Timeline</h3>
+<p class="muted">Of namespace <code>{{.PlotOf}}</code>{{if gt (len .Held) 1}}, the first of the {{len .Held}}{{end}}.</p>
+<p class="legend muted"><span><svg class="sw" viewBox="0 0 10 10"><rect width="3" height="10" x="3.5" fill="#cf222e"/></svg>namespace deletion</span><span><svg class="sw" viewBox="0 0 10 10"><path d="M5 0 L10 5 L5 10 L0 5 z" fill="#0969da"/></svg>condition transition</span><span><svg class="sw" viewBox="0 0 10 10"><rect width="3" height="10" x="3.5" fill="#bc4c00"/></svg>error log line</span><span><svg class="sw" viewBox="0 0 10 10"><rect width="9" height="9" fill="#8250df"/></svg>event</span><span><svg class="sw" viewBox="0 0 10 10"><path d="M5 0 V10" stroke="#57606a" stroke-dasharray="2 2"/></svg>capture time</span></p>
+{{.Plot}}
+{{if .Groups}}<details class="timeline-table"><summary>{{len .Shared}} events around {{.ID}} (UTC, repeated lines folded)</summary>
+<table><thead><tr><th>Time</th><th>Kind</th><th>Component</th><th>What</th><th>Where</th></tr></thead><tbody>
+{{range .Groups}}<tr><td class="mono">{{clock .Time}}</td><td>{{.Kind}}</td><td>{{.Component}}</td><td>{{folded .}}</td><td class="mono">{{.File}}{{if .Line}}:{{.Line}}{{end}}</td></tr>
+{{end}}</tbody></table></details>{{end}}
+{{if .RuledOut}}<h3>Ruled out{{if gt (len .NS) 1}} (for all {{len .NS}} namespaces){{end}}</h3>
+<ul class="ruledout">{{range .RuledOut}}<li><strong>{{.Type}}</strong>: {{.Reason}}</li>{{end}}</ul>{{end}}
+</section>
+{{end}}
+{{if .V.Condensed}}<section id="namespaces"><h2>Namespaces</h2>
+<p class="muted">What each namespace shows of its own (its deletion time and age are listed under its problem).</p>
+<table class="namespaces"><thead><tr><th>Namespace</th><th>Problems</th><th>Own conditions and events</th></tr></thead><tbody>
+{{range .Namespaces}}<tr class="namespace" id="{{.ID}}" data-namespace="{{.Name}}"><td><code>{{.Name}}</code></td><td>{{.ProblemIDs}}</td><td>{{if ne .Phase "Terminating"}}phase {{.Phase}}; {{end}}{{range .Conditions}}{{if .Problem}}<span class="bad">!!</span> {{.Type}}={{.Status}} ({{.Reason}}); {{end}}{{end}}events: {{.Digest}}{{if .Multi}}<br>verdict: {{.Verdict}}{{end}}{{if .Last}}<br><span class="badge risk-destructive">destructive</span> {{.LastWhy}}<pre><code>{{.Last.Command}}</code></pre>{{end}}{{if .ShowRO}}<br>ruled out: {{range .RestRO}}<strong>{{.Type}}</strong>: {{.Reason}} {{end}}{{end}}</td></tr>
+{{end}}</tbody></table></section>
+{{else}}{{range .Namespaces}}
 <section class="namespace" id="{{.ID}}" data-namespace="{{.Name}}">
-<h2>Namespace <code>{{.Name}}</code></h2>
-<p class="verdict"><strong>Verdict ({{.Types}}):</strong> {{.Verdict}}</p>
+<h2>Namespace <code>{{.Name}}</code> <span class="muted">({{.ProblemIDs}})</span></h2>
+{{if .Multi}}<p class="problem-card"><strong>Verdict:</strong> {{.Verdict}}</p>{{end}}
 <table class="facts">
-<tr><th>Deleted</th><td>{{.Deleted}}{{if and .StuckSince (ne .StuckSince "metadata.deletionTimestamp")}} ({{.StuckSince}}){{end}}</td></tr>
-{{if .StuckFor}}<tr><th>Stuck for</th><td>{{.StuckFor}} at capture time</td></tr>{{end}}
-<tr><th>Phase</th><td>{{.Phase}}</td></tr>
-<tr><th>Finalizers</th><td>spec <code>{{join .SpecFinalizers ", "}}</code>, metadata <code>{{join .MetadataFinalizers ", "}}</code></td></tr>
+<tr><th>Deleted</th><td>{{.Facts}}</td></tr>
+{{if and .StuckSince (ne .StuckSince "metadata.deletionTimestamp")}}<tr><th>Since</th><td>{{.StuckSince}}</td></tr>{{end}}
+<tr><th>Finalizers</th><td>{{.Finalizers}}</td></tr>
 {{if .Source}}<tr><th>Object</th><td><code>{{loc .Source}}</code></td></tr>{{end}}
 </table>
 {{if .Conditions}}<table class="conditions"><thead><tr><th></th><th>Condition</th><th>Status</th><th>Reason</th><th>Meaning</th></tr></thead><tbody>
 {{range .Conditions}}<tr><td>{{if .Problem}}<span class="bad">!!</span>{{else}}<span class="ok">ok</span>{{end}}</td><td><code>{{.Type}}</code></td><td>{{.Status}}</td><td>{{.Reason}}</td><td>{{.Meaning}}{{if and .Problem .Message}}<br><span class="mono">{{.Message}}</span>{{end}}</td></tr>
 {{end}}</tbody></table>{{end}}
-{{range $i, $c := .Causes}}
-<section class="cause" data-cause="{{.Type}}">
-<h3>Cause {{inc $i}}: {{.Type}} <span class="muted">(confidence {{.Confidence}})</span></h3>
-<p>{{.Summary}}</p>
-<h4>Causal chain</h4>
-{{index $ns.Chains $i}}
-{{with index $ns.ChainEvid $i}}<details class="evidence"><summary>Evidence for the chain ({{len .}})</summary>
-{{range .}}<pre><span class="muted">{{meta .}}</span>
-{{.Text}}</pre>
-{{end}}</details>{{end}}
-{{with index $ns.RestEvid $i}}<details class="evidence"><summary>Other evidence ({{len .}})</summary>
-{{range .}}<pre><span class="muted">{{meta .}}</span>
-{{.Text}}</pre>
-{{end}}</details>{{end}}
-{{if .Objects}}<ul class="objects">{{range .Objects}}<li><code>{{obj .}}</code></li>{{end}}</ul>{{end}}
-{{if .Correlation}}<p><strong>Timing:</strong> {{.Correlation}}</p>{{end}}
-{{range .Notes}}<p><strong>Note:</strong> {{.}}</p>{{end}}
-</section>
-{{end}}
-<h3>Timeline</h3>
-<p class="legend muted"><span><svg class="sw" viewBox="0 0 10 10"><rect width="3" height="10" x="3.5" fill="#cf222e"/></svg>namespace deletion</span><span><svg class="sw" viewBox="0 0 10 10"><path d="M5 0 L10 5 L5 10 L0 5 z" fill="#0969da"/></svg>condition transition</span><span><svg class="sw" viewBox="0 0 10 10"><rect width="3" height="10" x="3.5" fill="#bc4c00"/></svg>error log line</span><span><svg class="sw" viewBox="0 0 10 10"><rect width="9" height="9" fill="#8250df"/></svg>event</span><span><svg class="sw" viewBox="0 0 10 10"><path d="M5 0 V10" stroke="#57606a" stroke-dasharray="2 2"/></svg>capture time</span></p>
-{{.Plot}}
-{{if .Timeline}}<details class="timeline-table"><summary>All {{len .Timeline}} timeline events (UTC, repeated lines folded)</summary>
+{{if .Own}}<details class="timeline-table" open><summary>Timeline of {{.Name}}: {{.Digest}}</summary>
 <table><thead><tr><th>Time</th><th>Kind</th><th>Component</th><th>What</th><th>Where</th></tr></thead><tbody>
-{{range .Groups}}<tr><td class="mono">{{clock .Time}}</td><td>{{.Kind}}</td><td>{{.Component}}</td><td>{{folded .}}</td><td class="mono">{{.File}}{{if .Line}}:{{.Line}}{{end}}</td></tr>
+{{range .Own}}<tr><td class="mono">{{clock .Time}}</td><td>{{.Kind}}</td><td>{{.Component}}</td><td>{{folded .}}</td><td class="mono">{{.File}}{{if .Line}}:{{.Line}}{{end}}</td></tr>
 {{end}}</tbody></table></details>{{end}}
-<h3>What to do (safest first)</h3>
-<ol class="ladder">
-{{range .Remediation}}<li><span class="badge risk-{{.Risk}}">{{.Risk}}</span> {{.Why}}<pre><code>{{.Command}}</code></pre></li>
-{{end}}</ol>
-{{if .RuledOut}}<h3>Ruled out</h3>
-<ul class="ruledout">{{range .RuledOut}}<li><strong>{{.Type}}</strong>: {{.Reason}}</li>{{end}}</ul>{{end}}
+{{if .Last}}<h3>Last resort for {{.Name}}</h3><p><span class="badge risk-destructive">destructive</span> {{.LastWhy}}</p><pre><code>{{.Last.Command}}</code></pre>{{end}}
+{{if .ShowRO}}<h3>Ruled out for {{.Name}}</h3>
+<ul class="ruledout">{{range .RestRO}}<li><strong>{{.Type}}</strong>: {{.Reason}}</li>{{end}}</ul>{{end}}
 </section>
-{{end}}
+{{end}}{{end}}
 {{if .R.Risks}}<section id="risks"><h2>Latent risks</h2>
 <p class="muted">Broken pieces that will hang the next namespace deletion.</p>
-<ul>{{range .R.Risks}}<li><strong>{{.Type}}</strong>: {{.Summary}}{{if .Evidence}}<details><summary>Evidence ({{len .Evidence}})</summary>{{range .Evidence}}<pre><span class="muted">{{meta .}}</span>
+<ul>{{range .R.Risks}}<li><strong>{{.Type}}</strong>: {{.Summary}}{{if .Fix}}<ol class="ladder fix">{{range .Fix}}<li><span class="badge risk-{{.Risk}}">{{.Risk}}</span> {{.Why}}<pre><code>{{.Command}}</code></pre></li>{{end}}</ol>{{end}}{{if .Evidence}}<details><summary>Evidence ({{len .Evidence}})</summary>{{range .Evidence}}<pre><span class="muted">{{meta .}}</span>
 {{.Text}}</pre>{{end}}</details>{{end}}</li>{{end}}</ul></section>{{end}}
-{{if .R.Coverage}}<section id="coverage"><h2>Not in the bundle</h2>
-<ul>{{range .R.Coverage}}<li>{{.Missing}}; collect: <code>{{.Collect}}</code></li>{{end}}</ul></section>{{end}}
+{{if .Gaps}}<section id="coverage"><h2>Not in the bundle</h2>
+<ul>{{range .Gaps}}<li>{{.Sentence}}; collect with:<pre><code>{{join .Collect "\n"}}</code></pre></li>{{end}}</ul></section>{{end}}
 {{if .R.Warnings}}<section id="warnings"><h2>Warnings</h2>
 <p class="muted">Input that could not be read completely.</p>
 <ul>{{range .R.Warnings}}<li>{{.String}}</li>{{end}}</ul></section>{{end}}
-<footer class="muted"><p>Generated by nsanalyze ({{.R.SchemaVersion}}) from a support bundle, offline.</p></footer>
+<footer class="muted"><p>Generated by {{.Generator}} ({{.R.SchemaVersion}}) from a support bundle, offline.</p></footer>
 </body>
 </html>
 `))

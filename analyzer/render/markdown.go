@@ -10,19 +10,17 @@ import (
 )
 
 // Markdown writes the report for an issue tracker (GitHub, GitLab, Jira with Markdown):
-// a summary table, one section per namespace, evidence in collapsible <details> blocks
-// and commands in fenced code blocks.
+// the summary line and, per independent problem, its root, the namespaces it holds and
+// its first safe commands; then each problem once (chain, ladder, timeline), then per
+// namespace only what differs, evidence in collapsible <details> blocks and commands
+// in fenced code blocks.
 func Markdown(w io.Writer, r *analyzer.Report) error {
 	m := &mprinter{w: w}
+	v := newView(r)
 	m.p("# nsanalyze report\n\n")
-	cap := "captured " + ts(r.Bundle.CapturedAt)
-	if r.Bundle.CapturedAt == nil {
-		cap = "capture time unknown"
-	} else if r.Bundle.CapturedAtSource != "" {
-		cap += " (" + mdText(r.Bundle.CapturedAtSource) + ")"
-	}
-	m.p("Bundle %s, %s; read %d objects from %d files and %d log files.\n\n", code(r.Bundle.Path), cap,
-		r.Bundle.Objects, r.Bundle.ObjectFiles, len(r.Bundle.LogFiles))
+	m.p("**%s**\n\n", mdText(r.Summary))
+	m.p("%s; %s; bundle %s, %s; read %d objects from %d files and %d log files.\n\n", mdText(generatorLine(r.Generator)),
+		mdText(kubeVersion(r.Bundle)), code(r.Bundle.Path), mdText(captureLine(r.Bundle)), r.Bundle.Objects, r.Bundle.ObjectFiles, len(r.Bundle.LogFiles))
 	m.p("## Summary\n\n")
 	if len(r.Namespaces) == 0 {
 		if r.State == analyzer.StateUnknown {
@@ -35,28 +33,62 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 			m.p("\n\n")
 		}
 	} else {
-		m.p("| Namespace | Stuck for | Causes | Confidence | Verdict |\n|---|---|---|---|---|\n")
-		for _, ns := range r.Namespaces {
-			var conf []string
-			for _, c := range ns.Causes {
-				conf = append(conf, c.Confidence)
-			}
-			m.p("| %s | %s | %s | %s | %s |\n", codeCell(ns.Name), cell(orDash(ns.StuckFor)), cell(strings.Join(causeTypes(ns), ", ")),
-				cell(strings.Join(conf, ", ")), cell(clipText(ns.Verdict, 300)))
+		m.p("%d namespace%s stuck in Terminating, %d independent problem%s.\n\n", len(r.Namespaces), plural(len(r.Namespaces)),
+			len(v.Problems), plural(len(v.Problems)))
+		for _, pv := range v.Problems {
+			m.firstScreen(v, pv)
 		}
-		m.p("\n")
 	}
 	if len(r.Risks) > 0 || len(r.Coverage) > 0 || len(r.Warnings) > 0 {
-		m.p("Also: %d latent risk(s), %d coverage gap(s), %d warning(s) (see the end of the report).\n\n",
-			len(r.Risks), len(r.Coverage), len(r.Warnings))
+		m.p("Also: %d latent risk%s, %d coverage gap%s, %d warning%s (see the end of the report).\n\n",
+			len(r.Risks), plural(len(r.Risks)), len(r.Coverage), plural(len(r.Coverage)), len(r.Warnings), plural(len(r.Warnings)))
 	}
-	for _, ns := range r.Namespaces {
-		m.namespace(ns)
+	for _, pv := range v.Problems {
+		m.problem(v, pv)
+	}
+	if v.Condensed {
+		m.p("## Namespaces\n\nWhat each namespace shows of its own (its deletion time and age are listed under its problem).\n\n")
+		m.p("| Namespace | Problems | Own conditions and events |\n|---|---|---|\n")
+		for i := range r.Namespaces {
+			ns := &r.Namespaces[i]
+			var parts []string
+			if ns.Phase != "Terminating" {
+				parts = append(parts, "phase "+ns.Phase)
+			}
+			if f := finalizersLine(ns); f != "spec kubernetes; metadata none" {
+				parts = append(parts, "finalizers "+f)
+			}
+			for _, c := range problemConditions(ns) {
+				parts = append(parts, c.Type+"="+c.Status+" ("+c.Reason+")")
+			}
+			parts = append(parts, "events: "+digest(v.Own[ns.Name]))
+			if len(ns.Problems) != 1 {
+				parts = append(parts, "verdict: "+ns.Verdict)
+			}
+			m.p("| %s | %s | %s |\n", codeCell(ns.Name), cell(problemsOf(ns)), cell(strings.Join(parts, "; ")))
+		}
+		m.p("\n")
+		for i := range r.Namespaces {
+			ns := &r.Namespaces[i]
+			m.nsLastResort(ns)
+			if len(v.RestRuledOut[ns.Name]) > 0 {
+				m.p("**Ruled out for %s:**\n\n", code(ns.Name))
+				m.ruledOut(v.RestRuledOut[ns.Name])
+			}
+		}
+	} else {
+		for i := range r.Namespaces {
+			m.namespace(v, &r.Namespaces[i])
+		}
 	}
 	if len(r.Risks) > 0 {
 		m.p("## Latent risks\n\nBroken pieces that will hang the next namespace deletion.\n\n")
 		for _, rk := range r.Risks {
 			m.p("- **%s**: %s\n", mdText(rk.Type), mdText(rk.Summary))
+			for i, s := range rk.Fix {
+				m.p("\n   %d. **%s**: %s\n\n", i+1, mdText(s.Risk), mdText(s.Why))
+				m.p("      %s\n", indentBlock(fence("sh", s.Command), "      "))
+			}
 		}
 		m.p("\n")
 		var evs []analyzer.Evidence
@@ -67,10 +99,10 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 	}
 	if len(r.Coverage) > 0 {
 		m.p("## Not in the bundle\n\n")
-		for _, g := range r.Coverage {
-			m.p("- %s; collect: %s\n", mdText(g.Missing), code(g.Collect))
+		for _, g := range groupGaps(r) {
+			m.p("- %s; collect with:\n\n", mdText(g.Sentence()))
+			m.p("  %s\n", indentBlock(fence("sh", strings.Join(g.Collect, "\n")), "  "))
 		}
-		m.p("\n")
 	}
 	if len(r.Warnings) > 0 {
 		m.p("## Warnings\n\nInput that could not be read completely.\n\n")
@@ -94,37 +126,68 @@ func (m *mprinter) p(format string, args ...any) {
 	_, m.err = fmt.Fprintf(m.w, format, args...)
 }
 
-func (m *mprinter) namespace(ns analyzer.NamespaceReport) {
-	m.p("## Namespace %s\n\n", code(ns.Name))
-	m.p("> **Verdict** (%s): %s\n\n", mdText(strings.Join(causeTypes(ns), ", ")), mdText(ns.Verdict))
-	since := mdText(ts(ns.DeletionTimestamp))
-	if ns.StuckSince != "" && ns.StuckSince != "metadata.deletionTimestamp" {
-		since += " (" + mdText(ns.StuckSince) + ")"
-	}
-	m.p("- **Deleted:** %s\n", since)
-	if ns.StuckFor != "" {
-		m.p("- **Stuck for:** %s at capture time\n", mdText(ns.StuckFor))
-	}
-	m.p("- **Phase:** %s\n", mdText(orNone(ns.Phase)))
-	m.p("- **Finalizers:** spec %s, metadata %s\n", code(list(ns.SpecFinalizers)), code(list(ns.MetadataFinalizers)))
-	if ns.Source != nil {
-		m.p("- **Object:** %s\n", code(evidenceLoc(*ns.Source)))
-	}
-	m.p("\n")
-	if len(ns.Conditions) > 0 {
-		m.p("| | Condition | Status | Reason | Meaning |\n|---|---|---|---|---|\n")
-		for _, c := range ns.Conditions {
-			mark := "ok"
-			if c.Problem {
-				mark = "**!!**"
+// indentBlock indents every line but the first of a block (a list item's content).
+func indentBlock(block, indent string) string {
+	return strings.ReplaceAll(strings.TrimSuffix(block, "\n"), "\n", "\n"+indent)
+}
+
+func (m *mprinter) firstScreen(v *view, pv *problemView) {
+	m.p("**%s** %s, confidence %s\n\n", mdText(pv.ID), code(pv.CauseType), mdText(pv.Confidence))
+	m.p("- **Root:** %s\n", mdText(pv.Root))
+	if len(pv.Namespaces) == 1 {
+		pn := pv.Namespaces[0]
+		s := deletedPhrase(pn.DeletionTimestamp, pn.DeletionInferred)
+		if pn.StuckFor != "" {
+			s += ", stuck for " + v.stuckFor(pn.StuckFor)
+		}
+		m.p("- **Holds:** namespace %s, %s\n", code(pn.Name), mdText(s))
+	} else if m.p("- **Holds:** %s", mdText(v.blastRadius(pv))); len(pv.Namespaces) <= firstScreenNames {
+		m.p(":\n")
+		for _, pn := range pv.Namespaces {
+			s := deletedPhrase(pn.DeletionTimestamp, pn.DeletionInferred)
+			if pn.StuckFor != "" {
+				s += ", stuck for " + v.stuckFor(pn.StuckFor)
 			}
-			m.p("| %s | %s | %s | %s | %s |\n", mark, codeCell(c.Type), cell(c.Status), cell(c.Reason), cell(c.Meaning))
+			m.p("  - %s: %s\n", code(pn.Name), mdText(s))
+		}
+	} else {
+		names := nsNames(pv)
+		more := 0
+		if len(names) > 12 {
+			more = len(names) - 12
+			names = names[:12]
+		}
+		var cs []string
+		for _, n := range names {
+			cs = append(cs, code(n))
+		}
+		m.p(": %s", strings.Join(cs, ", "))
+		if more > 0 {
+			m.p(" and %d more (all listed under %s)", more, mdText(pv.ID))
 		}
 		m.p("\n")
 	}
-	for i, c := range ns.Causes {
-		m.p("### Cause %d: %s (confidence %s)\n\n", i+1, mdText(c.Type), mdText(c.Confidence))
-		m.p("%s\n\n", mdText(c.Summary))
+	safe := safeSteps(pv)
+	if len(safe) == 0 {
+		m.p("- **First:** no safe step is known for this cause: see what to do under %s.\n\n", mdText(pv.ID))
+		return
+	}
+	m.p("- **First (safe):**\n")
+	for i, s := range safe {
+		m.p("  %d. %s\n\n", i+1, mdText(firstSentence(s.Why)))
+		m.p("     %s\n\n", indentBlock(fence("sh", s.Command), "     "))
+	}
+}
+
+func (m *mprinter) problem(v *view, pv *problemView) {
+	m.p("## %s: %s (confidence %s), %d namespace%s\n\n", mdText(pv.ID), mdText(pv.CauseType), mdText(pv.Confidence),
+		len(pv.Namespaces), plural(len(pv.Namespaces)))
+	m.p("> **Root:** %s\n\n", mdText(pv.Root))
+	c := pv.Cause
+	if c != nil {
+		if c.Summary != "" && c.Summary != pv.Root {
+			m.p("%s\n\n", mdText(c.Summary))
+		}
 		item := func(name string, vals []string) {
 			if len(vals) == 0 {
 				return
@@ -143,53 +206,156 @@ func (m *mprinter) namespace(ns analyzer.NamespaceReport) {
 			m.p("- **Object:** %s\n", code(objectLine(o)))
 		}
 		m.p("\n")
-		if len(c.Chain) > 0 {
-			m.p("**Causal chain** (from the namespace to the root cause):\n\n")
-			for j, l := range c.Chain {
-				m.p("%d. **%s**: %s\n", j+1, mdText(l.Component), mdText(l.Finding))
+	}
+	m.p("| Namespace | Deleted | Stuck for |\n|---|---|---|\n")
+	for _, pn := range pv.Namespaces {
+		m.p("| %s | %s | %s |\n", codeCell(pn.Name), cell(deletedAt(pn.DeletionTimestamp, pn.DeletionInferred)), cell(orDash(v.stuckFor(pn.StuckFor))))
+	}
+	m.p("\n")
+	if len(pv.Chain) > 0 {
+		m.p("**Causal chain** (from the namespace to the root cause):\n\n")
+		for j, l := range pv.Chain {
+			mark := ""
+			switch {
+			case l.Root:
+				mark = "**root** "
+			case l.Fault:
+				mark = "**fault** "
 			}
-			m.p("\n")
-			var evs []analyzer.Evidence
-			for _, l := range c.Chain {
-				evs = append(evs, l.Evidence...)
+			m.p("%d. %s**%s**: %s\n", j+1, mark, mdText(l.Component), mdText(l.Finding))
+			if l.Fix != nil {
+				if k := stepIndex(pv, l.Fix.Command); k > 0 {
+					m.p("   - fix: step %d of what to do below\n", k)
+				} else {
+					m.p("   - fix (%s): %s\n\n     %s\n", mdText(l.Fix.Risk), mdText(l.Fix.Why), indentBlock(fence("sh", l.Fix.Command), "     "))
+				}
 			}
-			m.details(fmt.Sprintf("Evidence for the chain (%d)", len(evs)), evs)
 		}
-		if rest := restEvidence(c); len(rest) > 0 {
+		m.p("\n")
+		var evs []analyzer.Evidence
+		for _, l := range pv.Chain {
+			evs = append(evs, l.Evidence...)
+		}
+		m.details(fmt.Sprintf("Evidence for the chain (%d)", len(evs)), evs)
+	}
+	if c != nil {
+		if rest := restEvidence(*c); len(rest) > 0 {
 			m.details(fmt.Sprintf("Other evidence (%d)", len(rest)), rest)
 		}
-		if c.Correlation != "" {
-			m.p("**Timing:** %s\n\n", mdText(c.Correlation))
-		}
+	} else if len(pv.Evidence) > 0 {
+		m.details(fmt.Sprintf("Evidence (%d)", len(pv.Evidence)), pv.Evidence)
+	}
+	if pv.Correlation != "" {
+		m.p("**Timing:** %s\n\n", mdText(pv.Correlation))
+	}
+	if c != nil {
 		for _, n := range c.Notes {
 			m.p("**Note:** %s\n\n", mdText(n))
 		}
 	}
-	if len(ns.Timeline) > 0 {
-		m.p("### Timeline\n\n")
-		groups := groupTimeline(ns.Timeline)
-		m.p("<details><summary>%d events (UTC), repeated lines folded</summary>\n\n", len(ns.Timeline))
-		m.p("| Time | Kind | Component | What |\n|---|---|---|---|\n")
-		for _, g := range groups {
-			text := g.Text
-			if g.Count > 1 {
-				text = fmt.Sprintf("x%d until %s: %s", g.Count, g.Last.UTC().Format("15:04:05"), text)
-			}
-			m.p("| %s | %s | %s | %s |\n", g.Time.UTC().Format("2006-01-02 15:04:05"), cell(g.Kind), cell(g.Component), cell(clipText(text, 240)))
+	m.p("### What to do about %s (safest first)\n\n", mdText(pv.ID))
+	for i, s := range pv.Remediation {
+		m.p("%d. **%s**: %s\n\n", i+1, mdText(s.Risk), mdText(s.Why+pv.stepNote(s)))
+		m.p("   %s\n\n", indentBlock(fence("sh", s.Command), "   "))
+	}
+	if len(pv.LastResort) > 0 {
+		last := pv.LastResort[0]
+		why := last.Why
+		if len(pv.Remediation) == 0 {
+			why = strings.Replace(why, "only after the steps above", "only once the cause is understood", 1)
 		}
-		m.p("\n</details>\n\n")
+		m.p("%d. **%s**: %s", len(pv.Remediation)+1, last.Risk, mdText(why))
+		if len(pv.LastResort) > 1 {
+			m.p(" For each of the %d namespaces:", len(pv.LastResort))
+		}
+		var cmds []string
+		for _, s := range pv.LastResort {
+			cmds = append(cmds, s.Command)
+		}
+		m.p("\n\n   %s\n\n", indentBlock(fence("sh", strings.Join(cmds, "\n")), "   "))
 	}
-	m.p("### What to do (safest first)\n\n")
-	for i, s := range ns.Remediation {
-		m.p("%d. **%s**: %s\n\n", i+1, mdText(s.Risk), mdText(s.Why))
-		m.p("   %s\n\n", strings.ReplaceAll(strings.TrimSuffix(fence("sh", s.Command), "\n"), "\n", "\n   "))
+	if len(pv.Shared) > 0 {
+		m.p("### Timeline around %s\n\n", mdText(pv.ID))
+		m.timeline(pv.Shared)
 	}
-	if len(ns.RuledOut) > 0 {
-		m.p("### Ruled out\n\n")
-		for _, r := range ns.RuledOut {
-			m.p("- **%s**: %s\n", mdText(r.Type), mdText(r.Reason))
+	if len(pv.RuledOut) > 0 {
+		if len(pv.NS) > 1 {
+			m.p("### Ruled out (for all %d namespaces)\n\n", len(pv.NS))
+		} else {
+			m.p("### Ruled out\n\n")
+		}
+		m.ruledOut(pv.RuledOut)
+	}
+}
+
+func (m *mprinter) ruledOut(rs []analyzer.RuledOut) {
+	for _, r := range rs {
+		m.p("- **%s**: %s\n", mdText(r.Type), mdText(r.Reason))
+	}
+	m.p("\n")
+}
+
+func (m *mprinter) timeline(evs []analyzer.TimelineEvent) {
+	groups := groupTimeline(evs)
+	m.p("<details><summary>%d events (UTC), repeated lines folded</summary>\n\n", len(evs))
+	m.p("| Time | Kind | Component | What |\n|---|---|---|---|\n")
+	for _, g := range groups {
+		text := g.Text
+		if g.Count > 1 {
+			text = fmt.Sprintf("x%d until %s: %s", g.Count, g.Last.UTC().Format("15:04:05"), text)
+		}
+		m.p("| %s | %s | %s | %s |\n", g.Time.UTC().Format("2006-01-02 15:04:05"), cell(g.Kind), cell(g.Component), cell(clipProse(text, 240)))
+	}
+	m.p("\n</details>\n\n")
+}
+
+// nsLastResort writes the /finalize step of a namespace held by several problems.
+func (m *mprinter) nsLastResort(ns *analyzer.NamespaceReport) {
+	if len(ns.Problems) == 1 {
+		return
+	}
+	if s, ok := lastResort(ns); ok {
+		why := s.Why
+		if len(ns.Problems) > 1 {
+			why = strings.Replace(why, "only after the steps above", "only after the steps of "+strings.Join(ns.Problems, " and "), 1)
+		}
+		m.p("**Last resort for %s** (%s): %s\n\n%s\n", code(ns.Name), mdText(s.Risk), mdText(why), fence("sh", s.Command))
+	}
+}
+
+func (m *mprinter) namespace(v *view, ns *analyzer.NamespaceReport) {
+	m.p("## Namespace %s (%s)\n\n", code(ns.Name), mdText(problemsOf(ns)))
+	if len(ns.Problems) != 1 {
+		m.p("> **Verdict:** %s\n\n", mdText(ns.Verdict))
+	}
+	m.p("- **Deleted:** %s\n", mdText(v.nsFacts(ns)))
+	if ns.StuckSince != "" && ns.StuckSince != "metadata.deletionTimestamp" {
+		m.p("- **Since:** %s\n", mdText(ns.StuckSince))
+	}
+	m.p("- **Finalizers:** %s\n", mdText(finalizersLine(ns)))
+	if ns.Source != nil {
+		m.p("- **Object:** %s\n", code(evidenceLoc(*ns.Source)))
+	}
+	m.p("\n")
+	if len(ns.Conditions) > 0 {
+		m.p("| | Condition | Status | Reason | Meaning |\n|---|---|---|---|---|\n")
+		for _, c := range ns.Conditions {
+			mark := "ok"
+			if c.Problem {
+				mark = "**!!**"
+			}
+			m.p("| %s | %s | %s | %s | %s |\n", mark, codeCell(c.Type), cell(c.Status), cell(c.Reason), cell(c.Meaning))
 		}
 		m.p("\n")
+	}
+	if own := v.Own[ns.Name]; len(own) > 0 {
+		m.p("### Timeline of %s\n\n", code(ns.Name))
+		m.timeline(own)
+	}
+	m.nsLastResort(ns)
+	if len(v.RestRuledOut[ns.Name]) > 0 {
+		m.p("### Ruled out for %s\n\n", code(ns.Name))
+		m.ruledOut(v.RestRuledOut[ns.Name])
 	}
 }
 
@@ -204,7 +370,7 @@ func (m *mprinter) details(summary string, evs []analyzer.Evidence) {
 			b.WriteString("\n")
 		}
 		b.WriteString(evidenceMeta(e) + "\n")
-		b.WriteString("> " + strings.ReplaceAll(clipText(e.Text, 1000), "\n", " ") + "\n")
+		b.WriteString("> " + strings.ReplaceAll(clipProse(e.Text, 1000), "\n", " ") + "\n")
 	}
 	m.p("<details><summary>%s</summary>\n\n%s\n\n</details>\n\n", htmlEscape(summary), strings.TrimSuffix(fence("text", b.String()), "\n"))
 }

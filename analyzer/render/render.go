@@ -23,6 +23,8 @@ var Formats = []string{"text", "markdown", "json", "html"}
 type Options struct {
 	// Color adds ANSI colours to the text format (the caller decides: terminal, --color, NO_COLOR).
 	Color bool
+	// Width is the text report's width in columns (0: TextWidth); see ClampWidth.
+	Width int
 }
 
 // Render writes the report in the given format without colours.

@@ -131,7 +131,7 @@ func TestTextLayout(t *testing.T) {
 	if !strings.Contains(colored, "\x1b[") {
 		t.Error("text with Color has no ANSI escapes")
 	}
-	order := []string{"VERDICT", "Causal chain", "Timing", "-- Timeline", "-- What to do", "-- Ruled out"}
+	order := []string{"P1  [", "Root", "First  1.", "== P1:", "ROOT", "Causal chain", "Timing", "-- What to do about P1", "-- Timeline around P1", "-- Ruled out", "== Namespace "}
 	last := -1
 	for _, s := range order {
 		i := strings.Index(plain, s)
@@ -173,13 +173,14 @@ type mdHeading struct {
 // collapsible evidence and one fenced shell block per remediation step.
 func TestMarkdownParses(t *testing.T) {
 	md := goldmark.New(goldmark.WithExtensions(extension.Table))
-	for _, b := range formatBundles {
+	for _, b := range append(append([]string{}, formatBundles...), "handmade/many-namespaces-one-apiservice", twoProblemsBundle) {
 		t.Run(b, func(t *testing.T) {
 			r := fixtureReport(t, b)
 			src := render(t, r, "markdown", Options{})
 			doc := md.Parser().Parse(text.NewReader(src))
 			var heads []mdHeading
 			tables, shBlocks, details := 0, 0, 0
+			shLines := map[string]bool{}
 			err := ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 				if !entering {
 					return ast.WalkContinue, nil
@@ -192,6 +193,10 @@ func TestMarkdownParses(t *testing.T) {
 				case *ast.FencedCodeBlock:
 					if string(n.Language(src)) == "sh" {
 						shBlocks++
+						for i := 0; i < n.Lines().Len(); i++ {
+							seg := n.Lines().At(i)
+							shLines[strings.TrimSuffix(string(seg.Value(src)), "\n")] = true
+						}
 					}
 				case *ast.HTMLBlock:
 					var s strings.Builder
@@ -219,26 +224,41 @@ func TestMarkdownParses(t *testing.T) {
 			if !has(1, "nsanalyze report") || !has(2, "Summary") {
 				t.Errorf("missing title or summary heading: %v", heads)
 			}
-			steps := 0
 			for _, ns := range r.Namespaces {
-				if !has(2, "Namespace "+ns.Name) {
+				if len(r.Namespaces) < condensedAt && !has(2, "Namespace "+ns.Name+" ("+strings.Join(ns.Problems, ", ")+")") {
 					t.Errorf("no heading for namespace %s: %v", ns.Name, heads)
 				}
-				for i, c := range ns.Causes {
-					if !has(3, "Cause "+strconv.Itoa(i+1)+": "+c.Type+" (confidence "+c.Confidence+")") {
-						t.Errorf("no heading for cause %d %s: %v", i+1, c.Type, heads)
+			}
+			for _, p := range r.Problems {
+				title := p.ID + ": " + p.CauseType + " (confidence " + p.Confidence + "), " + strconv.Itoa(len(p.Namespaces)) + " namespace"
+				if len(p.Namespaces) != 1 {
+					title += "s"
+				}
+				if !has(2, title) {
+					t.Errorf("no heading %q: %v", title, heads)
+				}
+				if !has(3, "What to do about "+p.ID+" (safest first)") {
+					t.Errorf("no remediation heading for %s: %v", p.ID, heads)
+				}
+			}
+			// every command of the report is a line of a fenced sh block
+			for _, ns := range r.Namespaces {
+				for _, s := range ns.Remediation {
+					if !shLines[s.Command] {
+						t.Errorf("command not in a sh block: %s", s.Command)
 					}
 				}
-				if !has(3, "What to do (safest first)") {
-					t.Errorf("no remediation heading: %v", heads)
+			}
+			for _, g := range r.Coverage {
+				if !shLines[g.Collect] {
+					t.Errorf("collect command not in a sh block: %s", g.Collect)
 				}
-				steps += len(ns.Remediation)
 			}
 			if len(r.Namespaces) > 0 && tables == 0 {
 				t.Error("no table parsed (summary table expected)")
 			}
-			if shBlocks != steps {
-				t.Errorf("%d fenced sh blocks, want one per remediation step (%d)", shBlocks, steps)
+			if len(r.Problems) > 0 && shBlocks == 0 {
+				t.Error("no fenced sh block")
 			}
 			if len(r.Namespaces) > 0 && details == 0 {
 				t.Error("no <details> block")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -11,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-	"github.com/nsanalyze/nsanalyze/analyzer/render"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
@@ -20,7 +20,8 @@ const diffUsage = `Usage:
 
 Compares two bundles of the same cluster, typically before and after a fix: which
 namespaces were resolved, which are still stuck (with the same or other causes), which
-are newly stuck, and which latent risks appeared or went away.
+are newly stuck, and which latent risks appeared or went away. Either bundle may be
+"-" (read from standard input). -n limits the comparison to some namespaces.
 
 Exit codes: 0 nothing is stuck in NEW (or --fail-on none), 1 something is still or
 newly stuck in NEW (--fail-on risk: or a latent risk remains), 2 usage error or an
@@ -31,14 +32,17 @@ Flags:
 
 // Diff is the comparison of two reports (JSON: nsanalyze diff -o json).
 type Diff struct {
-	SchemaVersion string          `json:"schemaVersion"` // "nsanalyze-diff/v1"
-	Old           string          `json:"old"`
-	New           string          `json:"new"`
-	Resolved      []NSChange      `json:"resolved"`   // stuck in OLD, not in NEW
-	StillStuck    []NSChange      `json:"stillStuck"` // stuck in both
-	NewlyStuck    []NSChange      `json:"newlyStuck"` // stuck only in NEW
-	RisksGone     []analyzer.Risk `json:"risksGone"`
-	RisksNew      []analyzer.Risk `json:"risksNew"`
+	SchemaVersion string `json:"schemaVersion"` // "nsanalyze-diff/v1"
+	// Generator names the nsanalyze that wrote the diff.
+	Generator  *analyzer.Generator `json:"generator,omitempty"`
+	Namespaces []string            `json:"namespaces,omitempty"` // the -n filter, when given
+	Old        string              `json:"old"`
+	New        string              `json:"new"`
+	Resolved   []NSChange          `json:"resolved"`   // stuck in OLD, not in NEW
+	StillStuck []NSChange          `json:"stillStuck"` // stuck in both
+	NewlyStuck []NSChange          `json:"newlyStuck"` // stuck only in NEW
+	RisksGone  []analyzer.Risk     `json:"risksGone"`
+	RisksNew   []analyzer.Risk     `json:"risksNew"`
 }
 
 // NSChange is one namespace in a diff.
@@ -134,6 +138,11 @@ func diffReports(old, nw *analyzer.Report) *Diff {
 
 func writeDiffText(w io.Writer, d *Diff) {
 	fmt.Fprintf(w, "nsanalyze diff: %s -> %s\n", d.Old, d.New)
+	fmt.Fprintf(w, "by %s", generatorText(d.Generator))
+	if len(d.Namespaces) > 0 {
+		fmt.Fprintf(w, "; namespaces %s only", strings.Join(d.Namespaces, ", "))
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%d resolved, %d still stuck, %d newly stuck; latent risks: %d gone, %d new\n",
 		len(d.Resolved), len(d.StillStuck), len(d.NewlyStuck), len(d.RisksGone), len(d.RisksNew))
 	section := func(title string, list []NSChange, show func(NSChange)) {
@@ -153,7 +162,7 @@ func writeDiffText(w io.Writer, d *Diff) {
 		if len(c.FixedCauses) > 0 || len(c.AddedCauses) > 0 {
 			state = "causes changed"
 		}
-		fmt.Fprintf(w, "  = %s, stuck for %s, %s: %s\n", c.Name, orDash(c.StuckFor), state, strings.Join(c.NewCauses, "; "))
+		fmt.Fprintf(w, "  = %s, stuck for %s, %s: %s\n", c.Name, atLeast(c.StuckFor), state, strings.Join(c.NewCauses, "; "))
 		for _, f := range c.FixedCauses {
 			fmt.Fprintf(w, "      fixed: %s\n", f)
 		}
@@ -162,7 +171,7 @@ func writeDiffText(w io.Writer, d *Diff) {
 		}
 	})
 	section("Newly stuck:", d.NewlyStuck, func(c NSChange) {
-		fmt.Fprintf(w, "  ! %s, stuck for %s: %s\n", c.Name, orDash(c.StuckFor), strings.Join(c.NewCauses, "; "))
+		fmt.Fprintf(w, "  ! %s, stuck for %s: %s\n", c.Name, atLeast(c.StuckFor), strings.Join(c.NewCauses, "; "))
 	})
 	if len(d.RisksGone) > 0 {
 		fmt.Fprintf(w, "\nLatent risks gone:\n")
@@ -185,25 +194,44 @@ func orDash(s string) string {
 	return s
 }
 
+// atLeast says how long a namespace has been stuck: a bundle records no capture time, so
+// the age measured to its newest timestamp is a lower bound.
+func atLeast(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return "at least " + s
+}
+
 func runDiff(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("nsanalyze diff", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		output = fs.StringP("output", "o", "text", "output format: text|json")
-		failOn = fs.String("fail-on", "stuck", "exit 1 when NEW has: none (never)|stuck (a stuck namespace)|risk (or a latent risk)")
-		redact = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens")
+		output     = fs.StringP("output", "o", "text", "output format: text|markdown|json")
+		namespaces = fs.StringSliceP("namespace", "n", nil, "only compare these namespaces (repeatable, or comma-separated)")
+		failOn     = fs.String("fail-on", "stuck", "exit 1 when NEW has: none (never)|stuck (a stuck namespace)|risk (or a latent risk)")
+		redact     = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens")
+		help       = fs.BoolP("help", "h", false, "show this help")
 	)
 	load := addLoadFlags(fs)
 	if code, done := parseArgs(fs, args, diffUsage, stderr); done {
 		return code
+	}
+	if *help {
+		fmt.Fprint(stdout, diffUsage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return exitNotStuck
 	}
 	if fs.NArg() != 2 {
 		fmt.Fprintf(stderr, "error: expected OLD and NEW bundles, got %d arguments\n\n", fs.NArg())
 		fs.Usage()
 		return exitUsage
 	}
-	if *output != "text" && *output != "json" {
-		fmt.Fprintf(stderr, "error: unknown --output %q for diff (want text or json)\n", *output)
+	switch *output {
+	case "text", "markdown", "md", "json":
+	default:
+		fmt.Fprintf(stderr, "error: unknown --output %q for diff (want text, markdown or json)\n", *output)
 		return exitUsage
 	}
 	if _, err := exitCodeFor(&analyzer.Report{}, *failOn); err != nil {
@@ -215,16 +243,24 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return exitUsage
 	}
+	paths, cleanup, err := resolveStdin(fs.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return exitUsage
+	}
+	defer cleanup()
 	var reports [2]*analyzer.Report
 	var recs [2]*bundle.Records
-	for i, p := range fs.Args() {
+	for i, p := range paths {
+		name := fs.Arg(i)
 		rec, err := bundle.Load(p, opts)
 		if err != nil {
-			fmt.Fprintf(stderr, "error: %s: %s\n", analyzer.EscapeLine(p), analyzer.EscapeLine(err.Error()))
+			fmt.Fprintf(stderr, "error: %s: %v\n", name, err)
 			return exitUsage
 		}
+		rec.Path = name
 		recs[i] = rec
-		reports[i] = analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
+		reports[i] = analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: *namespaces})
 	}
 	if *redact {
 		// one mapping for both bundles, so the same name has the same token on both sides
@@ -242,14 +278,103 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		reports[0], reports[1] = &r0, &r1
 	}
 	d := diffReports(reports[0], reports[1])
-	if *output == "json" {
-		if err := render.WriteJSON(stdout, d); err != nil { // no raw C1, bidi or zero-width character
+	d.Generator = generator()
+	d.Namespaces = *namespaces
+	switch *output {
+	case "json":
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(d); err != nil {
 			return exitUsage
 		}
-	} else {
-		render.Clean(d) // names and verdicts from the bundle: escaped as in the report
+	case "markdown", "md":
+		writeDiffMarkdown(stdout, d)
+	default:
 		writeDiffText(stdout, d)
 	}
 	code, _ := exitCodeFor(reports[1], *failOn)
 	return code
+}
+
+func generatorText(g *analyzer.Generator) string {
+	if g == nil {
+		return "nsanalyze"
+	}
+	s := g.Name + " " + g.Version
+	if g.Revision != "" {
+		s += " (revision " + g.Revision + ")"
+	}
+	return s
+}
+
+// mdDiffEscaper escapes what Markdown would read as markup in prose.
+var mdDiffEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"<", "&lt;", ">", "&gt;", "#", `\#`, "|", `\|`, "~", `\~`)
+
+func mdEsc(s string) string { return mdDiffEscaper.Replace(strings.ReplaceAll(s, "\n", " ")) }
+
+func mdCode(s string) string {
+	if strings.Contains(s, "`") {
+		return "`` " + s + " ``"
+	}
+	return "`" + s + "`"
+}
+
+// writeDiffMarkdown writes the diff for a ticket: a one-line summary, then a table per
+// kind of change.
+func writeDiffMarkdown(w io.Writer, d *Diff) {
+	fmt.Fprintf(w, "# nsanalyze diff\n\n%s → %s, by %s", mdCode(d.Old), mdCode(d.New), mdEsc(generatorText(d.Generator)))
+	if len(d.Namespaces) > 0 {
+		var ns []string
+		for _, n := range d.Namespaces {
+			ns = append(ns, mdCode(n))
+		}
+		fmt.Fprintf(w, "; namespaces %s only", strings.Join(ns, ", "))
+	}
+	fmt.Fprintf(w, ".\n\n**%d resolved, %d still stuck, %d newly stuck; latent risks: %d gone, %d new.**\n\n",
+		len(d.Resolved), len(d.StillStuck), len(d.NewlyStuck), len(d.RisksGone), len(d.RisksNew))
+	table := func(title string, list []NSChange, row func(NSChange) string, head string) {
+		if len(list) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "## %s\n\n%s\n", title, head)
+		for _, c := range list {
+			fmt.Fprintln(w, row(c))
+		}
+		fmt.Fprintln(w)
+	}
+	causes := func(cs []string) string {
+		if len(cs) == 0 {
+			return "-"
+		}
+		var out []string
+		for _, c := range cs {
+			out = append(out, mdEsc(c))
+		}
+		return strings.Join(out, "; ")
+	}
+	table("Resolved (stuck before, not any more)", d.Resolved, func(c NSChange) string {
+		return fmt.Sprintf("| %s | %s |", mdCode(c.Name), causes(c.OldCauses))
+	}, "| Namespace | Was stuck on |\n|---|---|")
+	table("Still stuck", d.StillStuck, func(c NSChange) string {
+		return fmt.Sprintf("| %s | %s | %s | %s | %s |", mdCode(c.Name), atLeast(c.StuckFor), causes(c.NewCauses), causes(c.FixedCauses), causes(c.AddedCauses))
+	}, "| Namespace | Stuck for | Causes now | Fixed | New |\n|---|---|---|---|---|")
+	table("Newly stuck", d.NewlyStuck, func(c NSChange) string {
+		return fmt.Sprintf("| %s | %s | %s |", mdCode(c.Name), atLeast(c.StuckFor), causes(c.NewCauses))
+	}, "| Namespace | Stuck for | Causes |\n|---|---|---|")
+	if len(d.RisksGone) > 0 {
+		fmt.Fprintf(w, "## Latent risks gone\n\n")
+		for _, r := range d.RisksGone {
+			fmt.Fprintf(w, "- **%s** %s\n", mdEsc(r.Type), mdCode(r.Object))
+		}
+		fmt.Fprintln(w)
+	}
+	if len(d.RisksNew) > 0 {
+		fmt.Fprintf(w, "## New latent risks\n\n")
+		for _, r := range d.RisksNew {
+			fmt.Fprintf(w, "- **%s** %s: %s\n", mdEsc(r.Type), mdCode(r.Object), mdEsc(r.Summary))
+		}
+		fmt.Fprintln(w)
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -9,13 +10,26 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/spf13/pflag"
 )
 
 const explainUsage = `Usage:
-  nsanalyze explain            list the cause types
-  nsanalyze explain CAUSE      what a cause type means, how Kubernetes gets there, and its
-                               remediation ladder (on placeholder names); no bundle needed
+  nsanalyze explain [-o text|json]          list the cause types
+  nsanalyze explain [-o text|json] CAUSE    what a cause type means, how Kubernetes gets
+                                            there, and its remediation ladder (on
+                                            placeholder names); no bundle needed
+CAUSE may be a unique part of a cause type's name ("discovery").
+
+Flags:
 `
+
+// explainJSON is the JSON answer of nsanalyze explain -o json (a list of these without CAUSE).
+type explainJSON struct {
+	Name   string                     `json:"name"`
+	Title  string                     `json:"title"`
+	Doc    string                     `json:"doc,omitempty"`
+	Ladder []analyzer.RemediationStep `json:"ladder,omitempty"`
+}
 
 // causeDocs returns every cause type with its documentation, in reporting order.
 func causeDocs() (names []string, docs map[string]string) {
@@ -30,12 +44,38 @@ func causeDocs() (names []string, docs map[string]string) {
 }
 
 func runExplain(args []string, stdout, stderr io.Writer) int {
-	names, docs := causeDocs()
-	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
+	fs := pflag.NewFlagSet("nsanalyze explain", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	output := fs.StringP("output", "o", "text", "output format: text|json")
+	help := fs.BoolP("help", "h", false, "show this help")
+	if code, done := parseArgs(fs, args, explainUsage, stderr); done {
+		return code
+	}
+	if *help {
 		fmt.Fprint(stdout, explainUsage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
 		return exitNotStuck
 	}
-	if len(args) == 0 {
+	if *output != "text" && *output != "json" {
+		fmt.Fprintf(stderr, "error: unknown --output %q for explain (want text or json)\n", *output)
+		return exitUsage
+	}
+	names, docs := causeDocs()
+	if fs.NArg() > 1 {
+		fmt.Fprintf(stderr, "error: explain takes at most one CAUSE, got %d: %s\n\n", fs.NArg(), strings.Join(fs.Args(), " "))
+		fs.Usage()
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		if *output == "json" {
+			list := []explainJSON{}
+			for _, n := range names {
+				first, _, _ := strings.Cut(docs[n], "\n")
+				list = append(list, explainJSON{Name: n, Title: strings.TrimSpace(first)})
+			}
+			return writeJSON(stdout, list)
+		}
 		fmt.Fprintln(stdout, "Cause types (nsanalyze explain CAUSE for details):")
 		for _, n := range names {
 			first, _, _ := strings.Cut(docs[n], "\n")
@@ -43,43 +83,60 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitNotStuck
 	}
-	if len(args) != 1 {
-		fmt.Fprint(stderr, explainUsage)
-		return exitUsage
-	}
-	name := strings.ToLower(strings.TrimSpace(args[0]))
+	arg := fs.Arg(0)
+	name := strings.ToLower(strings.TrimSpace(arg))
 	doc, ok := docs[name]
 	if !ok {
-		// accept a unique prefix ("discovery", "webhook" is ambiguous)
+		// accept a unique part of a name ("discovery"; "webhook" is ambiguous)
 		var hits []string
 		for _, n := range names {
-			if strings.HasPrefix(n, name) || strings.Contains(n, name) {
+			if name != "" && (strings.HasPrefix(n, name) || strings.Contains(n, name)) {
 				hits = append(hits, n)
 			}
 		}
 		sort.Strings(hits)
-		if len(hits) != 1 {
-			fmt.Fprintf(stderr, "error: unknown cause %q; cause types: %s\n", args[0], strings.Join(names, ", "))
+		switch len(hits) {
+		case 1:
+			name, doc = hits[0], docs[hits[0]]
+		case 0:
+			fmt.Fprintf(stderr, "error: unknown cause %q; cause types: %s\n", arg, strings.Join(names, ", "))
+			return exitUsage
+		default:
+			fmt.Fprintf(stderr, "error: cause %q is ambiguous: it matches %s\n", arg, strings.Join(hits, ", "))
 			return exitUsage
 		}
-		name, doc = hits[0], docs[hits[0]]
 	}
 	title, body, _ := strings.Cut(doc, "\n")
+	rule := rules.ByName(name)
+	if rule == nil {
+		rule = analyzer.Undetermined
+	}
+	ladder := analyzer.ExampleLadder(rule)
+	if *output == "json" {
+		return writeJSON(stdout, explainJSON{Name: name, Title: strings.TrimSpace(title), Doc: strings.TrimSpace(body), Ladder: ladder})
+	}
 	fmt.Fprintf(stdout, "%s: %s\n", name, strings.TrimSpace(title))
 	fmt.Fprintf(stdout, "%s\n", strings.Repeat("=", min(100, len(name)+2+len(strings.TrimSpace(title)))))
 	if b := strings.TrimSpace(body); b != "" {
 		fmt.Fprintf(stdout, "\n%s\n", b)
 	}
 	fmt.Fprintf(stdout, "\nRemediation ladder, safest first (as a report writes it, on placeholder names):\n")
-	rule := rules.ByName(name)
-	if rule == nil {
-		rule = analyzer.Undetermined
-	}
-	for i, s := range analyzer.ExampleLadder(rule) {
-		fmt.Fprintf(stdout, "\n  %d. [%s] %s\n", i+1, s.Risk, s.Command)
+	for i, s := range ladder {
+		fmt.Fprintf(stdout, "\n  %d. [%s]\n", i+1, s.Risk)
 		for _, l := range wrap(s.Why, 92) {
 			fmt.Fprintf(stdout, "     %s\n", l)
 		}
+		fmt.Fprintf(stdout, "     $ %s\n", s.Command)
+	}
+	return exitNotStuck
+}
+
+func writeJSON(w io.Writer, v any) int {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return exitUsage
 	}
 	return exitNotStuck
 }

@@ -38,8 +38,13 @@ component logs). It never contacts a cluster and never writes into the bundle.
 
 Usage:
   nsanalyze [flags] BUNDLE [BUNDLE...]
-  nsanalyze explain [CAUSE]      what a cause type means and its remediation ladder
-  nsanalyze diff [flags] OLD NEW compare two bundles of the same cluster (before/after a fix)
+  nsanalyze explain [-o json] [CAUSE]  what a cause type means and its remediation ladder
+  nsanalyze diff [flags] OLD NEW       compare two bundles of the same cluster (before/after a fix)
+  nsanalyze version                    the version and VCS revision of this nsanalyze
+
+A BUNDLE is a directory, an archive (.tar, .tar.gz, .tar.xz, .zip, ...) or a single
+file; "-" reads an archive or file from standard input (spooled to a temporary file
+outside the bundle and removed afterwards).
 
 Examples:
   # Analyse a bundle directory and print the report
@@ -57,10 +62,18 @@ Examples:
   # In CI: fail only on stuck namespaces, and also on latent risks
   nsanalyze --fail-on risk ./bundle
 
+  # A bundle archive from another command or host
+  ssh bastion cat /tmp/bundle.tar.gz | nsanalyze -
+
+The text report is laid out for $COLUMNS columns (default 100, between 60 and 200);
+commands are never wrapped.
+
 Exit codes:
   0  no namespace is stuck (or --fail-on none)
   1  at least one namespace is stuck (--fail-on risk: or a latent risk was found)
   2  usage error, or nothing in the bundle could be read
+  3  inconclusive: the bundle cannot show namespace state (or -n names a namespace it
+     does not hold); the report says what to collect
 
 Flags:
 `
@@ -84,6 +97,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runExplain(args[1:], stdout, stderr)
 		case "diff":
 			return runDiff(args[1:], stdout, stderr)
+		case "version":
+			if len(args) > 1 {
+				fmt.Fprintf(stderr, "error: version takes no argument, got %q\n", args[1:])
+				return exitUsage
+			}
+			printVersion(stdout)
+			return exitNotStuck
 		}
 	}
 	fs := pflag.NewFlagSet("nsanalyze", pflag.ContinueOnError)
@@ -98,7 +118,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		quiet      = fs.BoolP("quiet", "q", false, "no progress indicator on stderr")
 		profile    = fs.String("profile", "none", "profile nsanalyze itself, as kubectl does: none|cpu|heap")
 		profileOut = fs.String("profile-output", "profile.pprof", "file the --profile is written to (read it with go tool pprof)")
-		redact     = fs.Bool("redact", false, "replace customer names, domains, IPs, hostnames, UIDs, e-mail addresses, cloud account and resource ids with stable tokens (well-known API groups and finalizers and Kubernetes' messages are kept)")
+		version    = fs.Bool("version", false, "print the version and VCS revision of nsanalyze and exit")
+		redact     = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens (API groups, well-known finalizers and Kubernetes' messages are kept)")
 	)
 	load := addLoadFlags(fs)
 	if code, done := parseArgs(fs, args, usage, stderr); done {
@@ -110,7 +131,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 		return exitNotStuck
 	}
-	log := newLogger(stderr) // escapes what it prints of the bundle
+	if *version {
+		printVersion(stdout)
+		return exitNotStuck
+	}
+	log := logrus.New()
+	log.SetOutput(stderr)
 	lvl, err := logrus.ParseLevel(*verbosity)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: invalid --verbosity %q\n", *verbosity)
@@ -154,11 +180,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 			log.Warnf("--profile: %v", err)
 		}
 	}()
-	paths := fs.Args() // several bundles are merged into one view
+	paths, cleanup, err := resolveStdin(fs.Args()) // several bundles are merged into one view
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return exitUsage
+	}
+	defer cleanup()
 	start := time.Now()
 	prog := startProgress(stderr, paths, !*quiet && isTerminal(stderr))
 	rec, err := bundle.LoadAll(paths, opts)
 	prog.Stop()
+	if rec != nil {
+		rec.Path = strings.Join(fs.Args(), ", ") // "-" for standard input, not the spool file
+	}
 	if rec != nil {
 		for _, w := range rec.Warnings {
 			log.Warn(w.String())
@@ -174,7 +208,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *redact {
 		report = redactReport(report, rec)
 	}
-	if err := render.RenderWith(stdout, report, *output, render.Options{Color: color}); err != nil {
+	report.Generator = generator()
+	if err := render.RenderWith(stdout, report, *output, render.Options{Color: color, Width: textWidth(os.Getenv)}); err != nil {
 		log.Error(err)
 		return exitUsage
 	}

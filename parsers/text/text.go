@@ -229,7 +229,7 @@ func (p *parser) looseRow(i int) {
 	if c != nil && c.Output == "name" {
 		m := reNameOutput.FindStringSubmatch(l)
 		if m == nil {
-			p.warn.Add(p.path, i+1, "cannot read this line of `%s` output (resource/name expected)", c.Text)
+			p.warn.Add(p.path, i+1, "cannot read this line of the output of %q (resource/name expected)", c.Text)
 			return
 		}
 		r, ok := resources.Lookup(m[1])

@@ -288,7 +288,10 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 	}
 	link := analyzer.Link{Component: "APIService " + name}
 	if c := a.Condition("Available"); c != nil {
-		link.Finding = fmt.Sprintf("Available=%s reason=%s: %s", c.Status, c.Reason, c.Message)
+		link.Finding = fmt.Sprintf("Available=%s reason=%s", c.Status, c.Reason)
+		if c.Message != "" {
+			link.Finding += ": " + c.Message
+		}
 		if !c.LastTransitionTime.IsZero() {
 			link.Finding += " (since " + analyzer.FmtTime(c.LastTransitionTime) + ")"
 		}

@@ -71,7 +71,11 @@ func runControllerNotRunning(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			signals = append(signals, fmt.Sprintf("its leader Lease was last renewed at %s, %s earlier %s, although it must be renewed every few seconds: no kube-controller-manager holds the leadership", analyzer.FmtTime(l.Lease.RenewTime), analyzer.FmtDuration(age), refWhat))
 			ev = append(ev, analyzer.Evidence{File: l.Source.File, Line: l.Source.Line, Object: l.Ref(), Field: "spec.renewTime", Text: text})
 		} else {
-			checked = append(checked, fmt.Sprintf("the leader Lease was renewed %s before %s", analyzer.FmtDuration(age), analyzer.OrDefault(fmtTimeIf(ref), "capture")))
+			if age < 0 {
+				checked = append(checked, fmt.Sprintf("the leader Lease was renewed at %s, after %s", analyzer.FmtTime(l.Lease.RenewTime), analyzer.OrDefault(fmtTimeIf(ref), "capture")))
+			} else {
+				checked = append(checked, fmt.Sprintf("the leader Lease was renewed %s before %s", analyzer.FmtDuration(age), analyzer.OrDefault(fmtTimeIf(ref), "capture")))
+			}
 		}
 	}
 	// 2. the kube-controller-manager pods

@@ -40,7 +40,10 @@ func runNamespaceFinalizer(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	extra = append(extra, o.Finalizers...)
 	if len(extra) == 0 {
-		return nil, fmt.Sprintf("the Namespace carries only the namespace controller's finalizer (spec.finalizers %v, no metadata.finalizers)", o.SpecFinalizers)
+		if len(o.SpecFinalizers) == 0 {
+			return nil, "the Namespace carries no finalizer (spec.finalizers and metadata.finalizers are empty)"
+		}
+		return nil, fmt.Sprintf("the Namespace carries only the namespace controller's finalizer (spec.finalizers %s, no metadata.finalizers)", strings.Join(o.SpecFinalizers, ", "))
 	}
 	cause := analyzer.Cause{Confidence: "high", GroupVersions: []string{}, APIServices: []string{},
 		Finalizers: extra, Objects: []analyzer.ObjectRef{analyzer.ObjectRefOf(o)}}

@@ -1,0 +1,543 @@
+package render
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+)
+
+// The renderers share one reading of the report: problems first (the root, the
+// namespaces it holds, the first safe steps), then each problem once (its chain, its
+// ladder with one last resort for all its namespaces, the timeline and ruled-out causes
+// its namespaces share), then per namespace only what differs.
+
+// condensedAt is the number of stuck namespaces from which the per-namespace sections
+// are condensed to one entry each (own conditions and timeline digested).
+const condensedAt = 4
+
+// problemView is one problem with what the renderers need around it.
+type problemView struct {
+	analyzer.Problem
+	// Cause is the first namespace's cause of this problem (summary, objects, notes).
+	Cause *analyzer.Cause
+	// NS are the namespaces the problem holds, in the problem's order.
+	NS []*analyzer.NamespaceReport
+	// LastResort are the /finalize steps of the namespaces held by this problem only
+	// (a namespace held by several problems gets its own in its section).
+	LastResort []analyzer.RemediationStep
+	LastNames  []string
+	// Shared are the timeline events of the first namespace that are not its own
+	// (not about the namespace itself): the cluster-wide story of the problem.
+	Shared []analyzer.TimelineEvent
+	// RuledOut is the ruled-out list when every namespace of the problem has the same.
+	RuledOut []analyzer.RuledOut
+	// earlier are the commands of the ladders of the problems before this one, with
+	// where they are ("step 1 of P1").
+	earlier map[string]string
+}
+
+// stepNote says when a rung is also a rung of an earlier problem's ladder (a namespace
+// held by two problems carries both ladders).
+func (p *problemView) stepNote(s analyzer.RemediationStep) string {
+	if where, ok := p.earlier[s.Command]; ok {
+		return " (The same as " + where + ".)"
+	}
+	return ""
+}
+
+// view is the report as the renderers read it.
+type view struct {
+	R        *analyzer.Report
+	Problems []*problemView
+	// Own are the namespaces' own timeline events (by namespace name).
+	Own map[string][]analyzer.TimelineEvent
+	// RestRuledOut are, per namespace, the causes ruled out for it that none of its
+	// problems shows as ruled out for all its namespaces.
+	RestRuledOut map[string][]analyzer.RuledOut
+	Condensed    bool
+	// AtLeast is true when the capture time is estimated (newest timestamp in the
+	// bundle): the time a namespace has been stuck is then a lower bound.
+	AtLeast bool
+}
+
+func newView(r *analyzer.Report) *view {
+	v := &view{R: r, Own: map[string][]analyzer.TimelineEvent{}, RestRuledOut: map[string][]analyzer.RuledOut{},
+		Condensed: len(r.Namespaces) >= condensedAt, AtLeast: r.Bundle.CapturedAt != nil && r.Bundle.CapturedAtSource != ""}
+	byName := map[string]*analyzer.NamespaceReport{}
+	for i := range r.Namespaces {
+		ns := &r.Namespaces[i]
+		byName[ns.Name] = ns
+		v.Own[ns.Name] = ownEvents(ns)
+	}
+	earlier := map[string]string{}
+	for i := range r.Problems {
+		p := &problemView{Problem: r.Problems[i], earlier: map[string]string{}}
+		for c, where := range earlier {
+			p.earlier[c] = where
+		}
+		for k, s := range r.Problems[i].Remediation {
+			if _, ok := earlier[s.Command]; !ok {
+				earlier[s.Command] = fmt.Sprintf("step %d of %s", k+1, r.Problems[i].ID)
+			}
+		}
+		for _, pn := range p.Namespaces {
+			ns := byName[pn.Name]
+			if ns == nil {
+				continue
+			}
+			p.NS = append(p.NS, ns)
+			if p.Cause == nil {
+				for j, id := range ns.Problems {
+					if id == p.ID && j < len(ns.Causes) {
+						p.Cause = &ns.Causes[j]
+					}
+				}
+			}
+			if len(ns.Problems) == 1 {
+				if s, ok := lastResort(ns); ok {
+					p.LastResort = append(p.LastResort, s)
+					p.LastNames = append(p.LastNames, ns.Name)
+				}
+			}
+		}
+		if len(p.NS) > 0 {
+			first := p.NS[0]
+			for _, e := range first.Timeline {
+				if isOwn(first.Name, e) {
+					continue
+				}
+				if e.Cause == "" || e.Cause == p.CauseType {
+					p.Shared = append(p.Shared, e)
+				}
+			}
+			// the causes ruled out for every namespace of the problem are shown once
+			shared := map[analyzer.RuledOut]int{}
+			for _, ns := range p.NS {
+				for _, ro := range ns.RuledOut {
+					shared[ro]++
+				}
+			}
+			for _, ro := range first.RuledOut {
+				if shared[ro] == len(p.NS) {
+					p.RuledOut = append(p.RuledOut, ro)
+				}
+			}
+		}
+		v.Problems = append(v.Problems, p)
+	}
+	for i := range r.Namespaces {
+		ns := &r.Namespaces[i]
+		shown := map[analyzer.RuledOut]bool{}
+		for _, p := range v.Problems {
+			if contains(ns.Problems, p.ID) {
+				for _, ro := range p.RuledOut {
+					shown[ro] = true
+				}
+			}
+		}
+		for _, ro := range ns.RuledOut {
+			if !shown[ro] {
+				v.RestRuledOut[ns.Name] = append(v.RestRuledOut[ns.Name], ro)
+			}
+		}
+	}
+	return v
+}
+
+// lastResort is a namespace's /finalize step (the destructive rung its ladder ends with).
+func lastResort(ns *analyzer.NamespaceReport) (analyzer.RemediationStep, bool) {
+	for i := len(ns.Remediation) - 1; i >= 0; i-- {
+		if ns.Remediation[i].Risk == analyzer.RiskDestructive {
+			return ns.Remediation[i], true
+		}
+	}
+	return analyzer.RemediationStep{}, false
+}
+
+func sameRuledOut(a, b []analyzer.RuledOut) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// isOwn tells whether a timeline event is about the namespace itself (its deletion, its
+// conditions, a log line naming it) rather than about the cluster around it.
+func isOwn(name string, e analyzer.TimelineEvent) bool {
+	if e.Component == "Namespace/"+name {
+		return true
+	}
+	return nameRe(name).MatchString(e.Text)
+}
+
+var nameRes = map[string]*regexp.Regexp{}
+
+func nameRe(name string) *regexp.Regexp {
+	if re, ok := nameRes[name]; ok {
+		return re
+	}
+	re := regexp.MustCompile(`(^|[^a-z0-9.-])` + regexp.QuoteMeta(name) + `($|[^a-z0-9-])`)
+	if len(nameRes) < 4096 {
+		nameRes[name] = re
+	}
+	return re
+}
+
+func ownEvents(ns *analyzer.NamespaceReport) []analyzer.TimelineEvent {
+	var out []analyzer.TimelineEvent
+	for _, e := range ns.Timeline {
+		if isOwn(ns.Name, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// stuckFor says how long a namespace has been stuck: "at least 9h20m" when the capture
+// time is an estimate, "" when unknown.
+func (v *view) stuckFor(s string) string {
+	if s == "" {
+		return ""
+	}
+	if v.AtLeast {
+		return "at least " + s
+	}
+	return s
+}
+
+// deletedPhrase says in prose when a namespace was deleted ("deleted ...").
+func deletedPhrase(t *time.Time, inferred bool) string {
+	if t == nil {
+		return "deletion time unknown"
+	}
+	return "deleted " + deletedAt(t, inferred)
+}
+
+// deletedAt says when a namespace was deleted (a table cell); an inferred time is an
+// upper bound.
+func deletedAt(t *time.Time, inferred bool) string {
+	if t == nil {
+		return "unknown"
+	}
+	if inferred {
+		return "by " + ts(t) + " (inferred)"
+	}
+	return ts(t)
+}
+
+// blastRadius is one sentence about the namespaces a problem holds: how many, when they
+// were deleted and for how long they have been stuck.
+func (v *view) blastRadius(p *problemView) string {
+	n := len(p.Namespaces)
+	if n == 0 {
+		return "no namespace"
+	}
+	var first, last *time.Time
+	var stuck []string
+	inferred := false
+	for _, pn := range p.Namespaces {
+		inferred = inferred || pn.DeletionInferred
+		if t := pn.DeletionTimestamp; t != nil {
+			if first == nil || t.Before(*first) {
+				first = t
+			}
+			if last == nil || t.After(*last) {
+				last = t
+			}
+		}
+		if pn.StuckFor != "" {
+			stuck = append(stuck, pn.StuckFor)
+		}
+	}
+	if n == 1 {
+		pn := p.Namespaces[0]
+		s := "namespace " + pn.Name + ", " + deletedPhrase(pn.DeletionTimestamp, pn.DeletionInferred)
+		if pn.StuckFor != "" {
+			s += ", stuck for " + v.stuckFor(pn.StuckFor)
+		}
+		return s
+	}
+	s := fmt.Sprintf("%d namespaces", n)
+	if first != nil {
+		s += ", deleted between " + ts(first) + " and " + ts(last)
+		if inferred {
+			s += " (some times inferred)"
+		}
+	}
+	if len(stuck) > 0 {
+		// the oldest deletion has been stuck longest
+		longest, shortest := "", ""
+		for _, pn := range p.Namespaces {
+			if pn.DeletionTimestamp == nil || pn.StuckFor == "" {
+				continue
+			}
+			if pn.DeletionTimestamp.Equal(*first) {
+				longest = pn.StuckFor
+			}
+			if pn.DeletionTimestamp.Equal(*last) {
+				shortest = pn.StuckFor
+			}
+		}
+		if longest != "" && shortest != "" && longest != shortest {
+			if v.AtLeast {
+				s += ", stuck for at least " + shortest + " to " + longest
+			} else {
+				s += ", stuck for " + shortest + " to " + longest
+			}
+		} else if longest != "" {
+			s += ", stuck for " + v.stuckFor(longest)
+		}
+	}
+	return s
+}
+
+// safeSteps are the problem's safe rungs (the first screen shows them), without those
+// an earlier problem's first screen already shows (a namespace held by two problems
+// carries both ladders).
+func safeSteps(p *problemView) []analyzer.RemediationStep {
+	var out []analyzer.RemediationStep
+	for _, s := range p.Remediation {
+		if _, done := p.earlier[s.Command]; s.Risk == analyzer.RiskSafe && !done {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// firstSentence is the first sentence of a step's explanation (the first screen's
+// short form); the full text is in the ladder.
+func firstSentence(s string) string {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '.' && s[i+1] == ' ' && i > 20 && strings.Count(s[:i], "(") == strings.Count(s[:i], ")") {
+			return s[:i+1]
+		}
+	}
+	return s
+}
+
+// stepIndex is the 1-based rung of a problem's ladder that runs command (0 if none).
+func stepIndex(p *problemView, command string) int {
+	for i, s := range p.Remediation {
+		if s.Command == command {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// generatorLine names the nsanalyze that wrote the report.
+func generatorLine(g *analyzer.Generator) string {
+	if g == nil {
+		return "nsanalyze (version not recorded)"
+	}
+	name := g.Name
+	if name == "" {
+		name = "nsanalyze"
+	}
+	s := name + " " + orUnknown(g.Version)
+	if g.Revision != "" {
+		s += " (revision " + shortRev(g.Revision) + ")"
+	}
+	return s
+}
+
+func shortRev(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(devel)"
+	}
+	return s
+}
+
+// kubeVersion is the cluster's Kubernetes version, or says it is not known.
+func kubeVersion(b analyzer.BundleInfo) string {
+	if b.KubernetesVersion == "" {
+		return "Kubernetes version not in the bundle"
+	}
+	return "Kubernetes " + b.KubernetesVersion
+}
+
+// captureLine says when the bundle was captured and how that was established.
+func captureLine(b analyzer.BundleInfo) string {
+	if b.CapturedAt == nil {
+		return "capture time unknown (no timestamp in the bundle)"
+	}
+	s := "captured " + ts(b.CapturedAt)
+	if b.CapturedAtSource != "" {
+		s += " (estimated: " + b.CapturedAtSource + ")"
+	}
+	return s
+}
+
+// digest condenses a namespace's own timeline into one line: its deletion, its
+// condition transitions and the error lines about it.
+func digest(evs []analyzer.TimelineEvent) string {
+	if len(evs) == 0 {
+		return "no timed event of its own"
+	}
+	var parts []string
+	type run struct {
+		kind        string
+		n           int
+		first, last time.Time
+		comps       []string
+	}
+	var runs []*run
+	for _, e := range evs {
+		var r *run
+		if len(runs) > 0 && runs[len(runs)-1].kind == e.Kind {
+			r = runs[len(runs)-1]
+		} else {
+			r = &run{kind: e.Kind, first: e.Time}
+			runs = append(runs, r)
+		}
+		r.n++
+		r.last = e.Time
+		if !contains(r.comps, e.Component) && !strings.HasPrefix(e.Component, "Namespace/") {
+			r.comps = append(r.comps, e.Component)
+		}
+	}
+	clock := func(t time.Time) string { return t.UTC().Format("15:04:05") }
+	for _, r := range runs {
+		when := clock(r.first)
+		if r.n > 1 && !r.last.Equal(r.first) {
+			when += "–" + clock(r.last)
+		}
+		var s string
+		switch r.kind {
+		case analyzer.EventDeletion:
+			s = "deleted " + when
+		case analyzer.EventCondition:
+			s = fmt.Sprintf("%d condition%s set %s", r.n, plural(r.n), when)
+		case analyzer.EventError:
+			s = fmt.Sprintf("%d error line%s %s", r.n, plural(r.n), when)
+		default:
+			s = fmt.Sprintf("%d %s%s %s", r.n, r.kind, plural(r.n), when)
+		}
+		if len(r.comps) > 0 {
+			s += " (" + strings.Join(r.comps, ", ") + ")"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// clipProse clips text to n characters without leaving a quotation open: when the cut
+// falls inside a quoted string, it cuts before that string's opening quote.
+func clipProse(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := string(r[:n-1])
+	if strings.Count(cut, `"`)%2 == 1 {
+		if i := strings.LastIndex(cut, `"`); i > 0 {
+			cut = strings.TrimRight(cut[:i], " =:(")
+		}
+	}
+	return strings.TrimRight(cut, " ") + "…"
+}
+
+// problemConditions are a namespace's conditions that show a problem.
+func problemConditions(ns *analyzer.NamespaceReport) []analyzer.ConditionReport {
+	var out []analyzer.ConditionReport
+	for _, c := range ns.Conditions {
+		if c.Problem {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// sameConditions tells whether two namespaces report the same problem conditions
+// (type, status, reason and message; times may differ).
+func sameConditions(a, b []analyzer.ConditionReport) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Type != b[i].Type || a[i].Status != b[i].Status || a[i].Reason != b[i].Reason || a[i].Message != b[i].Message {
+			return false
+		}
+	}
+	return true
+}
+
+// nsNames lists namespace names, sorted as given.
+func nsNames(p *problemView) []string {
+	var out []string
+	for _, pn := range p.Namespaces {
+		out = append(out, pn.Name)
+	}
+	return out
+}
+
+// gapGroup is coverage gaps that differ only by the stuck namespace they name: the
+// first one's sentence, how many more namespaces, and every collect command.
+type gapGroup struct {
+	Missing string
+	More    []string
+	Collect []string
+}
+
+// groupGaps folds the gaps that are the same sentence for different stuck namespaces.
+func groupGaps(r *analyzer.Report) []gapGroup {
+	var out []gapGroup
+	idx := map[string]int{}
+	for _, g := range r.Coverage {
+		key, name := g.Missing+"\x00"+g.Collect, ""
+		for _, ns := range r.Namespaces {
+			if re := nameRe(ns.Name); re.MatchString(g.Missing) {
+				key = re.ReplaceAllString(g.Missing, "${1}\x01${2}") + "\x00" + re.ReplaceAllString(g.Collect, "${1}\x01${2}")
+				name = ns.Name
+				break
+			}
+		}
+		if i, ok := idx[key]; ok && name != "" {
+			out[i].More = append(out[i].More, name)
+			out[i].Collect = append(out[i].Collect, g.Collect)
+			continue
+		}
+		idx[key] = len(out)
+		out = append(out, gapGroup{Missing: g.Missing, Collect: []string{g.Collect}})
+	}
+	return out
+}
+
+// Sentence is the gap's sentence, naming the other namespaces it also applies to.
+func (g gapGroup) Sentence() string {
+	if len(g.More) == 0 {
+		return g.Missing
+	}
+	return fmt.Sprintf("%s (the same for %d more namespace%s: %s)", g.Missing, len(g.More), plural(len(g.More)), strings.Join(g.More, ", "))
+}
