@@ -128,14 +128,9 @@ func groupProblems(r *Report) {
 			if !ok {
 				idx = len(r.Problems)
 				byKey[key] = idx
-				var steps []RemediationStep
-				for _, s := range ns.Remediation {
-					if s.Risk != RiskDestructive {
-						steps = append(steps, s)
-					}
-				}
+				steps := append([]RemediationStep{}, c.ladder...)
 				r.Problems = append(r.Problems, Problem{ID: fmt.Sprintf("P%d", idx+1), CauseType: c.Type,
-					Root: RootSentence(c), RootComponent: rootComponent(c), Confidence: c.Confidence,
+					Root: RootSentence(c), Headline: headline(c), RootComponent: rootComponent(c), Confidence: c.Confidence,
 					Chain: c.Chain, Remediation: steps, Evidence: c.Evidence, Correlation: c.Correlation})
 			}
 			p := &r.Problems[idx]
@@ -144,6 +139,15 @@ func groupProblems(r *Report) {
 			ns.Problems = append(ns.Problems, p.ID)
 		}
 	}
+}
+
+// headline is the root in a few words: its component and the first clause of its finding.
+func headline(c *Cause) string {
+	l := RootLink(c)
+	if l == nil {
+		return Clip(firstClause(c.Summary), 140)
+	}
+	return shortComponent(l.Component) + ": " + Clip(strings.TrimSuffix(firstClause(l.Finding), "."), 140)
 }
 
 func rootComponent(c *Cause) string {
@@ -162,7 +166,7 @@ func summarize(r *Report) {
 		s := fmt.Sprintf("%d namespace%s stuck in Terminating", n, Plural(n, "s", ""))
 		if len(r.Problems) > 0 {
 			p := r.Problems[0]
-			s += ": " + strings.TrimSuffix(p.Root, ".")
+			s += ": " + p.Headline
 			if len(r.Problems) > 1 {
 				s += fmt.Sprintf(" (+%d more independent problem%s)", len(r.Problems)-1, Plural(len(r.Problems)-1, "s", ""))
 			}

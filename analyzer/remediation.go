@@ -15,8 +15,13 @@ import (
 func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 	var safe, caution []RemediationStep
 	seen := map[string]bool{}
+	names := append(namesOf(nr), p.Index.invalidNames...)
+	if p.example {
+		names = nil
+	}
 	for i := range nr.Causes {
 		c := &nr.Causes[i]
+		c.ladder = nil
 		r := RuleByName(rules, c.Type)
 		if c.Type == CauseUndetermined {
 			r = Undetermined
@@ -30,6 +35,8 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 			steps = append([]RemediationStep{*l.Fix}, steps...) // act on the root first
 		}
 		for _, s := range steps {
+			s.Command = guardNames(s.Command, names)
+			c.ladder = append(c.ladder, s)
 			if seen[s.Command] {
 				continue
 			}
@@ -44,13 +51,7 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 	p.Rule = nil
 	steps := append(safe, caution...)
 	// a name Kubernetes would refuse never reaches a command: its rung is a comment
-	names := append(namesOf(nr), p.Index.invalidNames...)
-	if p.example {
-		names = nil
-	}
-	for i := range steps {
-		steps[i].Command = guardNames(steps[i].Command, names)
-	}
+
 	last := "Last resort"
 	if len(steps) > 0 {
 		last += ", only after the steps above"
@@ -224,14 +225,19 @@ func coverage(ix *Index, r *Report) []Gap {
 		add(fmt.Sprintf("the bundle collector could not collect everything (%s:%d: %s)", ce.File, ce.Line, ce.Text),
 			Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
 	}
+	var undumped []string
 	for _, ns := range r.Namespaces {
-		if !ix.NamespaceDumped(ns.Name) {
-			get, ok := SafeCmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", NS(ns.Name), "-o", "json")
-			if ok {
-				get = "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + get
-			}
-			add("no object of the stuck namespace "+ns.Name+" was dumped", get)
+		if !ix.NamespaceDumped(ns.Name) && ValidName(NamespaceName, ns.Name) {
+			undumped = append(undumped, ns.Name)
 		}
+	}
+	switch {
+	case len(undumped) == 1:
+		add("no object of the stuck namespace "+undumped[0]+" was dumped",
+			"kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 "+Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", undumped[0], "-o", "json"))
+	case len(undumped) > 1:
+		add(fmt.Sprintf("no object of the %d stuck namespaces %s was dumped", len(undumped), strings.Join(firstN(undumped, 8), ", ")),
+			"for ns in "+Cmd(undumped...)+"; do kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -o json -n \"$ns\"; done")
 	}
 	return gaps
 }

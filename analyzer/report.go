@@ -73,6 +73,8 @@ type Problem struct {
 	Evidence []Evidence `json:"evidence"`
 	// Correlation is the first namespace's time correlation sentence.
 	Correlation string `json:"correlation,omitempty"`
+	// Headline is the root in a few words, for the report's one-line summary.
+	Headline string `json:"-"`
 }
 
 // ProblemNamespace is one namespace a problem holds stuck.
@@ -189,6 +191,8 @@ type Cause struct {
 	// Related are every log line that supports the cause (Evidence quotes a sample);
 	// the timeline shows them all.
 	Related []*logs.Entry `json:"-"`
+	// ladder is this cause's own safe and caution rungs (its problem's ladder).
+	ladder []RemediationStep
 }
 
 // Link is one step of a causal chain, from the namespace towards the root cause.

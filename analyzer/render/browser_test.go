@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"context"
+	"errors"
 	"html"
 	"image/png"
 	"os"
@@ -36,10 +37,22 @@ func runChromium(t *testing.T, bin string, args ...string) []byte {
 	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--no-first-run", "--disable-extensions",
 		"--disable-dev-shm-usage", "--user-data-dir=" + t.TempDir()}
-	cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	var err error
+	// Chromium itself sometimes dies of a signal on a loaded machine: a crash of the
+	// browser (not a failed check) is retried twice, then fails the test.
+	for try := 0; try < 3; try++ {
+		stdout.Reset()
+		stderr.Reset()
+		cmd := exec.CommandContext(ctx, bin, append(base, args...)...)
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err = cmd.Run()
+		var ee *exec.ExitError
+		if err == nil || !errors.As(err, &ee) || ee.ProcessState == nil || !strings.Contains(ee.ProcessState.String(), "signal") || ctx.Err() != nil {
+			break
+		}
+	}
+	if err != nil {
 		t.Fatalf("%s %v: %v\n%s", bin, args, err, stderr.String())
 	}
 	return stdout.Bytes()

@@ -34,7 +34,7 @@ func apiServiceLadder(ix *analyzer.Index, stuck map[string]bool, name string, sa
 				analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "service", svc.Name, "-o", "wide") + " && " +
 				analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "endpointslices", "-l", "kubernetes.io/service-name="+svc.Name) + " && " +
 				analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "pods", "-o", "wide"),
-			Why: fmt.Sprintf("Fix the backend first: make Service %s/%s have ready pods that kube-apiserver can reach (pod Ready? network path from the control plane to the pod network? certificates?). As soon as %s is Available=True, the namespace controller finishes within seconds.", svc.Namespace, svc.Name, name)})
+			Why: backendWhy(ix, svc, name)})
 		if d := ix.BackendWorkload(svc); d != nil && backendNotReady(ix, svc) {
 			kind := strings.ToLower(d.Kind)
 			safe = append(safe, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
@@ -142,6 +142,15 @@ func eventRisks(ix *analyzer.Index) []analyzer.Risk {
 				Why:     "Find the APIService of " + g + " and the Service it points at; make its pods ready and reachable from the control plane, or delete the APIService if its server was removed on purpose."}}})
 	}
 	return risks
+}
+
+// backendWhy says what the backend check is for: fixing the backend when its pods are
+// not ready, or only verifying the path when they are (restarting them cannot help).
+func backendWhy(ix *analyzer.Index, svc *objects.ServiceReference, name string) string {
+	if backendNotReady(ix, svc) {
+		return fmt.Sprintf("Fix the backend: make Service %s/%s have ready pods that kube-apiserver can reach (pod Ready? network path from the control plane to the pod network? certificates?). As soon as %s is Available=True, the namespace controller finishes within seconds.", svc.Namespace, svc.Name, name)
+	}
+	return fmt.Sprintf("The pods behind Service %s/%s are Ready, so restarting them cannot help: the fault is on the way from kube-apiserver to them (see the root). Once it is fixed, check that %s turns Available=True; the namespace controller then finishes within seconds.", svc.Namespace, svc.Name, name)
 }
 
 // backendNotReady reports whether some pod behind the Service is not Ready (restarting

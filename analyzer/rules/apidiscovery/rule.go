@@ -362,20 +362,20 @@ func networkLinks(p *analyzer.Pass) []analyzer.Link {
 		}
 	}
 	span := func(ls []*logs.Entry) string {
-		return fmt.Sprintf("%d lines, first %s, last %s", len(ls), analyzer.FmtTime(ls[0].Time), analyzer.FmtTime(ls[len(ls)-1].Time))
+		return fmt.Sprintf("%d log lines, first %s, last %s", len(ls), analyzer.FmtTime(ls[0].Time), analyzer.FmtTime(ls[len(ls)-1].Time))
 	}
 	logsCmd := analyzer.Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=cloud-controller-manager", "--tail=500")
 	var out []analyzer.Link
 	if route && len(routeLines) > 0 {
 		out = append(out, analyzer.Link{Component: comp, Fault: true, Evidence: analyzer.SampleLines(routeLines, 3),
-			Finding: "the route controller cannot create the routes to the pod network (" + span(routeLines) + "), so kube-apiserver cannot reach pods on other nodes",
+			Finding: "the route controller cannot create the routes to the pod network, so kube-apiserver cannot reach pods on other nodes. " + span(routeLines) + ".",
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "nodes", "-o", "custom-columns=NAME:.metadata.name,PODCIDR:.spec.podCIDR,NETWORK:.status.conditions[?(@.type==\"NetworkUnavailable\")].reason"),
 				Why: "Restore the routes from the control plane to every node's pod CIDR (the route controller recreates them once it can)."}})
 	}
 	if perm {
 		quote := strings.TrimSpace(permLines[0].Detail())
 		out = append(out, analyzer.Link{Component: "cloud permissions of the route controller", Fault: true, Evidence: analyzer.SampleLines(permLines, 3),
-			Finding: "the cloud refuses the route controller's calls: its IAM role or policy lacks the permissions it needs (" + span(permLines) + ")",
+			Finding: "the cloud refuses the route controller's calls: its IAM role or policy lacks the permissions it needs. " + span(permLines) + ".",
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: logsCmd + " | grep -E 'UnauthorizedOperation|AuthorizationFailed|AccessDenied'",
 				Why: "Restore the cloud route controller's permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + analyzer.Clip(quote, 200) + "). The routes come back on its next pass, kube-apiserver reaches the backend again and every stuck namespace finishes on its own."}})
 	}
