@@ -155,6 +155,9 @@ func findStuck(ix *Index) []stuckNamespace {
 		if o.DeletionTimestamp.IsZero() && o.Phase != "Terminating" {
 			continue
 		}
+		if goneInLaterList(ix, o) {
+			continue // a later listing of every namespace in the same file no longer has it
+		}
 		s := stuckNamespace{name: name, obj: o, deletion: o.DeletionTimestamp}
 		if !s.deletion.IsZero() {
 			s.since = "metadata.deletionTimestamp"
@@ -186,8 +189,36 @@ func findStuck(ix *Index) []stuckNamespace {
 		out = append(out, stuckNamespace{name: name, deletion: first.Time,
 			since: "first namespace controller failure in the log (no Namespace object in the bundle; deleted at or before this time)"})
 	}
+	for name, lines := range ix.NamespaceTerminating {
+		if _, ok := ix.Namespaces[name]; ok || ix.NamespaceListed || len(ix.NamespaceDeletionFailed[name]) > 0 {
+			continue
+		}
+		first := lines[0]
+		out = append(out, stuckNamespace{name: name, deletion: first.Time,
+			since: "the API server refused an operation because the namespace is being deleted (no Namespace object in the bundle; deleted at or before this time, when the line has one)"})
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
+}
+
+// goneInLaterList reports whether a Namespace read from a text table is absent from a
+// later listing of every namespace in the same file (it finished in between).
+func goneInLaterList(ix *Index, o *objects.Object) bool {
+	if o.Source.Rendering == "" {
+		return false
+	}
+	for _, l := range ix.Records.NamespaceLists {
+		if l.File != o.Source.File || l.Line <= o.Source.Line || l.Rendering == "" {
+			continue
+		}
+		for _, x := range ix.Records.Objects {
+			if x.Kind == "Namespace" && x.Name == o.Name && x.Source.File == l.File && x.Source.Line > l.Line && x.Source.Line <= l.Line+l.Namespaces+3 {
+				return false // listed again
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport {

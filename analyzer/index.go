@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -33,6 +34,11 @@ type Index struct {
 	// lines by namespace (content left without finalizers; the only namespace-naming
 	// failure line before 1.16).
 	ContentStillRemains map[string][]ContentLine
+	// NamespaceTerminating are the API server's refusals because a namespace is being
+	// deleted ("Operation cannot be fulfilled on namespaces \"X\": The system is ensuring
+	// all content is removed from this namespace"), by namespace: kubectl stderr saved
+	// with a ticket, often the only sign a namespace is Terminating.
+	NamespaceTerminating map[string][]*logs.Entry
 	// ruleLines are the lines each rule's Collect kept: rule name -> key -> lines.
 	ruleLines  map[string]map[string][]*logs.Entry
 	collectors []*Rule
@@ -62,6 +68,10 @@ type DiscoveryLine struct {
 	Failures  []kubemsg.GroupVersionError
 }
 
+// terminatingRE is the API server's refusal of an operation in a namespace being
+// deleted (k8s.io/apiserver's namespace lifecycle admission, all versions).
+var terminatingRE = regexp.MustCompile(`namespaces? \\?"([a-z0-9][a-z0-9.-]*)\\?": [Tt]he system is ensuring all content is removed from this namespace`)
+
 // NewIndex builds the index for the rules: the facts every rule may read, and the
 // lines each rule's Collect keeps, in one pass over the bundle's log entries.
 func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
@@ -76,6 +86,7 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 		NamespaceDeleted:        map[string][]*logs.Entry{},
 		ruleLines:               map[string]map[string][]*logs.Entry{},
 		ContentStillRemains:     map[string][]ContentLine{},
+		NamespaceTerminating:    map[string][]*logs.Entry{},
 	}
 	for _, r := range rules {
 		if r.Collect != nil {
@@ -83,12 +94,8 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 			ix.ruleLines[r.Name] = map[string][]*logs.Entry{}
 		}
 	}
-	nsPerFile := map[string]int{}
 	seen := map[string]*objects.Object{}
 	for _, o := range rec.Objects {
-		if o.Kind == "Namespace" {
-			nsPerFile[o.Source.File]++
-		}
 		// The same object is often dumped twice (an all-namespaces list and a
 		// per-namespace one): keep the first copy, or the one that says more.
 		key := o.Kind + "/" + o.Namespace + "/" + o.Name
@@ -119,11 +126,7 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 			ix.ByNamespace[o.Namespace] = append(ix.ByNamespace[o.Namespace], o)
 		}
 	}
-	for _, n := range nsPerFile {
-		if n > 1 {
-			ix.NamespaceListed = true
-		}
-	}
+	ix.NamespaceListed = rec.NamespaceListSeen
 	for i := range rec.Entries {
 		ix.addEntry(&rec.Entries[i])
 	}
@@ -183,6 +186,9 @@ func (ix *Index) addEntry(e *logs.Entry) {
 			ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: f})
 		}
 	}
+	if m := terminatingRE.FindStringSubmatch(d); m != nil && kubemsg.IsNamespaceName(m[1]) {
+		ix.NamespaceTerminating[m[1]] = append(ix.NamespaceTerminating[m[1]], e)
+	}
 	if strings.Contains(d, "Namespace has been deleted") {
 		ns := e.Field("namespace")
 		if ns == "" {
@@ -212,17 +218,70 @@ func (ix *Index) addEntry(e *logs.Entry) {
 
 // captureTime estimates when the bundle was collected: the newest time in any object
 // or log (the issue of the bundle format: nothing records it explicitly).
+//
+// A time later than this machine's clock by more than a day cannot be a capture time
+// (a damaged or hostile bundle: an object dated 9999): it is ignored, the newest
+// plausible time of the kept objects is used instead, and the source says so.
 func (ix *Index) captureTime() {
+	limit := ix.now().Add(24 * time.Hour)
 	t := ix.Records.NewestObjectTime
 	src := "newest object timestamp"
+	var ignored []string
+	if t.After(limit) {
+		ignored = append(ignored, "an object time of "+FmtTime(t))
+		t = ix.newestPlausibleObjectTime(limit)
+	}
 	for _, f := range ix.Records.LogFiles {
+		if f.Last.After(limit) {
+			ignored = append(ignored, "the last line of "+f.Path+" at "+FmtTime(f.Last))
+			continue
+		}
 		if f.Last.After(t) {
 			t = f.Last
 			src = "newest log line (" + f.Path + ")"
 		}
 	}
+	if len(ignored) > 0 {
+		src += "; ignored as in the future: " + strings.Join(ignored, ", ")
+	}
 	ix.CapturedAt = t
 	ix.CapturedAtSource = src
+}
+
+// now is the machine's clock (the capture time can only be before it).
+func (ix *Index) now() time.Time { return time.Now() }
+
+// newestPlausibleObjectTime is the newest time the kept objects carry that is not
+// after limit: deletion timestamps, condition transitions, Lease renewals, events.
+func (ix *Index) newestPlausibleObjectTime(limit time.Time) time.Time {
+	var t time.Time
+	see := func(x time.Time) {
+		if !x.After(limit) && x.After(t) {
+			t = x
+		}
+	}
+	for _, objs := range ix.ByKind {
+		for _, o := range objs {
+			see(o.DeletionTimestamp)
+			for _, c := range o.Conditions {
+				see(c.LastTransitionTime)
+			}
+			if o.Lease != nil {
+				see(o.Lease.RenewTime)
+			}
+			if o.Event != nil {
+				see(o.Event.Last)
+				see(o.Event.First)
+			}
+		}
+	}
+	for _, o := range ix.Namespaces {
+		see(o.DeletionTimestamp)
+		for _, c := range o.Conditions {
+			see(c.LastTransitionTime)
+		}
+	}
+	return t
 }
 
 // InNamespace returns the objects of a kind in a namespace.

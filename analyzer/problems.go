@@ -166,7 +166,11 @@ func summarize(r *Report) {
 		s := fmt.Sprintf("%d namespace%s stuck in Terminating", n, Plural(n, "s", ""))
 		if len(r.Problems) > 0 {
 			p := r.Problems[0]
-			s += ": " + p.Headline
+			h := p.Headline
+			if h == "" { // a copy (JSON, redaction) drops the headline: the root's first clause
+				h = Clip(strings.TrimSuffix(firstClause(p.Root), "."), 160)
+			}
+			s += ": " + h
 			if len(r.Problems) > 1 {
 				s += fmt.Sprintf(" (+%d more independent problem%s)", len(r.Problems)-1, Plural(len(r.Problems)-1, "s", ""))
 			}

@@ -426,6 +426,7 @@ func Redact(r *Report, namespaces, names []string) (*Report, *Redaction) {
 	rd.assign()
 	walkStrings(reflect.ValueOf(&cp).Elem(), rd.replace)
 	cp.Bundle.Path = "(redacted)"
+	summarize(&cp) // the summary clips the root: write it again from the redacted values
 	out := &Redaction{Tokens: rd.tokens}
 	for p := range rd.protected {
 		out.Protected = append(out.Protected, p)

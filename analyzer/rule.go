@@ -101,15 +101,16 @@ func (p *Pass) LineKeys() []string {
 // namespace controller's failures and completions (which namespaces are stuck), its
 // (re)starts, and the components' start-up lines (the Kubernetes version).
 var CorePhrases = []string{
-	"eletion of namespace",                       // KCM namespace controller: 1.16+ "deletion of namespace X failed", 1.35 "Deletion of namespace failed" namespace=X
-	"unexpected items still remain in namespace", // namespace deleter, per resource (bare in 1.8-1.15 KCM lines)
-	"failed to delete pods for namespace",        // KEP-5080 ordered namespace deletion (1.33+, backports)
-	"pods still remain, delaying deletion",       // KEP-5080 V(5) line
-	"Namespace has been deleted",                 // namespace controller: a namespace finished
-	"Starting namespace controller",              // namespace controller (re)started
-	"successfully acquired lease",                // leader election (KCM restarts)
-	`version="v1.`,                               // component start-up, structured ("Starting" version=...)
-	"Version: v1.",                               // component start-up, printf (before structured logging)
+	"eletion of namespace",                                // KCM namespace controller: 1.16+ "deletion of namespace X failed", 1.35 "Deletion of namespace failed" namespace=X
+	"unexpected items still remain in namespace",          // namespace deleter, per resource (bare in 1.8-1.15 KCM lines)
+	"failed to delete pods for namespace",                 // KEP-5080 ordered namespace deletion (1.33+, backports)
+	"pods still remain, delaying deletion",                // KEP-5080 V(5) line
+	"Namespace has been deleted",                          // namespace controller: a namespace finished
+	"ensuring all content is removed from this namespace", // API server: an operation refused in a namespace being deleted (kubectl stderr)
+	"Starting namespace controller",                       // namespace controller (re)started
+	"successfully acquired lease",                         // leader election (KCM restarts)
+	`version="v1.`,                                        // component start-up, structured ("Starting" version=...)
+	"Version: v1.",                                        // component start-up, printf (before structured logging)
 }
 
 // Phrases returns the log prefilter derived from the rules: CorePhrases and every

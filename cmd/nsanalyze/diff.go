@@ -1,11 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/render"
 
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 
@@ -210,7 +211,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		output     = fs.StringP("output", "o", "text", "output format: text|markdown|json")
 		namespaces = fs.StringSliceP("namespace", "n", nil, "only compare these namespaces (repeatable, or comma-separated)")
 		failOn     = fs.String("fail-on", "stuck", "exit 1 when NEW has: none (never)|stuck (a stuck namespace)|risk (or a latent risk)")
-		redact     = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens")
+		redact     = fs.Bool("redact", false, "replace customer names, domains, IPs, hostnames, UIDs, e-mail addresses, cloud account and resource ids with stable tokens")
 		help       = fs.BoolP("help", "h", false, "show this help")
 	)
 	load := addLoadFlags(fs)
@@ -255,7 +256,7 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		name := fs.Arg(i)
 		rec, err := bundle.Load(p, opts)
 		if err != nil {
-			fmt.Fprintf(stderr, "error: %s: %v\n", name, err)
+			fmt.Fprintf(stderr, "error: %s: %s\n", analyzer.EscapeLine(name), analyzer.EscapeLine(err.Error()))
 			return exitUsage
 		}
 		rec.Path = name
@@ -282,15 +283,14 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	d.Namespaces = *namespaces
 	switch *output {
 	case "json":
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(d); err != nil {
+		if err := render.WriteJSON(stdout, d); err != nil { // no raw C1, bidi or zero-width character
 			return exitUsage
 		}
 	case "markdown", "md":
+		render.Clean(d) // names and verdicts from the bundle: escaped as in the report
 		writeDiffMarkdown(stdout, d)
 	default:
+		render.Clean(d)
 		writeDiffText(stdout, d)
 	}
 	code, _ := exitCodeFor(reports[1], *failOn)

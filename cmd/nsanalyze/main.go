@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -119,7 +120,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		profile    = fs.String("profile", "none", "profile nsanalyze itself, as kubectl does: none|cpu|heap")
 		profileOut = fs.String("profile-output", "profile.pprof", "file the --profile is written to (read it with go tool pprof)")
 		version    = fs.Bool("version", false, "print the version and VCS revision of nsanalyze and exit")
-		redact     = fs.Bool("redact", false, "replace customer names, IPs, hostnames and UIDs with stable tokens (API groups, well-known finalizers and Kubernetes' messages are kept)")
+		redact     = fs.Bool("redact", false, "replace customer names, domains, IPs, hostnames, UIDs, e-mail addresses, cloud account and resource ids with stable tokens (well-known API groups and finalizers and Kubernetes' messages are kept)")
 	)
 	load := addLoadFlags(fs)
 	if code, done := parseArgs(fs, args, usage, stderr); done {
@@ -135,8 +136,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		printVersion(stdout)
 		return exitNotStuck
 	}
-	log := logrus.New()
-	log.SetOutput(stderr)
+	log := newLogger(stderr) // escapes what it prints of the bundle
 	lvl, err := logrus.ParseLevel(*verbosity)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: invalid --verbosity %q\n", *verbosity)
@@ -204,16 +204,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	log.WithFields(logrus.Fields{"objects": rec.ObjectCount, "logFiles": len(rec.LogFiles), "logEntries": len(rec.Entries),
 		"elapsed": time.Since(start).Round(time.Millisecond)}).Info("bundle read")
+	if !readable(rec) {
+		fmt.Fprintf(stderr, "error: nothing in %s could be read as a Kubernetes support bundle (%d files looked at: no Kubernetes object, component log or kubectl output; see the warnings above). Collect one with: nsanalyze collect > collect.sh && sh collect.sh\n",
+			analyzer.EscapeLine(strings.Join(fs.Args(), ", ")), len(rec.Files))
+		return exitUsage
+	}
 	report := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: *namespaces})
 	if *redact {
 		report = redactReport(report, rec)
 	}
 	report.Generator = generator()
-	if err := render.RenderWith(stdout, report, *output, render.Options{Color: color, Width: textWidth(os.Getenv)}); err != nil {
-		log.Error(err)
-		return exitUsage
-	}
 	code, _ := exitCodeFor(report, *failOn)
+	// render into memory first: a rendering error never empties the output nor changes
+	// the exit code; the report is then written as text, with the error on stderr
+	var out bytes.Buffer
+	if err := render.RenderWith(&out, report, *output, render.Options{Color: color, Width: textWidth(os.Getenv)}); err != nil {
+		log.Errorf("could not write the %s report (%v); writing it as text instead", *output, err)
+		out.Reset()
+		if err := render.RenderWith(&out, report, "text", render.Options{Width: textWidth(os.Getenv)}); err != nil {
+			log.Error(err)
+		}
+	}
+	if _, err := stdout.Write(out.Bytes()); err != nil {
+		log.Error(err)
+	}
 	if *profile == "heap" {
 		// the heap profile shows what the analysis holds: take it while the records live
 		err := stopProfile()
@@ -221,4 +235,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		runtime.KeepAlive(rec)
 	}
 	return code
+}
+
+// readable reports whether anything of the bundle reads as Kubernetes evidence: an
+// object, kubectl output, a collector's error, or a log with a known component, a
+// timestamped line or a line a rule matched. Unrelated files and archives with no
+// readable member are not a bundle (exit 2, never "no namespace is stuck").
+func readable(rec *bundle.Records) bool {
+	if rec.ObjectCount > 0 || len(rec.TextFiles) > 0 || len(rec.CollectorErrors) > 0 {
+		return true
+	}
+	for _, f := range rec.LogFiles {
+		if f.Matched > 0 || !f.First.IsZero() || (f.Component != "" && f.Component != "unknown") {
+			return true
+		}
+	}
+	return false
 }

@@ -189,8 +189,12 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		chain, summary, kasLines := apiServiceChain(p, gv, name, f.errText, causeEvidence, nsLines, wide)
 		cause := analyzer.Cause{Confidence: confidence, Finalizers: []string{}, Objects: []analyzer.ObjectRef{},
 			GroupVersions: []string{gv}, APIServices: []string{name}, Chain: chain, Notes: notes}
+		ev := append([]analyzer.Evidence{}, causeEvidence...)
 		if a := ix.APIServices[name]; a != nil {
 			cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(a))
+			if c := a.Condition("Available"); c != nil && c.Status != "True" && len(ev) == 0 {
+				ev = append(ev, analyzer.ConditionEvidence(a, c)) // the only evidence: the APIService's own condition
+			}
 		}
 		if len(kasLines) > 0 && confidence == "medium" && cond != nil {
 			cause.Confidence = "high"
@@ -208,7 +212,7 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		if len(order) == 1 {
 			all = append(append([]*logs.Entry{}, lines...), kasLines...)
 		}
-		cause.Evidence = append([]analyzer.Evidence{}, causeEvidence...)
+		cause.Evidence = ev
 		cause.AttachLines(all, p.Deletion, "discovery errors for "+gv, 8)
 		causes = append(causes, cause)
 	}
