@@ -78,6 +78,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runExplain(args[1:], stdout, stderr)
 		case "diff":
 			return runDiff(args[1:], stdout, stderr)
+		case "collect":
+			return runCollect(args[1:], stdout, stderr)
 		}
 	}
 	fs := pflag.NewFlagSet("nsanalyze", pflag.ContinueOnError)
