@@ -105,6 +105,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 			printVersion(stdout)
 			return exitNotStuck
+		case "collect":
+			return runCollect(args[1:], stdout, stderr)
 		}
 	}
 	fs := pflag.NewFlagSet("nsanalyze", pflag.ContinueOnError)

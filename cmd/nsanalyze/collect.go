@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/pflag"
+
+	"github.com/nsanalyze/nsanalyze/cmd/nsanalyze/collect"
+)
+
+const collectUsage = `nsanalyze collect writes what a customer runs to gather a bundle: a POSIX sh script
+that only reads from the cluster (kubectl or oc: get, logs, api-resources, version, and
+get --raw on /api and /apis, each with --request-timeout) and saves one
+nsanalyze-<context>-<time>.tar.gz in a layout nsanalyze reads; or, with
+--format troubleshoot, a troubleshoot.sh SupportBundle spec that gathers the same as far as
+troubleshoot's collectors allow. nsanalyze itself contacts no cluster.
+
+Usage:
+  nsanalyze collect [flags]
+
+Examples:
+  # Print the script and run it against the current kubectl context
+  nsanalyze collect | sh
+
+  # Save it to send to a customer; they run: sh collect.sh
+  nsanalyze collect -o collect.sh
+
+  # Also capture two namespaces that are not Terminating, archive into /tmp
+  nsanalyze collect -n kube-system -n default --out-dir /tmp -o collect.sh
+
+  # A spec for kubectl support-bundle (troubleshoot.sh)
+  nsanalyze collect --format troubleshoot -o nsanalyze-supportbundle.yaml
+
+Flags:
+`
+
+func runCollect(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("nsanalyze collect", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		output     = fs.StringP("output", "o", "", "write to FILE instead of stdout")
+		format     = fs.String("format", "script", "script (POSIX sh) | troubleshoot (troubleshoot.sh SupportBundle spec)")
+		namespaces = fs.StringSliceP("namespace", "n", nil, "also capture these namespaces in full (Terminating ones always are)")
+		timeout    = fs.String("request-timeout", "30s", "kubectl --request-timeout for every call")
+		outDir     = fs.String("out-dir", ".", "directory the script writes its .tar.gz into")
+		logTail    = fs.Int("log-tail", -1, "lines kept per component log, -1 = all")
+		help       = fs.BoolP("help", "h", false, "show this help")
+	)
+	if code, done := parseArgs(fs, args, collectUsage, stderr); done {
+		return code
+	}
+	if *help {
+		fs.SetOutput(stdout)
+		fmt.Fprint(stdout, collectUsage)
+		fs.PrintDefaults()
+		return exitNotStuck
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "error: nsanalyze collect takes no arguments, got %q\n", fs.Args())
+		return exitUsage
+	}
+	opts := collect.Options{Namespaces: *namespaces, RequestTimeout: *timeout, OutDir: *outDir, LogTail: *logTail, Version: buildVersion()}
+	var text string
+	var err error
+	mode := os.FileMode(0o644)
+	switch *format {
+	case "script", "sh":
+		text, err = collect.Script(opts)
+		mode = 0o755
+	case "troubleshoot":
+		text, err = collect.TroubleshootSpec(opts)
+	default:
+		err = fmt.Errorf("unknown --format %q (want script or troubleshoot)", *format)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return exitUsage
+	}
+	if *output == "" || *output == "-" {
+		if _, err := io.WriteString(stdout, text); err != nil {
+			fmt.Fprintf(stderr, "error: %v\n", err)
+			return exitUsage
+		}
+		return exitNotStuck
+	}
+	if err := os.WriteFile(*output, []byte(text), mode); err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "wrote %s\n", *output)
+	return exitNotStuck
+}
+
+// buildVersion is the module version nsanalyze was built as ("(devel)" from a work tree).
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
