@@ -110,13 +110,6 @@ func ts(t *time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04:05Z")
 }
 
-func list(s []string) string {
-	if len(s) == 0 {
-		return "[]"
-	}
-	return "[" + strings.Join(s, ", ") + "]"
-}
-
 func orNone(s string) string {
 	if s == "" {
 		return "(none)"

@@ -157,18 +157,6 @@ func lastResort(ns *analyzer.NamespaceReport) (analyzer.RemediationStep, bool) {
 	return analyzer.RemediationStep{}, false
 }
 
-func sameRuledOut(a, b []analyzer.RuledOut) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // isOwn tells whether a timeline event is about the namespace itself (its deletion, its
 // conditions, a log line naming it) rather than about the cluster around it.
 func isOwn(name string, e analyzer.TimelineEvent) bool {
@@ -477,20 +465,6 @@ func problemConditions(ns *analyzer.NamespaceReport) []analyzer.ConditionReport 
 		}
 	}
 	return out
-}
-
-// sameConditions tells whether two namespaces report the same problem conditions
-// (type, status, reason and message; times may differ).
-func sameConditions(a, b []analyzer.ConditionReport) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i].Type != b[i].Type || a[i].Status != b[i].Status || a[i].Reason != b[i].Reason || a[i].Message != b[i].Message {
-			return false
-		}
-	}
-	return true
 }
 
 // nsNames lists namespace names, sorted as given.

@@ -188,13 +188,6 @@ func writeDiffText(w io.Writer, d *Diff) {
 	}
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "?"
-	}
-	return s
-}
-
 // atLeast says how long a namespace has been stuck: a bundle records no capture time, so
 // the age measured to its newest timestamp is a lower bound.
 func atLeast(s string) string {

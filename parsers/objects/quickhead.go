@@ -415,6 +415,45 @@ func (q *qreader) stringOrNull(dst *string) bool {
 	return true
 }
 
+// object reads null, {} or an object, member reading the value of each key (with the
+// key and its colon read): the open/key/next walk every object shape shares.
+func (q *qreader) object(member func(k []byte) bool) bool {
+	_, empty, ok := q.open()
+	if !ok || empty {
+		return ok
+	}
+	return q.members(member)
+}
+
+// members reads the members of an object whose '{' open() read and found non-empty.
+func (q *qreader) members(member func(k []byte) bool) bool {
+	for {
+		k, ok := q.key()
+		if !ok || !member(k) {
+			return false
+		}
+		if end, ok := q.next('}'); !ok || end {
+			return ok
+		}
+	}
+}
+
+// array reads null, [] or an array, elem reading each element.
+func (q *qreader) array(elem func() bool) bool {
+	empty, ok := q.openArray()
+	if !ok || empty {
+		return ok
+	}
+	for {
+		if !elem() {
+			return false
+		}
+		if end, ok := q.next(']'); !ok || end {
+			return ok
+		}
+	}
+}
+
 func asciiKey(k []byte) bool {
 	for _, c := range k {
 		if c >= 0x80 {
@@ -451,57 +490,46 @@ func (q *qreader) topObject(h *qhead, probe func(kind string) bool) bool {
 		return true
 	}
 	var seen uint32
-	for {
-		k, ok := q.key()
-		if !ok {
-			return false
-		}
+	return q.members(func(k []byte) bool {
 		switch string(k) {
 		case "apiVersion":
-			ok = once(&seen, 1<<0) && q.stringOrNull(&h.apiVersion)
+			return once(&seen, 1<<0) && q.stringOrNull(&h.apiVersion)
 		case "kind":
-			ok = once(&seen, 1<<1) && q.stringOrNull(&h.kind) && (probe == nil || !probe(h.kind))
+			return once(&seen, 1<<1) && q.stringOrNull(&h.kind) && (probe == nil || !probe(h.kind))
 		case "metadata":
-			ok = once(&seen, 1<<2) && q.metadata(h)
+			return once(&seen, 1<<2) && q.metadata(h)
 		case "type":
-			ok = once(&seen, 1<<3) && q.stringOrNull(&h.evType)
+			return once(&seen, 1<<3) && q.stringOrNull(&h.evType)
 		case "lastTimestamp":
-			ok = once(&seen, 1<<4) && q.stringOrNull(&h.last)
+			return once(&seen, 1<<4) && q.stringOrNull(&h.last)
 		case "eventTime":
-			ok = once(&seen, 1<<5) && q.stringOrNull(&h.eventTime)
+			return once(&seen, 1<<5) && q.stringOrNull(&h.eventTime)
 		case "deprecatedLastTimestamp":
-			ok = once(&seen, 1<<6) && q.stringOrNull(&h.deprecatedLast)
+			return once(&seen, 1<<6) && q.stringOrNull(&h.deprecatedLast)
 		case "reason":
-			ok = once(&seen, 1<<7) && q.stringOrNull(nil)
+			return once(&seen, 1<<7) && q.stringOrNull(nil)
 		case "message":
-			ok = once(&seen, 1<<8) && q.stringOrNull(nil)
+			return once(&seen, 1<<8) && q.stringOrNull(nil)
 		case "note":
-			ok = once(&seen, 1<<9) && q.stringOrNull(nil)
+			return once(&seen, 1<<9) && q.stringOrNull(nil)
 		case "firstTimestamp":
-			ok = once(&seen, 1<<10) && q.stringOrNull(nil)
+			return once(&seen, 1<<10) && q.stringOrNull(nil)
 		case "reportingController":
-			ok = once(&seen, 1<<11) && q.stringOrNull(nil)
+			return once(&seen, 1<<11) && q.stringOrNull(nil)
 		case "count":
-			ok = once(&seen, 1<<12) && q.intOrNull()
+			return once(&seen, 1<<12) && q.intOrNull()
 		case "deprecatedCount":
-			ok = once(&seen, 1<<13) && q.intOrNull()
+			return once(&seen, 1<<13) && q.intOrNull()
 		case "involvedObject":
-			ok = once(&seen, 1<<14) && q.objectRef(&h.involvedKind, nil)
+			return once(&seen, 1<<14) && q.objectRef(&h.involvedKind, nil)
 		case "regarding":
-			ok = once(&seen, 1<<15) && q.objectRef(&h.regardingKind, &h.regarding)
+			return once(&seen, 1<<15) && q.objectRef(&h.regardingKind, &h.regarding)
 		case "source":
-			ok = once(&seen, 1<<16) && q.source()
-		default:
-			// a field the full decoder reads, or one differing from it only by case
-			ok = !isWire(wireTop, k) && q.skip(2)
+			return once(&seen, 1<<16) && q.source()
 		}
-		if !ok {
-			return false
-		}
-		if end, ok := q.next('}'); !ok || end {
-			return ok
-		}
-	}
+		// a field the full decoder reads, or one differing from it only by case
+		return !isWire(wireTop, k) && q.skip(2)
+	})
 }
 
 func (q *qreader) intOrNull() bool {
@@ -514,63 +542,39 @@ func (q *qreader) intOrNull() bool {
 }
 
 func (q *qreader) metadata(h *qhead) bool {
-	_, empty, ok := q.open()
-	if !ok || empty {
-		return ok
-	}
 	var seen uint32
-	for {
-		k, ok := q.key()
-		if !ok {
-			return false
-		}
+	return q.object(func(k []byte) bool {
 		switch string(k) {
 		case "name":
-			ok = once(&seen, 1<<0) && q.stringOrNull(&h.name)
+			return once(&seen, 1<<0) && q.stringOrNull(&h.name)
 		case "namespace":
-			ok = once(&seen, 1<<1) && q.stringOrNull(&h.namespace)
+			return once(&seen, 1<<1) && q.stringOrNull(&h.namespace)
 		case "uid":
-			ok = once(&seen, 1<<2) && q.stringOrNull(&h.uid)
+			return once(&seen, 1<<2) && q.stringOrNull(&h.uid)
 		case "creationTimestamp":
-			ok = once(&seen, 1<<3) && q.stringOrNull(&h.created)
+			return once(&seen, 1<<3) && q.stringOrNull(&h.created)
 		case "deletionTimestamp":
-			ok = once(&seen, 1<<4) && q.stringOrNull(&h.deletion)
+			return once(&seen, 1<<4) && q.stringOrNull(&h.deletion)
 		case "finalizers":
-			ok = once(&seen, 1<<5) && q.stringArray(&h.finalizers)
+			return once(&seen, 1<<5) && q.stringArray(&h.finalizers)
 		case "labels":
-			ok = once(&seen, 1<<6) && q.stringMap()
+			return once(&seen, 1<<6) && q.stringMap()
 		case "ownerReferences":
-			ok = once(&seen, 1<<7) && q.ownerRefs()
+			return once(&seen, 1<<7) && q.ownerRefs()
 		case "managedFields":
-			ok = once(&seen, 1<<8) && q.managedFields()
-		default:
-			ok = !isWire(wireMeta, k) && q.skip(3)
+			return once(&seen, 1<<8) && q.managedFields()
 		}
-		if !ok {
-			return false
-		}
-		if end, ok := q.next('}'); !ok || end {
-			return ok
-		}
-	}
+		return !isWire(wireMeta, k) && q.skip(3)
+	})
 }
 
 // stringArray reads null or an array of strings (or nulls); nonEmpty is set when it
 // has elements.
 func (q *qreader) stringArray(nonEmpty *bool) bool {
-	empty, ok := q.openArray()
-	if !ok || empty {
-		return ok
-	}
-	*nonEmpty = true
-	for {
-		if !q.stringOrNull(nil) {
-			return false
-		}
-		if end, ok := q.next(']'); !ok || end {
-			return ok
-		}
-	}
+	return q.array(func() bool {
+		*nonEmpty = true
+		return q.stringOrNull(nil)
+	})
 }
 
 // stringMap reads null or an object of strings (or nulls).
@@ -579,7 +583,7 @@ func (q *qreader) stringMap() bool {
 	if !ok || empty {
 		return ok
 	}
-	for {
+	for { // keys of any text (label keys are not wire field names): not members()
 		q.ws()
 		if _, esc, ok := q.str(); !ok || esc || !q.colon() || !q.stringOrNull(nil) {
 			return false
@@ -603,140 +607,58 @@ func (q *qreader) objectRef(kind *string, present *bool) bool {
 		return true
 	}
 	var seen uint32
-	for {
-		k, ok := q.key()
-		if !ok {
-			return false
-		}
+	return q.members(func(k []byte) bool {
 		switch string(k) {
 		case "kind":
-			ok = once(&seen, 1<<0) && q.stringOrNull(kind)
+			return once(&seen, 1<<0) && q.stringOrNull(kind)
 		case "apiVersion":
-			ok = once(&seen, 1<<1) && q.stringOrNull(nil)
+			return once(&seen, 1<<1) && q.stringOrNull(nil)
 		case "namespace":
-			ok = once(&seen, 1<<2) && q.stringOrNull(nil)
+			return once(&seen, 1<<2) && q.stringOrNull(nil)
 		case "name":
-			ok = once(&seen, 1<<3) && q.stringOrNull(nil)
-		default:
-			ok = !isWire(wireObjRef, k) && q.skip(3)
+			return once(&seen, 1<<3) && q.stringOrNull(nil)
 		}
-		if !ok {
-			return false
-		}
-		if end, ok := q.next('}'); !ok || end {
-			return ok
-		}
-	}
+		return !isWire(wireObjRef, k) && q.skip(3)
+	})
 }
 
 func (q *qreader) source() bool {
-	_, empty, ok := q.open()
-	if !ok || empty {
-		return ok
-	}
 	var seen uint32
-	for {
-		k, ok := q.key()
-		if !ok {
-			return false
-		}
+	return q.object(func(k []byte) bool {
 		if string(k) == "component" {
-			ok = once(&seen, 1) && q.stringOrNull(nil)
-		} else {
-			ok = !isWire(wireSource, k) && q.skip(3)
+			return once(&seen, 1) && q.stringOrNull(nil)
 		}
-		if !ok {
-			return false
-		}
-		if end, ok := q.next('}'); !ok || end {
-			return ok
-		}
-	}
+		return !isWire(wireSource, k) && q.skip(3)
+	})
 }
 
-func (q *qreader) ownerRefs() bool {
-	empty, ok := q.openArray()
-	if !ok || empty {
-		return ok
-	}
-	for {
-		if !q.ownerRef() {
-			return false
-		}
-		if end, ok := q.next(']'); !ok || end {
-			return ok
-		}
-	}
-}
+func (q *qreader) ownerRefs() bool { return q.array(q.ownerRef) }
 
 func (q *qreader) ownerRef() bool {
-	_, empty, ok := q.open()
-	if !ok || empty {
-		return ok
-	}
 	var seen uint32
-	for {
-		k, ok := q.key()
-		if !ok {
-			return false
-		}
+	return q.object(func(k []byte) bool {
 		switch string(k) {
 		case "apiVersion":
-			ok = once(&seen, 1<<0) && q.stringOrNull(nil)
+			return once(&seen, 1<<0) && q.stringOrNull(nil)
 		case "kind":
-			ok = once(&seen, 1<<1) && q.stringOrNull(nil)
+			return once(&seen, 1<<1) && q.stringOrNull(nil)
 		case "name":
-			ok = once(&seen, 1<<2) && q.stringOrNull(nil)
+			return once(&seen, 1<<2) && q.stringOrNull(nil)
 		case "controller":
-			ok = once(&seen, 1<<3) && (q.lit("true") || q.lit("false") || q.lit("null"))
-		default:
-			ok = !isWire(wireOwnerRef, k) && q.skip(4)
+			return once(&seen, 1<<3) && (q.lit("true") || q.lit("false") || q.lit("null"))
 		}
-		if !ok {
-			return false
-		}
-		if end, ok := q.next('}'); !ok || end {
-			return ok
-		}
-	}
+		return !isWire(wireOwnerRef, k) && q.skip(4)
+	})
 }
 
 func (q *qreader) managedFields() bool {
-	empty, ok := q.openArray()
-	if !ok || empty {
-		return ok
-	}
-	for {
-		_, empty, ok := q.open()
-		if !ok {
-			return false
-		}
-		if !empty {
-			var seen uint32
-			for {
-				k, ok := q.key()
-				if !ok {
-					return false
-				}
-				if string(k) == "manager" {
-					ok = once(&seen, 1) && q.stringOrNull(nil)
-				} else {
-					ok = !isWire(wireManaged, k) && q.skip(4)
-				}
-				if !ok {
-					return false
-				}
-				end, ok := q.next('}')
-				if !ok {
-					return false
-				}
-				if end {
-					break
-				}
+	return q.array(func() bool {
+		var seen uint32
+		return q.object(func(k []byte) bool {
+			if string(k) == "manager" {
+				return once(&seen, 1) && q.stringOrNull(nil)
 			}
-		}
-		if end, ok := q.next(']'); !ok || end {
-			return ok
-		}
-	}
+			return !isWire(wireManaged, k) && q.skip(4)
+		})
+	})
 }
