@@ -25,7 +25,7 @@ func allFixtures(t *testing.T) []string {
 		return nil
 	})
 	if len(dirs) < 10 {
-		t.Skipf("only %d fixture bundles under %s", len(dirs), root)
+		t.Fatalf("only %d fixture bundles under %s", len(dirs), root)
 	}
 	sort.Strings(dirs)
 	return dirs

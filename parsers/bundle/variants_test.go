@@ -28,17 +28,15 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
-// realdataDir returns the directory of the real bundles: the repository's fixtures
-// copy, or ../shared/realdata next to the repository. The test is skipped without them.
+// realdataDir returns the directory of the real bundles, the repository's own copy
+// (nothing outside the repository is read); missing, it fails the test.
 func realdataDir(t *testing.T) string {
 	t.Helper()
-	for _, d := range []string{"../../fixtures/realdata", "../../../shared/realdata"} {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d
-		}
+	d := "../../fixtures/realdata"
+	if st, err := os.Stat(d); err != nil || !st.IsDir() {
+		t.Fatalf("committed fixtures %s missing: %v", d, err)
 	}
-	t.Skip("no real bundles (fixtures/realdata or ../shared/realdata)")
-	return ""
+	return d
 }
 
 func realBundles(t *testing.T) []string {
@@ -54,7 +52,7 @@ func realBundles(t *testing.T) []string {
 		}
 	}
 	if len(out) == 0 {
-		t.Skip("no real bundle")
+		t.Fatal("no real bundle under fixtures/realdata")
 	}
 	return out
 }
@@ -560,7 +558,7 @@ func TestLayoutsDetected(t *testing.T) {
 		}
 	}
 	if src == "" {
-		t.Skip("a-discovery-failure not available")
+		t.Fatal("committed fixture realdata/a-discovery-failure missing")
 	}
 	files := readTree(t, src)
 	year := bundleYear(t, files)
