@@ -37,14 +37,14 @@ func TestRegistrableDomain(t *testing.T) {
 // TestRedactDomainsAndCloudIDs: customer domains are replaced wherever they occur,
 // keeping the structure, with one token per domain; cloud ids, ARNs and addresses go.
 func TestRedactDomainsAndCloudIDs(t *testing.T) {
-	r := &Report{Summary: "crontabs.acme-corp.io and v1beta1.metrics.k8s.io; widgets.acme-corp.io; arn:aws:iam::123456789012:role/foo; vpc-0a1b2c3d; ops@acme-corp.io",
-		Namespaces: []NamespaceReport{{Name: "shop", MetadataFinalizers: []string{"acme-corp.io/cleanup"},
+	r := &Report{Namespaces: []NamespaceReport{{Name: "shop", MetadataFinalizers: []string{"acme-corp.io/cleanup"},
+			Verdict: "crontabs.acme-corp.io and v1beta1.metrics.k8s.io; widgets.acme-corp.io; arn:aws:iam::123456789012:role/foo; vpc-0a1b2c3d; ops@acme-corp.io",
 			Causes: []Cause{{GroupVersions: []string{"widgets.acme-corp.io/v1", "metrics.k8s.io/v1beta1"}, APIServices: []string{"v1.widgets.acme-corp.io", "v1beta1.metrics.k8s.io"},
 				Finalizers: []string{"acme-corp.io/cleanup"}}}}}}
 	red, _ := Redact(r, nil, nil)
 	want := "crontabs.domain-1 and v1beta1.metrics.k8s.io; widgets.domain-1; arn-1; cloudid-1; email-1"
-	if red.Summary != want {
-		t.Errorf("got  %s\nwant %s", red.Summary, want)
+	if got := red.Namespaces[0].Verdict; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 	if got := red.Namespaces[0].Causes[0].APIServices; got[0] != "v1.widgets.domain-1" || got[1] != "v1beta1.metrics.k8s.io" {
 		t.Errorf("APIServices %v", got)
