@@ -281,9 +281,8 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 		if !ix.Has("APIService") {
 			f += " (collect: kubectl get apiservices -o json)"
 		}
-		chain = append(chain, analyzer.Link{Component: "APIService " + name, Finding: f, Fault: true,
-			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "apiservice", name, "-o", "yaml"),
-				Why: "Find the Service APIService " + name + " points at (spec.service) and make its pods ready and reachable from the control plane, or delete the APIService if its server was removed on purpose."}})
+		// not in the bundle: a gap, not a proven fault (the ladder says what to look at)
+		chain = append(chain, analyzer.Link{Component: "APIService " + name, Finding: f})
 		if owner != "" {
 			summary += " (usually " + owner + ")"
 		}
