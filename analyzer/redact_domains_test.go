@@ -38,9 +38,9 @@ func TestRegistrableDomain(t *testing.T) {
 // keeping the structure, with one token per domain; cloud ids, ARNs and addresses go.
 func TestRedactDomainsAndCloudIDs(t *testing.T) {
 	r := &Report{Namespaces: []NamespaceReport{{Name: "shop", MetadataFinalizers: []string{"acme-corp.io/cleanup"},
-			Verdict: "crontabs.acme-corp.io and v1beta1.metrics.k8s.io; widgets.acme-corp.io; arn:aws:iam::123456789012:role/foo; vpc-0a1b2c3d; ops@acme-corp.io",
-			Causes: []Cause{{GroupVersions: []string{"widgets.acme-corp.io/v1", "metrics.k8s.io/v1beta1"}, APIServices: []string{"v1.widgets.acme-corp.io", "v1beta1.metrics.k8s.io"},
-				Finalizers: []string{"acme-corp.io/cleanup"}}}}}}
+		Verdict: "crontabs.acme-corp.io and v1beta1.metrics.k8s.io; widgets.acme-corp.io; arn:aws:iam::123456789012:role/foo; vpc-0a1b2c3d; ops@acme-corp.io",
+		Causes: []Cause{{GroupVersions: []string{"widgets.acme-corp.io/v1", "metrics.k8s.io/v1beta1"}, APIServices: []string{"v1.widgets.acme-corp.io", "v1beta1.metrics.k8s.io"},
+			Finalizers: []string{"acme-corp.io/cleanup"}}}}}}
 	red, _ := Redact(r, nil, nil)
 	want := "crontabs.domain-1 and v1beta1.metrics.k8s.io; widgets.domain-1; arn-1; cloudid-1; email-1"
 	if got := red.Namespaces[0].Verdict; got != want {
