@@ -175,7 +175,7 @@ func (ix *Index) addEntry(e *logs.Entry) {
 		// before 1.16 the controller logged the bare error, naming the namespace only here
 		ix.NamespaceDeletionFailed[ns] = append(ix.NamespaceDeletionFailed[ns], e)
 		ix.ContentStillRemains[ns] = append(ix.ContentStillRemains[ns], ContentLine{Entry: e, GVR: gvr})
-	} else if ns, _, ok := kubemsg.ParseOrderedDeletionFailure(d); ok {
+	} else if ns, _, ok := parseOrdered(d); ok {
 		ix.NamespaceDeletionFailed[ns] = append(ix.NamespaceDeletionFailed[ns], e)
 	} else if f := kubemsg.ParseDiscoveryFailure(d); len(f) > 0 {
 		ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: f})
@@ -186,9 +186,12 @@ func (ix *Index) addEntry(e *logs.Entry) {
 			ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: f})
 		}
 	}
-	if m := terminatingRE.FindStringSubmatch(d); m != nil && kubemsg.IsNamespaceName(m[1]) {
-		ix.NamespaceTerminating[m[1]] = append(ix.NamespaceTerminating[m[1]], e)
+	if strings.Contains(d, "ensuring all content is removed") { // no regexp run for the other lines
+		if m := terminatingRE.FindStringSubmatch(d); m != nil && kubemsg.IsNamespaceName(m[1]) {
+			ix.NamespaceTerminating[m[1]] = append(ix.NamespaceTerminating[m[1]], e)
+		}
 	}
+
 	if strings.Contains(d, "Namespace has been deleted") {
 		ns := e.Field("namespace")
 		if ns == "" {
@@ -362,4 +365,13 @@ func (ix *Index) PodsSelectedBy(ns string, selector map[string]string) []*object
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// parseOrdered is kubemsg.ParseOrderedDeletionFailure behind a literal check (it runs a
+// regexp, and this runs for every prefiltered log line).
+func parseOrdered(d string) (string, string, bool) {
+	if !strings.Contains(d, "failed to delete pods for namespace") {
+		return "", "", false
+	}
+	return kubemsg.ParseOrderedDeletionFailure(d)
 }

@@ -45,6 +45,9 @@ remain, delaying deletion of other resources" lines.`,
 
 // collect keeps the ordered-deletion lines of the namespace controller, by namespace.
 func collect(_ *logs.Entry, d string) []string {
+	if !strings.Contains(d, "failed to delete pods for namespace") && !strings.Contains(d, "pods still remain") {
+		return nil // no regexp run for the other lines
+	}
 	if ns, _, ok := kubemsg.ParseOrderedDeletionFailure(d); ok {
 		return []string{ns}
 	}
