@@ -16,7 +16,7 @@ import (
 func checkLinear(t *testing.T, what string, run func(n int), n int) {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("timing test")
+		t.Skip("timing test skipped with -short")
 	}
 	r := hostile.GrowthRatio(run, n)
 	if r > 2.5 {
