@@ -59,23 +59,34 @@ func escape(s string, oneLine bool) string {
 		return s
 	}
 	var b strings.Builder
+	writeEscaped(&b, s, oneLine, false)
+	return b.String()
+}
+
+// writeEscaped writes s with every unsafe character escaped (\xNN, \uNNNN); oneLine
+// also escapes newlines, quoted also escapes tabs, double quotes and backslashes.
+func writeEscaped(b *strings.Builder, s string, oneLine, quoted bool) {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case oneLine && r == '\n':
+			fmt.Fprintf(b, `\x%02x`, s[i])
+		case quoted && (r == '"' || r == '\\'):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case (oneLine || quoted) && r == '\n':
 			b.WriteString(`\n`)
+		case quoted && r == '\t':
+			b.WriteString(`\t`)
 		case r < 0x80 && Unsafe(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
+			fmt.Fprintf(b, `\x%02x`, r)
 		case Unsafe(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
+			fmt.Fprintf(b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+n])
 		}
 		i += n
 	}
-	return b.String()
 }
 
 // QuoteName shows a name from the bundle for prose: in double quotes, every unsafe
@@ -84,27 +95,7 @@ func escape(s string, oneLine bool) string {
 func QuoteName(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x80 && Unsafe(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case Unsafe(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
+	writeEscaped(&b, s, true, true)
 	b.WriteByte('"')
 	return b.String()
 }

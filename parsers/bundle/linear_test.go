@@ -15,17 +15,7 @@ import (
 
 func checkLinear(t *testing.T, what string, run func(n int), n int) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("timing test skipped with -short")
-	}
-	r := hostile.GrowthRatio(run, n)
-	if r > 2.5 {
-		r = min(r, hostile.GrowthRatio(run, n)) // a second chance against a noisy neighbour
-	}
-	t.Logf("%s: doubling the input took %.2f× as long", what, r)
-	if r > 2.5 {
-		t.Errorf("%s: doubling the input took %.2f× as long (want linear, at most 2.5×)", what, r)
-	}
+	hostile.CheckLinear(t, what, run, n)
 }
 
 // TestCollectorErrorsLinear: a troubleshoot *-errors.json of n texts (2.4 MB took 54 s:

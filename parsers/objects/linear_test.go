@@ -13,18 +13,7 @@ import (
 
 func checkLinear(t *testing.T, what string, run func(n int), n int) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("timing test skipped with -short")
-	}
-	r := hostile.GrowthRatio(run, n)
-	if r > 2.5 {
-		// a second chance against a noisy neighbour
-		r = min(r, hostile.GrowthRatio(run, n))
-	}
-	t.Logf("%s: doubling the input took %.2f× as long", what, r)
-	if r > 2.5 {
-		t.Errorf("%s: doubling the input took %.2f× as long (want linear, at most 2.5×)", what, r)
-	}
+	hostile.CheckLinear(t, what, run, n)
 }
 
 // TestManagersLinear: an object with n distinct managedFields managers (a 4 MB object
