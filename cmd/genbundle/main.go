@@ -10,7 +10,7 @@
 //
 // Usage:
 //
-//	genbundle -o DIR [-size 1G] [-seed 1] [-mix full|logs|objects] [-gz]
+//	genbundle -o DIR [-size 1G] [-seed 1] [-mix full|logs|objects] [-gz] [-pods N] [-logs SIZE]
 package main
 
 import (
@@ -32,9 +32,12 @@ func main() {
 	flag.Uint64Var(&cfg.Seed, "seed", 1, "random seed: the same seed and flags give the same bytes")
 	flag.StringVar(&cfg.Mix, "mix", "full", "what fills the size: full (logs and objects), logs (klog text; objects minimal), objects (kubectl JSON; logs minimal)")
 	flag.BoolVar(&cfg.Gzip, "gz", false, "write the component logs gzip-compressed (kube-apiserver.log.gz, ...)")
+	flag.IntVar(&cfg.Pods, "pods", 0, "number of pods in cluster/pods.json, whatever -size says (0: the pods fill their share of -size)")
+	var logSize string
+	flag.StringVar(&logSize, "logs", "", "size of the component logs, whatever -size and -mix say (e.g. 2G); the objects fill the rest of -size")
 	flag.Parse()
 	if cfg.Out == "" || flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: genbundle -o DIR [-size 1G] [-seed 1] [-mix full|logs|objects] [-gz]")
+		fmt.Fprintln(os.Stderr, "usage: genbundle -o DIR [-size 1G] [-seed 1] [-mix full|logs|objects] [-gz] [-pods N] [-logs SIZE]")
 		os.Exit(2)
 	}
 	n, err := parseSize(size)
@@ -43,6 +46,12 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.Size = n
+	if logSize != "" {
+		if cfg.LogBytes, err = parseSize(logSize); err != nil {
+			fmt.Fprintln(os.Stderr, "genbundle: -logs:", err)
+			os.Exit(2)
+		}
+	}
 	exp, err := gen.Generate(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "genbundle:", err)

@@ -694,7 +694,7 @@ func (p *plan) writePods(w io.Writer, r *rand.Rand, budget int64) error {
 		img: "registry.k8s.io/prometheus-adapter/prometheus-adapter:v0.12.0", node: pick(r, p.Nodes), ip: "10.244.2.31",
 		rs: "prometheus-adapter-7c5f8d9b4", rsUID: uuid(r), created: p.Start.Add(-10 * 24 * time.Hour), ready: true, port: 6443,
 		labels: []string{"app.kubernetes.io/name", "prometheus-adapter", "pod-template-hash", "7c5f8d9b4"}})
-	for l.written < budget {
+	for n := 2; p.cfg.Pods > 0 && n < p.cfg.Pods || p.cfg.Pods <= 0 && l.written < budget; n++ {
 		ns := pick(r, p.Namespaces)
 		team, _, _ := strings.Cut(ns, "-")
 		a := pick(r, apps)

@@ -24,6 +24,12 @@ type Config struct {
 	Seed uint64
 	Mix  string // "full", "logs", "objects"
 	Gzip bool   // gzip the component logs
+	// Pods, when > 0, is the number of pods in cluster/pods.json (the two planted ones
+	// included), whatever Size says; the other object dumps still fill their share.
+	Pods int
+	// LogBytes, when > 0, is the size of the component logs, whatever Size and Mix say;
+	// the objects fill Size minus LogBytes.
+	LogBytes int64
 }
 
 // Expected is the ground truth, in the format of fixtures/*/expected.json.
@@ -183,6 +189,10 @@ func Generate(cfg Config) (Expected, error) {
 	}
 	if cfg.Mix == "objects" {
 		logBytes = 2 << 20 // the planted error lines and a little noise
+	}
+	if cfg.LogBytes > 0 {
+		logBytes = cfg.LogBytes
+		objBytes = max(cfg.Size-logBytes, 1<<20)
 	}
 
 	type job struct {
