@@ -178,14 +178,28 @@ func (ix *Index) PodsDumped(ns string) bool { return ix.KindDumped(ns, "Pod") }
 // directory, like `cluster/services.json`).
 func (ix *Index) KindDumped(ns, kind string) bool {
 	perFile := map[string]map[string]bool{}
+	found := false
+	note := func(file, namespace string) bool {
+		if namespace == ns {
+			found = true
+			return false
+		}
+		if perFile[file] == nil {
+			perFile[file] = map[string]bool{}
+		}
+		perFile[file][namespace] = true
+		return true
+	}
 	for _, o := range ix.ByKind[kind] {
-		if o.Namespace == ns {
-			return true
+		if !note(o.Source.File, o.Namespace) {
+			break
 		}
-		if perFile[o.Source.File] == nil {
-			perFile[o.Source.File] = map[string]bool{}
-		}
-		perFile[o.Source.File][o.Namespace] = true
+	}
+	if kind == "Pod" && !found {
+		ix.slim.eachFileNamespace(note)
+	}
+	if found {
+		return true
 	}
 	for _, nss := range perFile {
 		if len(nss) > 1 {
@@ -203,7 +217,7 @@ func (ix *Index) KindDumped(ns, kind string) bool {
 			return true
 		}
 		_, isNS := ix.Namespaces[dir]
-		if _, hasObjects := ix.ByNamespace[dir]; !isNS && !hasObjects {
+		if !isNS && !ix.hasObjectsIn(dir) {
 			return true // e.g. cluster/services.json: an all-namespaces dump
 		}
 	}

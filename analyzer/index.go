@@ -16,8 +16,11 @@ import (
 type Index struct {
 	Records *bundle.Records
 
-	Namespaces  map[string]*objects.Object   // by name (the newest copy when a namespace is dumped twice)
-	APIServices map[string]*objects.Object   // by name
+	Namespaces  map[string]*objects.Object // by name (the newest copy when a namespace is dumped twice)
+	APIServices map[string]*objects.Object // by name
+	// ByNamespace and ByKind hold the whole objects (Records.Objects). The pods of
+	// Records.SlimPods are not in them: InNamespace, EachOfKind, Find, Has and
+	// KindDumped see both (slimpods.go).
 	ByNamespace map[string][]*objects.Object // namespaced objects (not Namespaces) by namespace
 	ByKind      map[string][]*objects.Object
 	CRDs        map[string]*objects.Object // by "plural.group"
@@ -39,6 +42,8 @@ type Index struct {
 	// all content is removed from this namespace"), by namespace: kubectl stderr saved
 	// with a ticket, often the only sign a namespace is Terminating.
 	NamespaceTerminating map[string][]*logs.Entry
+	// slim is the index of Records.SlimPods (slimpods.go).
+	slim slimIndex
 	// ruleLines are the lines each rule's Collect kept: rule name -> key -> lines.
 	ruleLines  map[string]map[string][]*logs.Entry
 	collectors []*Rule
@@ -94,38 +99,7 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 			ix.ruleLines[r.Name] = map[string][]*logs.Entry{}
 		}
 	}
-	seen := map[string]*objects.Object{}
-	for _, o := range rec.Objects {
-		// The same object is often dumped twice (an all-namespaces list and a
-		// per-namespace one): keep the first copy, or the one that says more.
-		key := o.Kind + "/" + o.Namespace + "/" + o.Name
-		if prev, ok := seen[key]; ok && o.Name != "" {
-			if newer(o, prev) {
-				*prev = *o
-			}
-			continue
-		}
-		seen[key] = o
-		ix.ByKind[o.Kind] = append(ix.ByKind[o.Kind], o)
-		switch o.Kind {
-		case "Namespace":
-			if prev, ok := ix.Namespaces[o.Name]; !ok || newer(o, prev) {
-				ix.Namespaces[o.Name] = o
-			}
-			continue
-		case "APIService":
-			if prev, ok := ix.APIServices[o.Name]; !ok || newer(o, prev) {
-				ix.APIServices[o.Name] = o
-			}
-		case "CustomResourceDefinition":
-			ix.CRDs[o.Name] = o
-		case objects.KindVersionInfo:
-			ix.KubernetesVersion = o.ServerVersion
-		}
-		if o.Namespace != "" {
-			ix.ByNamespace[o.Namespace] = append(ix.ByNamespace[o.Namespace], o)
-		}
-	}
+	ix.indexObjects(rec)
 	ix.NamespaceListed = rec.NamespaceListSeen
 	for i := range rec.Entries {
 		ix.addEntry(&rec.Entries[i])
@@ -143,19 +117,6 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 	})
 	ix.captureTime()
 	return ix
-}
-
-// newer prefers the copy of an object with more information (a deletion timestamp,
-// conditions), so duplicates across dump files do not hide a stuck state.
-func newer(a, b *objects.Object) bool {
-	score := func(o *objects.Object) int {
-		s := len(o.Conditions)
-		if !o.DeletionTimestamp.IsZero() {
-			s += 100
-		}
-		return s
-	}
-	return score(a) > score(b)
 }
 
 func (ix *Index) addEntry(e *logs.Entry) {
@@ -284,13 +245,15 @@ func (ix *Index) newestPlausibleObjectTime(limit time.Time) time.Time {
 			see(c.LastTransitionTime)
 		}
 	}
+	see(ix.slim.newestTime(limit))
 	return t
 }
 
-// InNamespace returns the objects of a kind in a namespace.
+// InNamespace returns the objects of a kind in a namespace ("" = every kind), in the
+// order they were read.
 func (ix *Index) InNamespace(ns, kind string) []*objects.Object {
 	var out []*objects.Object
-	for _, o := range ix.ByNamespace[ns] {
+	for _, o := range ix.objectsIn(ns) {
 		if kind == "" || o.Kind == kind {
 			out = append(out, o)
 		}
@@ -300,6 +263,14 @@ func (ix *Index) InNamespace(ns, kind string) []*objects.Object {
 
 // Find returns the object of a kind with the given namespace and name, or nil.
 func (ix *Index) Find(kind, ns, name string) *objects.Object {
+	if kind == "Pod" && len(ix.slim.byNamespace[ns]) > 0 {
+		for _, o := range ix.InNamespace(ns, kind) {
+			if o.Name == name {
+				return o
+			}
+		}
+		return nil
+	}
 	for _, o := range ix.ByKind[kind] {
 		if o.Name == name && o.Namespace == ns {
 			return o
@@ -329,11 +300,18 @@ func (ix *Index) NamespaceDumped(ns string) bool {
 			}
 		}
 	}
-	return len(ix.ByNamespace[ns]) > 0
+	return ix.hasObjectsIn(ns)
+}
+
+// hasObjectsIn reports whether the bundle holds an object of the namespace.
+func (ix *Index) hasObjectsIn(ns string) bool {
+	return len(ix.ByNamespace[ns]) > 0 || len(ix.slim.byNamespace[ns]) > 0
 }
 
 // Has reports whether the bundle holds any object of a kind.
-func (ix *Index) Has(kind string) bool { return len(ix.ByKind[kind]) > 0 }
+func (ix *Index) Has(kind string) bool {
+	return len(ix.ByKind[kind]) > 0 || kind == "Pod" && len(ix.slim.live) > 0
+}
 
 // HasLogsOf reports whether the bundle holds a log of the component.
 func (ix *Index) HasLogsOf(component string) bool {

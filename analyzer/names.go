@@ -5,6 +5,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // NameWarnings checks the names of a bundle's objects that a report may quote or put
@@ -36,7 +37,7 @@ func invalidNames(rec *bundle.Records, found func(file string, line int, kind Na
 		seen[key] = true
 		found(file, line, kind, name)
 	}
-	for _, o := range rec.Objects {
+	rec.EachObject(func(o *objects.Object) {
 		f, l := o.Source.File, o.Source.Line
 		switch o.Kind {
 		case "Namespace":
@@ -75,7 +76,7 @@ func invalidNames(rec *bundle.Records, found func(file string, line int, kind Na
 			check(f, l, NamespaceName, o.CRD.ConversionService.Namespace)
 			check(f, l, ObjectName, o.CRD.ConversionService.Name)
 		}
-	}
+	})
 }
 
 // validPathSegment is apimachinery's path-segment rule for RBAC names, plus no control

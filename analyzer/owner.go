@@ -61,9 +61,12 @@ func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Li
 	}
 	var healthy, failing []string
 	for _, kind := range []string{"Deployment", "StatefulSet", "DaemonSet", "Pod"} {
-		for _, w := range ix.ByKind[kind] {
-			if !matchesTokens(w, tokens) || isControlPlane(w) || len(healthy)+len(failing) >= 6 {
-				continue
+		ix.EachOfKind(kind, func(w *objects.Object) bool {
+			if len(healthy)+len(failing) >= 6 {
+				return false
+			}
+			if !matchesTokens(w, tokens) || isControlPlane(w) {
+				return true
 			}
 			state, ok := workloadHealth(w)
 			desc := w.Ref() + " (" + state + ")"
@@ -73,7 +76,8 @@ func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Li
 			} else {
 				failing = append(failing, desc)
 			}
-		}
+			return true
+		})
 	}
 	crdNote := crdState(ix, finalizer, objs)
 	switch {
@@ -223,7 +227,7 @@ func matchesTokens(o *objects.Object, tokens []string) bool {
 }
 
 func (ix *Index) HasFinalizedObjects(ns string) bool {
-	for _, o := range ix.ByNamespace[ns] {
+	for _, o := range ix.InNamespace(ns, "") {
 		if len(o.Finalizers) > 0 {
 			return true
 		}

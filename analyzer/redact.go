@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // Redaction replaces customer identifiers in a report with stable tokens, so a report
@@ -48,7 +49,7 @@ type Redaction struct {
 // BundleNames lists the namespace and object names of a bundle's kept objects, so
 // names quoted only in free text (pods, nodes, services) are redacted too.
 func BundleNames(rec *bundle.Records) (namespaces, names []string) {
-	for _, o := range rec.Objects {
+	rec.EachObject(func(o *objects.Object) {
 		switch o.Kind {
 		case "APIService", "CustomResourceDefinition", "Event":
 			// APIService and CRD names are API group names; events are named after their object
@@ -63,7 +64,7 @@ func BundleNames(rec *bundle.Records) (namespaces, names []string) {
 		if o.Pod != nil && o.Pod.NodeName != "" {
 			names = append(names, o.Pod.NodeName)
 		}
-	}
+	})
 	return namespaces, names
 }
 

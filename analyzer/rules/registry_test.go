@@ -15,6 +15,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+	genbundle "github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
@@ -220,5 +221,57 @@ func TestCatalogLinesPassPrefilter(t *testing.T) {
 	}
 	if n < 20 {
 		t.Fatalf("only %d catalogued log lines", n)
+	}
+}
+
+// TestSlimPodsSameReport holds the slim pod table (objects.SlimPods, issue 16) to its
+// promise: over every fixture and a generated bundle, the report, the names redaction
+// works from and the name warnings are the same whether pods are kept whole or slim.
+func TestSlimPodsSameReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: reads every fixture twice")
+	}
+	gen := t.TempDir()
+	if _, err := genbundle.Generate(genbundle.Config{Out: gen, Size: 6 << 20, Seed: 3, Mix: "objects"}); err != nil {
+		t.Fatal(err)
+	}
+	slimmed := 0
+	for _, dir := range append(fixtureBundles(t), gen) {
+		rel, _ := filepath.Rel(filepath.Join("..", "..", "fixtures"), dir)
+		t.Run(rel, func(t *testing.T) {
+			report := func(whole bool) string {
+				rec, err := bundle.Load(dir, bundle.Options{Keywords: rules.Phrases, KeepObject: rules.KeepObject, WholePods: whole,
+					Exclude: []string{"raw", "expected.json", "README.md"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !whole {
+					slimmed += rec.SlimPods.Len()
+				}
+				namespaces, names := analyzer.BundleNames(rec)
+				warnings := analyzer.NameWarnings(rec)
+				r := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
+				b, _ := json.MarshalIndent(struct {
+					Report     *analyzer.Report
+					Namespaces []string
+					Names      []string
+					Warnings   any
+				}{r, namespaces, names, warnings}, "", " ")
+				return string(b)
+			}
+			slim, whole := report(false), report(true)
+			if slim != whole {
+				sl, wl := strings.Split(slim, "\n"), strings.Split(whole, "\n")
+				for i := 0; i < len(sl) && i < len(wl); i++ {
+					if sl[i] != wl[i] {
+						t.Fatalf("slim pods change the report at line %d:\n slim:  %s\n whole: %s", i+1, sl[i], wl[i])
+					}
+				}
+				t.Fatalf("slim pods change the report (%d vs %d lines)", len(sl), len(wl))
+			}
+		})
+	}
+	if slimmed < 200 {
+		t.Fatalf("only %d pods were kept slim: the comparison proves little", slimmed)
 	}
 }

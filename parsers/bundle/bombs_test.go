@@ -58,7 +58,7 @@ func TestBombs(t *testing.T) {
 				bad(f.Path, f.First)
 				bad(f.Path, f.Last)
 			}
-			for _, o := range rec.Objects {
+			for _, o := range allObjects(rec) {
 				bad(o.Ref(), o.CreationTimestamp)
 				bad(o.Ref(), o.DeletionTimestamp)
 			}

@@ -52,6 +52,10 @@ type Options struct {
 	// KeepObject, when set, decides which objects are kept in Records.Objects
 	// (the others are only counted), so memory grows with what the analysis needs.
 	KeepObject func(*objects.Object) bool
+	// WholePods keeps every kept Pod as a whole *objects.Object in Records.Objects;
+	// by default those without finalizers or deletion timestamp go to Records.SlimPods
+	// (tests compare the two).
+	WholePods bool
 }
 
 // CollectorError is one error text a bundle collector saved.
@@ -66,8 +70,12 @@ const DefaultMaxArchiveNesting = 2
 
 // Records is everything the parsers extracted from a bundle (or several, merged).
 type Records struct {
-	Path     string // as given (several bundles: joined with ", ")
-	Objects  []*objects.Object
+	Path    string // as given (several bundles: joined with ", ")
+	Objects []*objects.Object
+	// SlimPods holds the kept Pods without finalizers or deletion timestamp, compactly
+	// (nil when there are none, or with Options.WholePods); each row knows its place
+	// among Objects. EachObject walks both in the order they were read.
+	SlimPods *objects.SlimPods
 	Entries  []logs.Entry
 	LogFiles []logs.FileInfo
 	// Files lists every file of the bundle (relative paths), read or not.
@@ -198,6 +206,7 @@ type loader struct {
 	textObjs    []*objects.Object // objects of text renderings, emitted last
 	newest      time.Time
 	objStart    int // index of this bundle's first object in rec.Objects
+	podStart    int // index of this bundle's first row in rec.SlimPods
 	readable    int
 	depth       int
 	empty       int                 // empty files seen
@@ -218,7 +227,7 @@ type crRef struct {
 func newLoader(rec *Records, opts Options, label string) *loader {
 	return &loader{rec: rec, opts: opts, label: label, warn: &diag.Sink{}, br: bufio.NewReaderSize(nil, 64<<10),
 		objFiles: map[string]bool{}, fileObjects: map[string]int{},
-		stdoutFiles: map[string]bool{}, textFiles: map[string]bool{}, nsFiles: map[string]*nsCount{}, objStart: len(rec.Objects), errStart: len(rec.CollectorErrors)}
+		stdoutFiles: map[string]bool{}, textFiles: map[string]bool{}, nsFiles: map[string]*nsCount{}, objStart: len(rec.Objects), podStart: rec.SlimPods.Len(), errStart: len(rec.CollectorErrors)}
 }
 
 func (l *loader) load(p string) (int, error) {
@@ -253,6 +262,9 @@ func (l *loader) load(p string) (int, error) {
 	if root != "" || l.label != "" {
 		for _, o := range l.rec.Objects[l.objStart:] {
 			o.Source.File = strip(o.Source.File)
+		}
+		if l.rec.SlimPods != nil {
+			l.rec.SlimPods.RenameFiles(l.podStart, strip)
 		}
 		for i := l.errStart; i < len(l.rec.CollectorErrors); i++ {
 			l.rec.CollectorErrors[i].File = strip(l.rec.CollectorErrors[i].File)
@@ -504,6 +516,14 @@ func (l *loader) emitter(gv, crd string) func(*objects.Object) {
 		l.fileObjects[o.Source.File]++
 		l.noteTimes(o)
 		if l.opts.KeepObject == nil || l.opts.KeepObject(o) {
+			if o.Kind == "Pod" && !l.opts.WholePods {
+				if l.rec.SlimPods == nil {
+					l.rec.SlimPods = objects.NewSlimPods()
+				}
+				if l.rec.SlimPods.Add(o, len(l.rec.Objects)) {
+					return
+				}
+			}
 			l.rec.Objects = append(l.rec.Objects, o)
 			if crd != "" && o.Kind == "" {
 				l.crs = append(l.crs, crRef{o, crd})
@@ -674,4 +694,21 @@ func (l *loader) finishLogs() {
 		}
 	}
 	l.logFiles = nil
+}
+
+// EachObject calls fn with every kept object in the order they were read: the whole
+// objects of Objects and the pods of SlimPods, materialized one at a time (fn may keep
+// them; each call makes a new one).
+func (r *Records) EachObject(fn func(*objects.Object)) {
+	t := r.SlimPods
+	row, rows := 0, t.Len()
+	for i, o := range r.Objects {
+		for ; row < rows && t.Before(row) <= i; row++ {
+			fn(t.Pod(row))
+		}
+		fn(o)
+	}
+	for ; row < rows; row++ {
+		fn(t.Pod(row))
+	}
 }

@@ -80,7 +80,7 @@ func FuzzLoadArchive(f *testing.F) {
 		for _, r := range rec.Files {
 			check("file", r)
 		}
-		for _, o := range rec.Objects {
+		for _, o := range allObjects(rec) {
 			check("object", o.Source.File)
 		}
 		for _, e := range rec.Entries {

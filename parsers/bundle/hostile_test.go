@@ -151,8 +151,8 @@ func TestUnreadableFile(t *testing.T) {
 		if len(ws) != 1 || !strings.Contains(ws[0].Message, "permission denied") {
 			t.Fatalf("warnings %v, want one permission error naming secret.json", rec.Warnings)
 		}
-		if len(rec.Objects) != 1 {
-			t.Fatalf("%d objects, want the readable one", len(rec.Objects))
+		if len(allObjects(rec)) != 1 {
+			t.Fatalf("%d objects, want the readable one", len(allObjects(rec)))
 		}
 		t.Logf("as uid %d: %v", os.Geteuid(), ws)
 		return

@@ -1,6 +1,7 @@
 package bundle_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -106,12 +107,12 @@ func TestSosreport(t *testing.T) {
 			t.Errorf("layouts %v", rec.Layouts)
 		}
 		byRef := map[string]*objects.Object{}
-		for _, o := range rec.Objects {
+		for _, o := range allObjects(rec) {
 			byRef[o.Ref()] = o
 		}
 		pod := byRef["Pod/kube-system/metrics-server-1"]
 		if pod == nil || pod.APIVersion != "v1" || pod.Phase != "Pending" || byRef["Node/node1"] == nil {
-			t.Fatalf("objects %v", rec.Objects)
+			t.Fatalf("objects %v", allObjects(rec))
 		}
 		if ns := byRef["Namespace/tobedeleted"]; ns == nil || ns.Phase != "Terminating" || ns.Source.Rendering != text.RenderingTable || ns.Source.Line != 4 {
 			t.Errorf("namespace %+v", ns)
@@ -156,7 +157,7 @@ func TestTextByContent(t *testing.T) {
 		t.Errorf("text files %v", rec.TextFiles)
 	}
 	var rook, example, api *objects.Object
-	for _, o := range rec.Objects {
+	for _, o := range allObjects(rec) {
 		switch o.Ref() {
 		case "Namespace/rook":
 			rook = o
@@ -168,7 +169,7 @@ func TestTextByContent(t *testing.T) {
 	}
 	if rook == nil || rook.Phase != "Terminating" || example == nil || example.Phase != "Terminating" || api == nil ||
 		api.Condition("Available") == nil || api.Condition("Available").Reason != "MissingEndpoints" {
-		t.Fatalf("objects %v", rec.Objects)
+		t.Fatalf("objects %v", allObjects(rec))
 	}
 	if !rec.NamespaceListSeen {
 		t.Error("namespace list not seen")
@@ -207,12 +208,47 @@ func TestExtensionlessJSONNotALog(t *testing.T) {
 	dir := writeTree(t, filepath.Join(t.TempDir(), "x"), []bfile{{name: "b/pods", data: []byte(`{"apiVersion":"v1","items":[` + podJSON + `,` + podJSON + `],"kind":"List"}`)},
 		{name: "b/other.json", data: []byte(podJSON)}})
 	rec := load(t, dir)
-	if len(rec.LogFiles) != 0 || len(rec.Objects) != 3 {
-		t.Errorf("logs %v objects %d", rec.LogFiles, len(rec.Objects))
+	if len(rec.LogFiles) != 0 || len(allObjects(rec)) != 3 {
+		t.Errorf("logs %v objects %d", rec.LogFiles, len(allObjects(rec)))
 	}
 	for _, l := range rec.Layouts {
 		if l == bundle.LayoutClusterInfoStdout {
 			t.Errorf("layouts %v", rec.Layouts)
 		}
+	}
+}
+
+// TestSlimPodsKeepOrderAndPaths: pods kept slim come back from Records.EachObject in
+// the order they were read, among the whole objects, with the paths of whole objects
+// (a wrapper directory stripped, the bundle's label prefixed when several are read).
+func TestSlimPodsKeepOrderAndPaths(t *testing.T) {
+	pod := func(name, extra string) string {
+		return `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"` + name + `","namespace":"a"` + extra + `},"spec":{"nodeName":"n1","containers":[{"image":"i"}]},"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True","lastTransitionTime":"2026-11-30T10:00:00Z"}]}}`
+	}
+	list := `{"apiVersion":"v1","kind":"List","items":[` + pod("p1", "") + `,` + pod("p2", `,"finalizers":["x.io/f"]`) + `,` +
+		`{"apiVersion":"v1","kind":"Service","metadata":{"name":"s","namespace":"a"}},` + pod("p3", "") + `]}`
+	tmp := t.TempDir()
+	one := writeTree(t, filepath.Join(tmp, "one"), []bfile{{name: "wrap/cluster/pods.json", data: []byte(list)}, {name: "wrap/cluster/more.json", data: []byte(pod("p4", ""))}})
+	two := writeArchive(t, filepath.Join(tmp, "two.tar.gz"), "tar.gz", "", []bfile{{name: "w2/pods.json", data: []byte(list)}})
+	refs := func(whole bool) (out []string, slim int) {
+		rec, err := bundle.LoadAll([]string{one, two}, bundle.Options{WholePods: whole})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.EachObject(func(o *objects.Object) {
+			out = append(out, fmt.Sprintf("%s %s:%d", o.Ref(), o.Source.File, o.Source.Line))
+		})
+		return out, rec.SlimPods.Len()
+	}
+	whole, n := refs(true)
+	slim, m := refs(false)
+	if n != 0 || m != 5 {
+		t.Errorf("%d pods slim with WholePods, %d without (want 0 and 5)", n, m)
+	}
+	if !reflect.DeepEqual(slim, whole) {
+		t.Errorf("slim pods read as\n %s\nwhole as\n %s", strings.Join(slim, "\n "), strings.Join(whole, "\n "))
+	}
+	if all := strings.Join(whole, " "); len(whole) != 9 || !strings.Contains(all, "one:cluster/pods.json") || !strings.Contains(all, "two.tar.gz:pods.json") {
+		t.Errorf("objects %q", whole)
 	}
 }

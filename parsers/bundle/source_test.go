@@ -10,6 +10,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 var kcmDec = `E1231 23:59:50.000000       1 namespace_controller.go:157] deletion of namespace old failed: unable to retrieve the complete list of server APIs: projectcalico.org/v3: the server is currently unable to handle the request` + "\n"
@@ -108,8 +109,8 @@ func TestSymlinks(t *testing.T) {
 		{name: "/abs/namespaces.json", data: []byte(nsJSON)},
 	})
 	rec := load(t, p)
-	if len(rec.Entries) != 1 || rec.Entries[0].File != "etc/kube-controller-manager.log" || len(rec.Objects) != 1 {
-		t.Fatalf("entries %+v objects %d", rec.Entries, len(rec.Objects))
+	if len(rec.Entries) != 1 || rec.Entries[0].File != "etc/kube-controller-manager.log" || len(allObjects(rec)) != 1 {
+		t.Fatalf("entries %+v objects %d", rec.Entries, len(allObjects(rec)))
 	}
 	if _, err := os.Stat(filepath.Join(tmp, "..", "..", "etc", "kube-controller-manager.log")); err == nil {
 		t.Errorf("an archive member was written to disk")
@@ -125,8 +126,8 @@ func TestMultipleBundles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.Objects) != 1 || rec.Objects[0].Source.File != "a.tgz:namespaces.json" {
-		t.Errorf("objects %+v", rec.Objects)
+	if len(allObjects(rec)) != 1 || allObjects(rec)[0].Source.File != "a.tgz:namespaces.json" {
+		t.Errorf("objects %+v", allObjects(rec))
 	}
 	if len(rec.Entries) != 1 || rec.Entries[0].File != "b:logs/kube-controller-manager.log" || rec.Entries[0].Time.Year() != 2027 {
 		t.Errorf("entries %+v", rec.Entries)
@@ -152,11 +153,18 @@ func TestSingleFiles(t *testing.T) {
 		p := filepath.Join(tmp, c.name)
 		os.WriteFile(p, c.data, 0o644)
 		rec := load(t, p)
-		if len(rec.Objects) != c.objects || len(rec.Entries) != c.entries {
-			t.Errorf("%s: %d objects %d entries", c.name, len(rec.Objects), len(rec.Entries))
+		if len(allObjects(rec)) != c.objects || len(rec.Entries) != c.entries {
+			t.Errorf("%s: %d objects %d entries", c.name, len(allObjects(rec)), len(rec.Entries))
 		}
 		if c.entries > 0 && rec.Entries[0].Component != "kube-controller-manager" {
 			t.Errorf("%s: component %q", c.name, rec.Entries[0].Component)
 		}
 	}
+}
+
+// allObjects is every kept object of rec, whole or slim, in the order read.
+func allObjects(rec *bundle.Records) []*objects.Object {
+	var out []*objects.Object
+	rec.EachObject(func(o *objects.Object) { out = append(out, o) })
+	return out
 }

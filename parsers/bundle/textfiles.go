@@ -79,6 +79,11 @@ func (l *loader) emitTextObjects() {
 			dumped[o.Kind+"/"+o.Namespace+"/"+o.Name] = true
 		}
 	}
+	if kinds["Pod"] {
+		for i := l.podStart; i < l.rec.SlimPods.Len(); i++ {
+			dumped["Pod/"+l.rec.SlimPods.Namespace(i)+"/"+l.rec.SlimPods.Name(i)] = true
+		}
+	}
 	emit := l.emitter("", "")
 	for _, o := range l.textObjs {
 		if !dumped[o.Kind+"/"+o.Namespace+"/"+o.Name] {

@@ -19,7 +19,7 @@ func inferBlockingWebhook(p *analyzer.Pass) *analyzer.Cause {
 		return nil
 	}
 	present := map[string]bool{}
-	for _, o := range p.Index.ByNamespace[p.Namespace] {
+	for _, o := range p.Index.InNamespace(p.Namespace, "") {
 		present[strings.ToLower(o.Kind)] = true
 	}
 	for kind := range p.Index.Records.Dropped[p.Namespace] {

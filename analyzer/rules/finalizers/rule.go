@@ -57,7 +57,7 @@ func runFinalizers(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		}
 	}
 	var objs []*objects.Object
-	for _, o := range ix.ByNamespace[p.Namespace] {
+	for _, o := range ix.InNamespace(p.Namespace, "") {
 		if len(o.Finalizers) == 0 || o.Kind == "Namespace" {
 			continue
 		}

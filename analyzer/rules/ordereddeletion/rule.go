@@ -61,7 +61,7 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	ix := p.Index
 	lines := p.Lines(p.Namespace)
 	var pods, heldBack []*objects.Object
-	for _, o := range ix.ByNamespace[p.Namespace] {
+	for _, o := range ix.InNamespace(p.Namespace, "") {
 		switch {
 		case o.Kind == "Pod" && !o.DeletionTimestamp.IsZero():
 			pods = append(pods, o)
