@@ -52,51 +52,96 @@ func main() {
 	must(os.WriteFile(kw, []byte(strings.Join(rules.Phrases, "\n")+"\n"), 0o644))
 
 	size := func(n float64) int64 { return int64(n * *scale * mb) }
-	logs1G := bundle("logs", size(1024), false)
+	// a case's bundles are generated (once, into the cache) only when it runs
+	selected := func(name string) bool { return *genOnly || *only == "" || strings.Contains(name, *only) }
 	type result struct {
 		c     bench
 		stats []stat
 	}
 	var cases []bench
 	// Logs: klog text of kube-apiserver and kube-controller-manager.
-	logFiles := glob(logs1G, "logs/*.log")
-	c := bench{name: "logs 1 GB klog", bundle: logs1G, bytes: sumSize(logFiles), target: "≤ 1.0× grep -F; ≤ 3× rg -F"}
-	c.cmds = append(c.cmds, nsaCmd(nsa, logs1G))
-	c.cmds = append(c.cmds, command{label: "grep -F -c -f keywords", argv: append([]string{"grep", "-F", "-c", "-f", kw}, logFiles...), limit: 1.0})
-	if _, err := exec.LookPath("rg"); err == nil {
-		c.cmds = append(c.cmds, command{label: "rg -F -c -f keywords", argv: append([]string{"rg", "-F", "-c", "-f", kw}, logFiles...), limit: 3.0})
+	if name := "logs 1 GB klog"; selected(name) {
+		logs1G := bundle("logs", size(1024), false)
+		logFiles := glob(logs1G, "logs/*.log")
+		c := bench{name: name, bundle: logs1G, bytes: sumSize(logFiles), target: "≤ 1.0× grep -F; ≤ 3× rg -F"}
+		c.cmds = append(c.cmds, nsaCmd(nsa, logs1G))
+		c.cmds = append(c.cmds, command{label: "grep -F -c -f keywords", argv: append([]string{"grep", "-F", "-c", "-f", kw}, logFiles...), limit: 1.0})
+		if _, err := exec.LookPath("rg"); err == nil {
+			c.cmds = append(c.cmds, command{label: "rg -F -c -f keywords", argv: append([]string{"rg", "-F", "-c", "-f", kw}, logFiles...), limit: 3.0})
+		}
+		cases = append(cases, c)
 	}
-	cases = append(cases, c)
 	// The same logs, gzip-compressed.
-	logsGz := bundle("logs", size(1024), true)
-	gzFiles := glob(logsGz, "logs/*.log.gz")
-	cases = append(cases, bench{name: "logs 1 GB klog, .gz", bundle: logsGz, bytes: sumSize(logFiles), target: "≤ 1.0× zcat | grep -F",
-		cmds: []command{nsaCmd(nsa, logsGz),
-			{label: "zcat | grep -F -c -f keywords", argv: []string{"sh", "-c", "zcat " + strings.Join(gzFiles, " ") + " | grep -F -c -f " + kw}, limit: 1.0}}})
-	// Objects: kubectl get -o json Lists.
-	objs := bundle("objects", size(500), false)
-	jsonFiles := glob(objs, "cluster/*.json")
-	cases = append(cases, bench{name: "objects 500 MB kubectl JSON", bundle: objs, bytes: sumSize(jsonFiles), target: "≤ 1/3 × jq",
-		cmds: []command{nsaCmd(nsa, objs),
-			{label: "jq -c '.items[] | select(.metadata.deletionTimestamp)'", argv: append([]string{"jq", "-c", ".items[] | select(.metadata.deletionTimestamp)"}, jsonFiles...), limit: 1.0 / 3}}})
-	// A whole bundle, archived.
-	full := bundle("full", size(1536), false)
-	tgz := archive(full)
-	extract := filepath.Join(*cacheDir, "extract")
-	cases = append(cases, bench{name: "bundle 1.5 GB .tar.gz", bundle: full, archive: tgz, bytes: dirSize(full), target: "< 1.0× tar -xzf",
-		cmds: []command{nsaCmd(nsa, tgz),
-			{label: "nsanalyze with GOGC=50 (memory, not a target)", argv: append([]string{"env", "GOGC=50"}, nsaCmd(nsa, tgz).argv...), info: true},
-			{label: "tar -xzf", argv: []string{"sh", "-c", "rm -rf " + extract + " && mkdir -p " + extract + " && tar -xzf " + tgz + " -C " + extract}, limit: 1.0, strict: true}}})
-	// Scaling: 250 MB, 500 MB, 1 GB of logs.
-	scaling := bench{name: "scaling (logs)", target: "2× input ≤ 2× time", scaling: true}
-	for _, n := range []float64{256, 512, 1024} {
-		d := bundle("logs", size(n), false)
-		cmd := nsaCmd(nsa, d)
-		cmd.label = fmt.Sprintf("nsanalyze %s", human(sumSize(glob(d, "logs/*.log"))))
-		cmd.bytes = sumSize(glob(d, "logs/*.log"))
-		scaling.cmds = append(scaling.cmds, cmd)
+	if name := "logs 1 GB klog, .gz"; selected(name) {
+		logsGz := bundle("logs", size(1024), true)
+		gzFiles := glob(logsGz, "logs/*.log.gz")
+		cases = append(cases, bench{name: name, bundle: logsGz, bytes: sumSize(glob(bundle("logs", size(1024), false), "logs/*.log")), target: "≤ 1.0× zcat | grep -F",
+			cmds: []command{nsaCmd(nsa, logsGz),
+				{label: "zcat | grep -F -c -f keywords", argv: []string{"sh", "-c", "zcat " + strings.Join(gzFiles, " ") + " | grep -F -c -f " + kw}, limit: 1.0}}})
 	}
-	cases = append(cases, scaling)
+	// Objects: kubectl get -o json Lists.
+	if name := "objects 500 MB kubectl JSON"; selected(name) {
+		objs := bundle("objects", size(500), false)
+		jsonFiles := glob(objs, "cluster/*.json")
+		cases = append(cases, bench{name: name, bundle: objs, bytes: sumSize(jsonFiles), target: "≤ 1/3 × jq",
+			cmds: []command{nsaCmd(nsa, objs),
+				{label: "jq -c '.items[] | select(.metadata.deletionTimestamp)'", argv: append([]string{"jq", "-c", ".items[] | select(.metadata.deletionTimestamp)"}, jsonFiles...), limit: 1.0 / 3}}})
+	}
+	// A whole bundle, archived.
+	if name := "bundle 1.5 GB .tar.gz"; selected(name) {
+		full := bundle("full", size(1536), false)
+		tgz := archive(full)
+		cases = append(cases, bench{name: name, bundle: full, archive: tgz, bytes: dirSize(full), target: "< 1.0× tar -xzf",
+			cmds: []command{nsaCmd(nsa, tgz),
+				{label: "nsanalyze with GOGC=50 (memory, not a target)", argv: append([]string{"env", "GOGC=50"}, nsaCmd(nsa, tgz).argv...), info: true},
+				extractCmd(tgz)}})
+	}
+	// Scaling: 250 MB, 500 MB, 1 GB of logs.
+	if name := "scaling (logs)"; selected(name) {
+		scaling := bench{name: name, target: "2× input ≤ 2× time", scaling: true}
+		for _, n := range []float64{256, 512, 1024} {
+			d := bundle("logs", size(n), false)
+			cmd := nsaCmd(nsa, d)
+			cmd.label = fmt.Sprintf("nsanalyze %s", human(sumSize(glob(d, "logs/*.log"))))
+			cmd.bytes = sumSize(glob(d, "logs/*.log"))
+			scaling.cmds = append(scaling.cmds, cmd)
+		}
+		cases = append(cases, scaling)
+	}
+	// Kubernetes' scalability envelope (issue 16): 200,000 pods and 2 GB of component
+	// logs, plain and archived, against grep + jq and tar -xzf; then how the cost grows
+	// from 20,000 to 200,000 pods (with logs in proportion).
+	scaleBundle := func(pods int) string {
+		logs := int64(float64(pods) / 200000 * 2048 * mb)
+		return bundleCfg(fmt.Sprintf("pods-%dk", pods/1000), gen.Config{Pods: pods, LogBytes: logs, Size: logs + logs/7, Mix: "full"})
+	}
+	pods200k := int(200000 * *scale)
+	if name := "scale: 200k pods + 2 GB logs"; selected(name) {
+		d := scaleBundle(pods200k)
+		logFiles, jsonFiles := glob(d, "logs/*.log"), glob(d, "cluster/*.json")
+		cases = append(cases, bench{name: name, bundle: d, bytes: dirSize(d), target: "≤ 0.5× (grep -F -c + jq)",
+			cmds: []command{nsaCmd(nsa, d),
+				{label: "grep -F -c -f keywords (logs); jq -c '.items[] | select(.metadata.deletionTimestamp)' (objects)",
+					argv: []string{"sh", "-c", "grep -F -c -f " + kw + " " + strings.Join(logFiles, " ") + " && jq -c '.items[] | select(.metadata.deletionTimestamp)' " + strings.Join(jsonFiles, " ") + " >/dev/null"}, limit: 0.5}}})
+	}
+	if name := "scale: 200k pods + 2 GB logs, .tar.gz"; selected(name) {
+		d := scaleBundle(pods200k)
+		tgz := archive(d)
+		cases = append(cases, bench{name: name, bundle: d, archive: tgz, bytes: dirSize(d), target: "< 1.0× tar -xzf",
+			cmds: []command{nsaCmd(nsa, tgz), extractCmd(tgz)}})
+	}
+	if name := "scaling (pods)"; selected(name) {
+		sc := bench{name: name, target: "time grows no faster than the bundle", scaling: true}
+		for _, n := range []int{20000, 100000, 200000} {
+			n = int(float64(n) * *scale)
+			d := scaleBundle(n)
+			cmd := nsaCmd(nsa, d)
+			cmd.label = fmt.Sprintf("nsanalyze %dk pods, %s", n/1000, human(dirSize(d)))
+			cmd.bytes = dirSize(d)
+			sc.cmds = append(sc.cmds, cmd)
+		}
+		cases = append(cases, sc)
+	}
 
 	if *genOnly {
 		return
@@ -312,6 +357,11 @@ func bundle(mix string, size int64, gz bool) string {
 	if gz {
 		name += "-gz"
 	}
+	return bundleCfg(name, gen.Config{Size: size, Mix: mix, Gzip: gz})
+}
+
+// bundleCfg generates (once) the bundle cfg describes into the cache under name.
+func bundleCfg(name string, cfg gen.Config) string {
 	dir := filepath.Join(*cacheDir, name)
 	done := filepath.Join(*cacheDir, name+".done")
 	if _, err := os.Stat(done); err == nil {
@@ -320,13 +370,20 @@ func bundle(mix string, size int64, gz bool) string {
 	fmt.Fprintf(os.Stderr, "generating %s ...\n", dir)
 	must(os.RemoveAll(dir))
 	start := time.Now()
-	if _, err := gen.Generate(gen.Config{Out: dir, Size: size, Seed: 1, Mix: mix, Gzip: gz}); err != nil {
+	cfg.Out, cfg.Seed = dir, 1
+	if _, err := gen.Generate(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stderr, "generated %s in %s\n", dir, time.Since(start).Round(time.Second))
 	must(os.WriteFile(done, nil, 0o644))
 	return dir
+}
+
+// extractCmd is `tar -xzf` of an archive into a fresh directory of the cache.
+func extractCmd(tgz string) command {
+	extract := filepath.Join(*cacheDir, "extract")
+	return command{label: "tar -xzf", argv: []string{"sh", "-c", "rm -rf " + extract + " && mkdir -p " + extract + " && tar -xzf " + tgz + " -C " + extract}, limit: 1.0, strict: true}
 }
 
 // archive writes dir.tar.gz (once) with tar -czf, as a support tool would.

@@ -58,6 +58,20 @@ func TestRegistry(t *testing.T) {
 		if err != nil || !strings.Contains(string(test), "ruletest.Run(") {
 			t.Errorf("rule %s: analyzer/rules/%s/rule_test.go must call ruletest.Run", r.Name, dir)
 		}
+		// pods kept slim (objects.SlimPods) are not in the index's maps: a rule that
+		// reads ByNamespace or ByKind["Pod"] would miss most of a big cluster's pods
+		srcs, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range srcs {
+			b, _ := os.ReadFile(f)
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			for _, bad := range []string{"ByNamespace[", `ByKind["Pod"]`} {
+				if strings.Contains(string(b), bad) {
+					t.Errorf("%s reads Index.%s: use Index.InNamespace, Find or EachOfKind, which see the slim pods", f, strings.TrimSuffix(bad, "["))
+				}
+			}
+		}
 		steps := analyzer.ExampleLadder(r)
 		if len(steps) < 2 {
 			t.Errorf("rule %s: its example ladder has %d steps; want its own rungs before the /finalize last resort", r.Name, len(steps))
