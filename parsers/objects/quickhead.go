@@ -3,6 +3,7 @@ package objects
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"reflect"
 	"strings"
 )
@@ -148,10 +149,18 @@ func (q *qreader) ws() {
 	for i < len(b) {
 		switch b[i] {
 		case ' ':
-			// indentation of pretty-printed JSON (kubectl -o json): eight spaces at a time
-			i++
-			for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:]) == 0x2020202020202020 {
+			// indentation of pretty-printed JSON (kubectl -o json): eight bytes at a time,
+			// the run's end found in the first word that is not all spaces
+			for i+8 <= len(b) {
+				x := binary.LittleEndian.Uint64(b[i:]) ^ 0x2020202020202020
+				if x != 0 {
+					i += bits.TrailingZeros64(x) / 8
+					break
+				}
 				i += 8
+			}
+			if i < len(b) && b[i] == ' ' {
+				i++
 			}
 		case '\n', '\t', '\r':
 			i++
@@ -164,44 +173,70 @@ func (q *qreader) ws() {
 }
 
 // str reads a string at q.i and returns its raw contents; esc tells whether it holds
-// escapes (then raw is not the value).
+// escapes (then raw is not the value). Runs of plain bytes are skipped eight at a time.
 func (q *qreader) str() (raw []byte, esc, ok bool) {
-	if q.i >= len(q.b) || q.b[q.i] != '"' {
+	b := q.b
+	if q.i >= len(b) || b[q.i] != '"' {
 		return nil, false, false
 	}
 	start := q.i + 1
-	for j := start; j < len(q.b); j++ {
-		c := q.b[j]
-		switch {
-		case c == '"':
-			q.i = j + 1
-			return q.b[start:j], esc, true
-		case c == '\\':
-			esc = true
-			j++
-			if j >= len(q.b) {
-				return nil, false, false
-			}
-			switch q.b[j] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if j+4 >= len(q.b) {
-					return nil, false, false
-				}
-				for k := 1; k <= 4; k++ {
-					if !isHex(q.b[j+k]) {
-						return nil, false, false
-					}
-				}
-				j += 4
-			default:
-				return nil, false, false
-			}
-		case c < 0x20:
+	j := start
+	for {
+		for j+8 <= len(b) && !strSpecial(binary.LittleEndian.Uint64(b[j:])) {
+			j += 8
+		}
+		if j >= len(b) {
 			return nil, false, false
 		}
+		switch c := b[j]; {
+		case c == '"':
+			q.i = j + 1
+			return b[start:j], esc, true
+		case c == '\\':
+			esc = true
+			n := escapeLen(b[j:])
+			if n == 0 {
+				return nil, false, false
+			}
+			j += n
+		case c < 0x20:
+			return nil, false, false
+		default:
+			j++
+		}
 	}
-	return nil, false, false
+}
+
+// strSpecial tells whether any of the eight bytes of x is a quote, a backslash or a
+// control character (below 0x20): the bytes a string scan must stop at.
+func strSpecial(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	below20 := (x - 0x20*ones) & ^x & highs
+	return hasZero(x^('"'*ones))|hasZero(x^('\\'*ones))|below20 != 0
+}
+
+// escapeLen returns the length of the valid escape sequence b starts with (b[0] is a
+// backslash), or 0.
+func escapeLen(b []byte) int {
+	if len(b) < 2 {
+		return 0
+	}
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if len(b) < 6 {
+			return 0
+		}
+		for k := 2; k < 6; k++ {
+			if !isHex(b[k]) {
+				return 0
+			}
+		}
+		return 6
+	}
+	return 0
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
