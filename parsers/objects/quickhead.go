@@ -182,7 +182,11 @@ func (q *qreader) str() (raw []byte, esc, ok bool) {
 	start := q.i + 1
 	j := start
 	for {
-		for j+8 <= len(b) && !strSpecial(binary.LittleEndian.Uint64(b[j:])) {
+		for j+8 <= len(b) {
+			if m := stringStops(word(b, j)); m != 0 {
+				j += firstStop(m)
+				break
+			}
 			j += 8
 		}
 		if j >= len(b) {
@@ -205,15 +209,6 @@ func (q *qreader) str() (raw []byte, esc, ok bool) {
 			j++
 		}
 	}
-}
-
-// strSpecial tells whether any of the eight bytes of x is a quote, a backslash or a
-// control character (below 0x20): the bytes a string scan must stop at.
-func strSpecial(x uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
-	below20 := (x - 0x20*ones) & ^x & highs
-	return hasZero(x^('"'*ones))|hasZero(x^('\\'*ones))|below20 != 0
 }
 
 // escapeLen returns the length of the valid escape sequence b starts with (b[0] is a
