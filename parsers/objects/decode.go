@@ -509,6 +509,9 @@ func objectFromWire(it item, w *wire, path string, yamlLine int, opts Options, w
 	if w.Metadata.DeletionTimestamp != "" && timeStatus(w.Metadata.DeletionTimestamp) == timeInvalid {
 		warn.Add(path, it.line, "%s: metadata.deletionTimestamp %q is not an RFC3339 time", o.Ref(), capString(w.Metadata.DeletionTimestamp))
 	}
+	if len(w.Status.Conditions) > 0 {
+		o.Conditions = make([]Condition, 0, len(w.Status.Conditions))
+	}
 	for _, c := range w.Status.Conditions {
 		o.Conditions = append(o.Conditions, Condition{
 			Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message,
@@ -598,6 +601,9 @@ func fillKind(o *Object, w *wire) {
 		o.Endpoints = e
 	case "Pod":
 		p := &PodInfo{NodeName: w.Spec.NodeName, PodIP: w.Status.PodIP}
+		if len(w.Spec.Containers) > 0 {
+			p.Images = make([]string, 0, len(w.Spec.Containers))
+		}
 		for _, c := range w.Spec.Containers {
 			p.Images = append(p.Images, c.Image)
 		}

@@ -1,6 +1,7 @@
 package objects
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"unicode/utf8"
@@ -185,8 +186,10 @@ func pointer[T any](r *wireReader, dst **T, fill func(*T) bool) bool {
 }
 
 // slice reads null (*dst stays nil), [] (an empty slice, not nil, as encoding/json
-// sets it) or an array, elem reading each element into a new zero T.
-func slice[T any](r *wireReader, dst *[]T, elem func(*T) bool) bool {
+// sets it) or an array, elem reading each element into a new zero T. A non-empty
+// array starts with room for capHint elements (what most objects have: fewer
+// reallocations; slices the Object keeps take 0, so they do not hold spare room).
+func slice[T any](r *wireReader, dst *[]T, capHint int, elem func(*T) bool) bool {
 	if null, ok := r.isNull(); null || !ok {
 		return ok
 	}
@@ -194,11 +197,11 @@ func slice[T any](r *wireReader, dst *[]T, elem func(*T) bool) bool {
 	if !ok {
 		return false
 	}
-	s := []T{}
 	if empty {
-		*dst = s
+		*dst = []T{}
 		return true
 	}
+	s := make([]T, 0, max(capHint, 1))
 	for {
 		var zero T
 		s = append(s, zero)
@@ -228,6 +231,59 @@ func (r *wireReader) string(dst *string) bool {
 	return ok
 }
 
+// enum reads a string of the kind that takes a few values across a cluster (kinds,
+// condition types and statuses, reasons, managers): one of the common ones is shared
+// instead of allocated again for every object.
+func (r *wireReader) enum(dst *string) bool {
+	r.ws()
+	if r.i < len(r.b) && r.b[r.i] == '"' {
+		if end := bytes.IndexByte(r.b[r.i+1:], '"'); end >= 0 && end <= maxCommonLen {
+			if v, ok := commonStrings[string(r.b[r.i+1:r.i+1+end])]; ok {
+				r.i += end + 2
+				*dst = v
+				return true
+			}
+		}
+	}
+	return r.string(dst)
+}
+
+// commonStrings are the values enum shares; maxCommonLen is the longest.
+var commonStrings, maxCommonLen = commonSet(
+	// kinds and API versions, also of owners and involved objects
+	"v1", "apps/v1", "batch/v1", "Pod", "Node", "Service", "Endpoints", "EndpointSlice", "Namespace", "Event",
+	"Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob", "ConfigMap", "Secret", "Lease",
+	"PersistentVolumeClaim", "PersistentVolume", "ServiceAccount", "APIService", "CustomResourceDefinition",
+	"events.k8s.io/v1", "coordination.k8s.io/v1", "discovery.k8s.io/v1", "apiregistration.k8s.io/v1",
+	// condition statuses and types
+	"True", "False", "Unknown", "Ready", "Initialized", "ContainersReady", "PodScheduled",
+	"PodReadyToStartContainers", "DisruptionTarget", "Available", "Progressing", "ReplicaFailure",
+	"MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnavailable", "Established", "NamesAccepted",
+	"NamespaceDeletionDiscoveryFailure", "NamespaceDeletionGroupVersionParsingFailure",
+	"NamespaceDeletionContentFailure", "NamespaceContentRemaining", "NamespaceFinalizersRemaining",
+	// reasons, phases, event types
+	"ContainersNotReady", "PodCompleted", "Unschedulable", "MinimumReplicasAvailable", "MinimumReplicasUnavailable",
+	"NewReplicaSetAvailable", "ReplicaSetUpdated", "ProgressDeadlineExceeded", "KubeletReady", "KubeletHasSufficientMemory",
+	"KubeletHasNoDiskPressure", "KubeletHasSufficientPID", "CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull",
+	"ContainerCreating", "PodInitializing", "CreateContainerConfigError", "Error", "Completed", "OOMKilled",
+	"Running", "Pending", "Succeeded", "Failed", "Active", "Terminating", "Normal", "Warning",
+	"Scheduled", "Pulling", "Pulled", "Created", "Started", "Killing", "BackOff", "Unhealthy", "FailedScheduling",
+	"SuccessfulCreate", "SuccessfulDelete", "ScalingReplicaSet", "FailedMount", "LeaderElection",
+	// field managers and event sources
+	"kubectl", "kubectl-client-side-apply", "kubectl-create", "kubectl-edit", "kubectl-patch", "kubelet",
+	"kube-controller-manager", "kube-scheduler", "kube-apiserver", "default-scheduler", "helm", "Go-http-client",
+)
+
+// commonSet builds the table of shared strings.
+func commonSet(values ...string) (map[string]string, int) {
+	m, longest := make(map[string]string, len(values)), 0
+	for _, v := range values {
+		m[v] = v
+		longest = max(longest, len(v))
+	}
+	return m, longest
+}
+
 // stringValue reads a string as encoding/json unquotes it: its text when it holds no
 // escape and is valid UTF-8, else what encoding/json makes of it (escapes decoded,
 // invalid UTF-8 replaced by U+FFFD).
@@ -249,7 +305,7 @@ func (r *wireReader) stringValue() (string, bool) {
 
 // strings reads null, or an array of strings (null elements are "").
 func (r *wireReader) strings(dst *[]string) bool {
-	return slice(r, dst, r.string)
+	return slice(r, dst, 0, r.string)
 }
 
 // stringMap reads null, or an object of strings (null values are "") into a new map.
@@ -338,9 +394,9 @@ func (r *wireReader) wire(w *wire) bool {
 	return r.fields(&namesWire, 0, func(k []byte) (int, bool) {
 		switch string(k) {
 		case "apiVersion":
-			return 0, r.string(&w.APIVersion)
+			return 0, r.enum(&w.APIVersion)
 		case "kind":
-			return 1, r.string(&w.Kind)
+			return 1, r.enum(&w.Kind)
 		case "metadata":
 			return 2, r.metadata(&w.Metadata)
 		case "spec":
@@ -348,21 +404,21 @@ func (r *wireReader) wire(w *wire) bool {
 		case "status":
 			return 4, r.status(&w.Status)
 		case "subsets":
-			return 5, slice(r, &w.Subsets, r.subset)
+			return 5, slice(r, &w.Subsets, 0, r.subset)
 		case "endpoints":
-			return 6, slice(r, &w.Endpoints, r.endpoint)
+			return 6, slice(r, &w.Endpoints, 4, r.endpoint)
 		case "ports":
-			return 7, slice(r, &w.Ports, r.slicePort)
+			return 7, slice(r, &w.Ports, 4, r.slicePort)
 		case "webhooks":
-			return 8, slice(r, &w.Webhooks, r.webhook)
+			return 8, slice(r, &w.Webhooks, 0, r.webhook)
 		case "involvedObject":
 			return 9, pointer(r, &w.InvolvedObject, r.objectRef)
 		case "reason":
-			return 10, r.string(&w.Reason)
+			return 10, r.enum(&w.Reason)
 		case "message":
 			return 11, r.string(&w.Message)
 		case "type":
-			return 12, r.string(&w.Type)
+			return 12, r.enum(&w.Type)
 		case "count":
 			return 13, r.int(&w.Count)
 		case "firstTimestamp":
@@ -382,7 +438,7 @@ func (r *wireReader) wire(w *wire) bool {
 		case "deprecatedCount":
 			return 21, r.int(&w.DeprecatedCount)
 		case "reportingController":
-			return 22, r.string(&w.ReportingController)
+			return 22, r.enum(&w.ReportingController)
 		case "serverVersion":
 			return 23, pointer(r, &w.ServerVersion, r.serverVersion)
 		}
@@ -409,9 +465,9 @@ func (r *wireReader) metadata(m *wireMetadata) bool {
 		case "labels":
 			return 6, r.stringMap(&m.Labels)
 		case "ownerReferences":
-			return 7, slice(r, &m.OwnerReferences, r.ownerReference)
+			return 7, slice(r, &m.OwnerReferences, 0, r.ownerReference)
 		case "managedFields":
-			return 8, slice(r, &m.ManagedFields, r.managedField)
+			return 8, slice(r, &m.ManagedFields, 8, r.managedField)
 		}
 		return fieldUnknown, true
 	})
@@ -422,9 +478,9 @@ func (r *wireReader) ownerReference(o *OwnerReference) bool {
 	return r.fields(&namesOwnerRef, 3, func(k []byte) (int, bool) {
 		switch string(k) {
 		case "apiVersion":
-			return 0, r.string(&o.APIVersion)
+			return 0, r.enum(&o.APIVersion)
 		case "kind":
-			return 1, r.string(&o.Kind)
+			return 1, r.enum(&o.Kind)
 		case "name":
 			return 2, r.string(&o.Name)
 		case "controller":
@@ -438,7 +494,7 @@ func (r *wireReader) ownerReference(o *OwnerReference) bool {
 func (r *wireReader) managedField(m *wireManagedField) bool {
 	return r.fields(&namesManagedField, 3, func(k []byte) (int, bool) {
 		if string(k) == "manager" {
-			return 0, r.string(&m.Manager)
+			return 0, r.enum(&m.Manager)
 		}
 		return fieldUnknown, true
 	})
@@ -457,7 +513,7 @@ func (r *wireReader) spec(s *wireSpec) bool {
 		case "service":
 			return 3, pointer(r, &s.Service, r.serviceReference)
 		case "type":
-			return 4, r.string(&s.Type)
+			return 4, r.enum(&s.Type)
 		case "clusterIP":
 			return 5, r.string(&s.ClusterIP)
 		case "externalName":
@@ -465,11 +521,11 @@ func (r *wireReader) spec(s *wireSpec) bool {
 		case "selector":
 			return 7, r.raw(&s.Selector, 2)
 		case "ports":
-			return 8, slice(r, &s.Ports, r.servicePort)
+			return 8, slice(r, &s.Ports, 4, r.servicePort)
 		case "nodeName":
 			return 9, r.string(&s.NodeName)
 		case "containers":
-			return 10, slice(r, &s.Containers, r.container)
+			return 10, slice(r, &s.Containers, 4, r.container)
 		case "replicas":
 			return 11, pointer(r, &s.Replicas, r.int)
 		case "template":
@@ -479,7 +535,7 @@ func (r *wireReader) spec(s *wireSpec) bool {
 		case "scope":
 			return 14, r.string(&s.Scope)
 		case "versions":
-			return 15, slice(r, &s.Versions, r.crdVersion)
+			return 15, slice(r, &s.Versions, 0, r.crdVersion)
 		case "conversion":
 			return 16, pointer(r, &s.Conversion, r.conversion)
 		case "holderIdentity":
@@ -545,7 +601,7 @@ func (r *wireReader) template(t *wireTemplate) bool {
 		if string(k) == "spec" {
 			return 0, r.fields(&namesPodSpec, 3, func(k []byte) (int, bool) {
 				if string(k) == "containers" {
-					return 0, slice(r, &t.Spec.Containers, r.container)
+					return 0, slice(r, &t.Spec.Containers, 4, r.container)
 				}
 				return fieldUnknown, true
 			})
@@ -623,11 +679,11 @@ func (r *wireReader) status(s *wireStatus) bool {
 	return r.fields(&namesStatus, 1, func(k []byte) (int, bool) {
 		switch string(k) {
 		case "phase":
-			return 0, r.string(&s.Phase)
+			return 0, r.enum(&s.Phase)
 		case "conditions":
-			return 1, slice(r, &s.Conditions, r.condition)
+			return 1, slice(r, &s.Conditions, 8, r.condition)
 		case "containerStatuses":
-			return 2, slice(r, &s.ContainerStatuses, r.containerStatus)
+			return 2, slice(r, &s.ContainerStatuses, 4, r.containerStatus)
 		case "podIP":
 			return 3, r.string(&s.PodIP)
 		case "readyReplicas":
@@ -642,11 +698,11 @@ func (r *wireReader) condition(c *wireCondition) bool {
 	return r.fields(&namesCondition, 3, func(k []byte) (int, bool) {
 		switch string(k) {
 		case "type":
-			return 0, r.string(&c.Type)
+			return 0, r.enum(&c.Type)
 		case "status":
-			return 1, r.string(&c.Status)
+			return 1, r.enum(&c.Status)
 		case "reason":
-			return 2, r.string(&c.Reason)
+			return 2, r.enum(&c.Reason)
 		case "message":
 			return 3, r.string(&c.Message)
 		case "lastTransitionTime":
@@ -687,7 +743,7 @@ func (r *wireReader) containerStatus(c *wireContainerStatus) bool {
 func (r *wireReader) reason(s *wireReason) bool {
 	return r.fields(&namesReason, 5, func(k []byte) (int, bool) {
 		if string(k) == "reason" {
-			return 0, r.string(&s.Reason)
+			return 0, r.enum(&s.Reason)
 		}
 		return fieldUnknown, true
 	})
@@ -698,11 +754,11 @@ func (r *wireReader) subset(s *wireSubset) bool {
 	return r.fields(&namesSubset, 2, func(k []byte) (int, bool) {
 		switch string(k) {
 		case "addresses":
-			return 0, slice(r, &s.Addresses, r.address)
+			return 0, slice(r, &s.Addresses, 4, r.address)
 		case "notReadyAddresses":
-			return 1, slice(r, &s.NotReadyAddresses, r.address)
+			return 1, slice(r, &s.NotReadyAddresses, 4, r.address)
 		case "ports":
-			return 2, slice(r, &s.Ports, r.portName)
+			return 2, slice(r, &s.Ports, 4, r.portName)
 		}
 		return fieldUnknown, true
 	})
@@ -772,7 +828,7 @@ func (r *wireReader) webhook(h *wireWebhook) bool {
 		case "clientConfig":
 			return 2, r.clientConfig(&h.ClientConfig)
 		case "rules":
-			return 3, slice(r, &h.Rules, r.webhookRule)
+			return 3, slice(r, &h.Rules, 0, r.webhookRule)
 		case "namespaceSelector":
 			return 4, r.raw(&h.NamespaceSelector, 3)
 		case "timeoutSeconds":
@@ -804,9 +860,9 @@ func (r *wireReader) objectRef(o *ObjectReference) bool {
 	return r.fields(&namesObjectRef, 3, func(k []byte) (int, bool) {
 		switch string(k) {
 		case "apiVersion":
-			return 0, r.string(&o.APIVersion)
+			return 0, r.enum(&o.APIVersion)
 		case "kind":
-			return 1, r.string(&o.Kind)
+			return 1, r.enum(&o.Kind)
 		case "namespace":
 			return 2, r.string(&o.Namespace)
 		case "name":
@@ -820,7 +876,7 @@ func (r *wireReader) objectRef(o *ObjectReference) bool {
 func (r *wireReader) eventSource(s *wireEventSource) bool {
 	return r.fields(&namesEventSource, 1, func(k []byte) (int, bool) {
 		if string(k) == "component" {
-			return 0, r.string(&s.Component)
+			return 0, r.enum(&s.Component)
 		}
 		return fieldUnknown, true
 	})

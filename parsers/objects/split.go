@@ -127,14 +127,20 @@ func (s *jsonSplitter) skipValue() (bool, error) {
 		if depth > 0 {
 			// inside an object or array only quotes, brackets and newlines matter
 			p, buf := s.pos, s.buf
-			for p+8 <= len(buf) {
-				if m := structureStops(word(buf, p)); m != 0 {
-					p += firstStop(m)
+			for p < len(buf) {
+				c := buf[p]
+				if c == ' ' && p+8 <= len(buf) {
+					// indentation: the run of spaces skipped eight bytes at a time
+					if x := word(buf, p) ^ spaces8; x != 0 {
+						p += firstDifferent(x)
+						continue
+					}
+					p += 8
+					continue
+				}
+				if splitSpecial[c] {
 					break
 				}
-				p += 8
-			}
-			for p < len(buf) && !splitSpecial[buf[p]] {
 				p++
 			}
 			s.pos = p

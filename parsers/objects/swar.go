@@ -25,12 +25,12 @@ func stringStops(x uint64) uint64 {
 	return zeroBytes(x^('"'*swarOnes)) | zeroBytes(x^('\\'*swarOnes)) | below20
 }
 
-// structureStops flags quotes, brackets, braces and newlines: the bytes the splitter
-// looks at inside a value. '[' and ']' differ from '{' and '}' only in bit 0x20.
-func structureStops(x uint64) uint64 {
-	y := x | 0x20*swarOnes
-	return zeroBytes(x^('"'*swarOnes)) | zeroBytes(y^('{'*swarOnes)) | zeroBytes(y^('}'*swarOnes)) | zeroBytes(x^('\n'*swarOnes))
-}
+// spaces8 is a word of eight spaces.
+const spaces8 = 0x2020202020202020
+
+// firstDifferent is the index of the first non-zero byte of a non-zero word: for
+// x = word ^ spaces8, the first byte that is not a space.
+func firstDifferent(x uint64) int { return bits.TrailingZeros64(x) / 8 }
 
 // firstStop is the index in its word of the first byte a non-zero mask flags.
 func firstStop(mask uint64) int { return bits.TrailingZeros64(mask) / 8 }
