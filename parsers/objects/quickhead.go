@@ -144,7 +144,16 @@ type qreader struct {
 
 const qMaxDepth = 1000
 
+// ws skips the whitespace at q.i.
 func (q *qreader) ws() {
+	if q.i < len(q.b) && q.b[q.i] > ' ' {
+		return // most values and keys follow no whitespace (inlined check)
+	}
+	q.skipSpace()
+}
+
+// skipSpace skips the whitespace at q.i.
+func (q *qreader) skipSpace() {
 	b, i := q.b, q.i
 	for i < len(b) {
 		switch b[i] {
