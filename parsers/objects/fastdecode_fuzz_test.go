@@ -14,7 +14,7 @@ const maxFastSeeds = 400
 // on and off; the bytes taken as a whole stream decode the same both ways too. Seeds
 // are items of the fixtures' object files (every kind) and hand-written shapes.
 func FuzzFastDecode(f *testing.F) {
-	for _, s := range jsonSeeds {
+	for _, s := range append(append(append([]string{}, jsonSeeds...), fastDeclined...), fastTaken...) {
 		f.Add([]byte(s))
 	}
 	for _, s := range []string{
@@ -23,6 +23,9 @@ func FuzzFastDecode(f *testing.F) {
 		`{"kind":"Service","spec":{"selector":{"a":"b"},"ports":[{"port":80,"targetPort":"http"}]}}`,
 		`{"kind":"Lease","spec":{"holderIdentity":null,"leaseDurationSeconds":15}}`,
 		`{"serverVersion":{"gitVersion":"v1.30.0"}}`,
+		`{"metadata":{"labels":{"a":"1"}},"metadata":{"labels":{"b":"2"}}}`,      // repeated: merged by encoding/json
+		`{"spec":{"service":{"name":"a"}},"spec":{"service":{"namespace":"b"}}}`, //
+		`{"status":{"conditions":[{"type":"A"},{}]},"status":{"conditions":[{"status":"x"}]}}`,
 	} {
 		f.Add([]byte(s))
 	}

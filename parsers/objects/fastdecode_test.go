@@ -110,56 +110,66 @@ func TestFastDecodeSameAsSlow(t *testing.T) {
 	}
 }
 
+// fastDeclined are items the fast decoder must decline: encoding/json could read them
+// differently or report something.
+var fastDeclined = []string{
+	`{"Kind":"Pod"}`,                                                    // a field named in another case
+	`{"metadata":{"Name":"a"}}`,                                         // the same, deeper
+	`{"status":{"conditions":[{"TYPE":"x"}]}}`,                          // the same, in a slice element
+	`{"kind":"Pod","kind":"Node"}`,                                      // a repeated field
+	`{"spec":{"containers":[]},"spec":{}}`,                              // a repeated struct field
+	`{"metadata":{"labels":{"a":"1"}},"metadata":{"labels":{"b":"2"}}}`, // merged by encoding/json
+	`{"k\u0069nd":"Pod"}`,                                               // an escaped key
+	`{"metadata":{"ſ":1}}`,                                              // a non-ASCII key
+	`{"kind":1}`,                                                        // wrong types
+	`{"metadata":"x"}`,                                                  //
+	`{"metadata":{"labels":{"a":1}}}`,                                   //
+	`{"metadata":{"finalizers":"x"}}`,                                   //
+	`{"spec":{"replicas":"3"}}`,                                         //
+	`{"spec":{"replicas":1.0}}`,                                         // not an integer
+	`{"spec":{"replicas":1e3}}`,                                         //
+	`{"spec":{"replicas":1234567890123456789}}`,                         // may not fit an int: left to encoding/json
+	`{"status":{"containerStatuses":[{"ready":"true"}]}}`,
+	`{"kind":"Pod"} x`,        // trailing text
+	`{"kind":"Pod",}`,         // invalid
+	`{"kind":"Pod","x":[1,]}`, // invalid in a skipped member
+	`{"kind":"P` + "\x01" + `"}`,
+	`[{"kind":"Pod"}]`, // not an object
+	`null`,
+	`{"x":` + strings.Repeat("[", qMaxDepth+5) + strings.Repeat("]", qMaxDepth+5) + `}`,
+}
+
+// fastTaken are items the fast decoder must take, each with something encoding/json
+// does in its own way (escapes, invalid UTF-8, null, empty arrays and maps, raw
+// messages).
+var fastTaken = []string{
+	`{"kind":"Pod","metadata":{"name":"a\u00e9\n\"","labels":{"k\u0041":"v\t","n":null}}}`, // escapes in values and map keys
+	`{"kind":"Pod","metadata":{"name":"` + "\xff\xfe" + `"},"status":{"phase":"\ud800"}}`,  // invalid UTF-8, lone surrogate
+	`{"kind":"Pod","metadata":{"finalizers":[],"labels":{}},"spec":{"containers":null,"nodeName":null}}`,
+	`{"kind":"Pod","spec":{"containers":[null,{},{"image":null}]},"status":{"conditions":[]}}`,
+	`{"kind":"Service","spec":{"selector":{ "a" : "b" },"ports":[{"port":-0,"targetPort":"http"},{"targetPort":8080}]}}`,
+	`{"kind":"Service","spec":{"selector":null}}`,
+	`{"kind":"Deployment","spec":{"replicas":null,"template":{"spec":{"containers":[{"image":"i"}]}},"selector":{"matchLabels":{"a":"b"}}}}`,
+	`{"kind":"Lease","spec":{"holderIdentity":null,"leaseDurationSeconds":-15,"renewTime":"2024-01-01T00:00:00.123456Z"}}`,
+	`{"kind":"EndpointSlice","endpoints":[{"addresses":["1.2.3.4"],"conditions":{"ready":false},"targetRef":{"kind":"Pod","name":"p"}}],"ports":[{"name":null},{"name":"x"}]}`,
+	`{"kind":"ValidatingWebhookConfiguration","webhooks":[{"name":"w","clientConfig":{"service":{"namespace":"n","name":"s","port":443}},"rules":[{"operations":["CREATE"]}],"namespaceSelector":{},"timeoutSeconds":5}]}`,
+	` {"kind":"Namespace","metadata":{"name":"n","deletionTimestamp":"bad","creationTimestamp":"10000-01-01T00:00:00Z"},"spec":{"finalizers":["kubernetes"]}} ` + "\n",
+	`{"serverVersion":{"gitVersion":"v1.30.0"},"clientVersion":{"Kind":1}}`,
+	`{"kind":"Pod","unknown":{"Kind":[1,{"\u0041":"\ud83d\ude00"}]},"x":-1.5e-3}`, // unknown members are skipped whatever they hold
+}
+
 // TestFastDecodeCases: items the fast decoder must decline (encoding/json could read
 // them differently or report something) and items it must take; every one decodes to
 // the same wire struct as encoding/json gives and to the same object and warnings.
 func TestFastDecodeCases(t *testing.T) {
-	for _, js := range []string{
-		`{"Kind":"Pod"}`,                            // a field named in another case
-		`{"metadata":{"Name":"a"}}`,                 // the same, deeper
-		`{"status":{"conditions":[{"TYPE":"x"}]}}`,  // the same, in a slice element
-		`{"kind":"Pod","kind":"Node"}`,              // a repeated field
-		`{"spec":{"containers":[]},"spec":{}}`,      // a repeated struct field
-		`{"k\u0069nd":"Pod"}`,                       // an escaped key
-		`{"metadata":{"ſ":1}}`,                      // a non-ASCII key
-		`{"kind":1}`,                                // wrong types
-		`{"metadata":"x"}`,                          //
-		`{"metadata":{"labels":{"a":1}}}`,           //
-		`{"metadata":{"finalizers":"x"}}`,           //
-		`{"spec":{"replicas":"3"}}`,                 //
-		`{"spec":{"replicas":1.0}}`,                 // not an integer
-		`{"spec":{"replicas":1e3}}`,                 //
-		`{"spec":{"replicas":1234567890123456789}}`, // may not fit an int: left to encoding/json
-		`{"status":{"containerStatuses":[{"ready":"true"}]}}`,
-		`{"kind":"Pod"} x`,        // trailing text
-		`{"kind":"Pod",}`,         // invalid
-		`{"kind":"Pod","x":[1,]}`, // invalid in a skipped member
-		`{"kind":"P` + "\x01" + `"}`,
-		`[{"kind":"Pod"}]`, // not an object
-		`null`,
-		`{"x":` + strings.Repeat("[", qMaxDepth+5) + strings.Repeat("]", qMaxDepth+5) + `}`,
-	} {
+	for _, js := range fastDeclined {
 		var w wire
 		if fastDecodeWire([]byte(js), &w) {
 			t.Errorf("%s: taken by the fast decoder, want declined", js)
 		}
 		compareItem(t, []byte(js))
 	}
-	for _, js := range []string{
-		`{"kind":"Pod","metadata":{"name":"a\u00e9\n\"","labels":{"k\u0041":"v\t","n":null}}}`, // escapes in values and map keys
-		`{"kind":"Pod","metadata":{"name":"` + "\xff\xfe" + `"},"status":{"phase":"\ud800"}}`,  // invalid UTF-8, lone surrogate
-		`{"kind":"Pod","metadata":{"finalizers":[],"labels":{}},"spec":{"containers":null,"nodeName":null}}`,
-		`{"kind":"Pod","spec":{"containers":[null,{},{"image":null}]},"status":{"conditions":[]}}`,
-		`{"kind":"Service","spec":{"selector":{ "a" : "b" },"ports":[{"port":-0,"targetPort":"http"},{"targetPort":8080}]}}`,
-		`{"kind":"Service","spec":{"selector":null}}`,
-		`{"kind":"Deployment","spec":{"replicas":null,"template":{"spec":{"containers":[{"image":"i"}]}},"selector":{"matchLabels":{"a":"b"}}}}`,
-		`{"kind":"Lease","spec":{"holderIdentity":null,"leaseDurationSeconds":-15,"renewTime":"2024-01-01T00:00:00.123456Z"}}`,
-		`{"kind":"EndpointSlice","endpoints":[{"addresses":["1.2.3.4"],"conditions":{"ready":false},"targetRef":{"kind":"Pod","name":"p"}}],"ports":[{"name":null},{"name":"x"}]}`,
-		`{"kind":"ValidatingWebhookConfiguration","webhooks":[{"name":"w","clientConfig":{"service":{"namespace":"n","name":"s","port":443}},"rules":[{"operations":["CREATE"]}],"namespaceSelector":{},"timeoutSeconds":5}]}`,
-		` {"kind":"Namespace","metadata":{"name":"n","deletionTimestamp":"bad","creationTimestamp":"10000-01-01T00:00:00Z"},"spec":{"finalizers":["kubernetes"]}} ` + "\n",
-		`{"serverVersion":{"gitVersion":"v1.30.0"},"clientVersion":{"Kind":1}}`,
-		`{"kind":"Pod","unknown":{"Kind":[1,{"\u0041":"\ud83d\ude00"}]},"x":-1.5e-3}`, // unknown members are skipped whatever they hold
-	} {
+	for _, js := range fastTaken {
 		var w wire
 		if !fastDecodeWire([]byte(js), &w) {
 			t.Errorf("%s: declined by the fast decoder, want taken", js)
