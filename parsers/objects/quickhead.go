@@ -410,11 +410,40 @@ func (q *qreader) open() (isNull, empty, ok bool) {
 // key reads a member's key (no escapes, ASCII) and its colon.
 func (q *qreader) key() ([]byte, bool) {
 	q.ws()
+	if end, ok := plainKey(q.b, q.i); ok { // the common shape, read in one go
+		start := q.i + 1
+		q.i = end + 2
+		q.ws()
+		return q.b[start:end], true
+	}
 	raw, esc, ok := q.str()
 	if !ok || esc || !asciiKey(raw) || !q.colon() {
 		return nil, false
 	}
 	return raw, true
+}
+
+// plainKey finds the closing quote of the key starting at b[i] when the key is plain
+// ASCII (no escape, no control character) and a colon follows it at once; ok is false
+// for any other shape, which key reads by the general rules.
+func plainKey(b []byte, i int) (end int, ok bool) {
+	if i >= len(b) || b[i] != '"' {
+		return 0, false
+	}
+	var seen uint64 // the bytes of the key, OR-ed: their high bits say if it is ASCII
+	for j := i + 1; j+8 <= len(b); j += 8 {
+		x := word(b, j)
+		m := stringStops(x)
+		if m == 0 {
+			seen |= x
+			continue
+		}
+		n := firstStop(m)
+		seen |= x & (1<<(8*n) - 1)
+		end = j + n
+		return end, b[end] == '"' && seen&swarHighs == 0 && end+1 < len(b) && b[end+1] == ':'
+	}
+	return 0, false
 }
 
 // openArray reads '[' (or null) and reports whether the array is empty.
