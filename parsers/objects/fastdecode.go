@@ -237,8 +237,9 @@ func (r *wireReader) string(dst *string) bool {
 func (r *wireReader) enum(dst *string) bool {
 	r.ws()
 	if r.i < len(r.b) && r.b[r.i] == '"' {
-		if end := bytes.IndexByte(r.b[r.i+1:], '"'); end >= 0 && end <= maxCommonLen {
-			if v, ok := commonStrings[string(r.b[r.i+1:r.i+1+end])]; ok {
+		text := r.b[r.i+1 : min(len(r.b), r.i+2+maxCommonLen)] // room for the longest and its quote
+		if end := bytes.IndexByte(text, '"'); end >= 0 {
+			if v, ok := commonStrings[string(text[:end])]; ok {
 				r.i += end + 2
 				*dst = v
 				return true
