@@ -98,11 +98,18 @@ func (d *itemDecoder) wantsAll(kind string) bool {
 }
 
 // decodeJSONItem decodes one item of a JSON stream, or only its head when opts.Keep
-// does not want it. Items decoded in full are pruned first (prune.go).
+// does not want it. Items decoded in full go through the fast decoder (fastdecode.go);
+// those it declines are pruned (prune.go) and decoded by encoding/json.
 func decodeJSONItem(it item, path string, opts Options, warn warner, d *itemDecoder) *Object {
 	if opts.Keep != nil {
 		if h := quickHead(it, path, opts, d.wantsAll); h != nil && !opts.Keep(h) {
 			return h
+		}
+	}
+	if !disableFastDecode.Load() {
+		var w wire
+		if fastDecodeWire(it.raw, &w) {
+			return objectFromWire(it, &w, path, 0, opts, warn)
 		}
 	}
 	body := it.raw
@@ -116,6 +123,10 @@ func decodeJSONItem(it item, path string, opts Options, warn warner, d *itemDeco
 
 // disablePrune makes every item decode whole (tests compare both ways).
 var disablePrune atomic.Bool
+
+// disableFastDecode sends every item through pruning and encoding/json, as if the fast
+// decoder (fastdecode.go) declined it (tests compare both ways).
+var disableFastDecode atomic.Bool
 
 // DecodeYAML reads multi-document YAML (documents separated by `---` lines) and calls
 // emit for every object in it.
@@ -204,123 +215,23 @@ func decodeYAMLDoc(js []byte, path string, line int, opts Options, warn *diag.Si
 }
 
 // wire is the union of the fields the analysis reads, across kinds. Fields of other
-// kinds simply stay empty; unknown fields are skipped by the decoder.
+// kinds simply stay empty; unknown fields are skipped by the decoder. Its parts are
+// named types so that the fast decoder (fastdecode.go) can fill each of them; adding a
+// field here without teaching fastdecode.go makes the fast decoder decline the objects
+// that hold it (its key names a wire field it does not read), never misread them.
 type wire struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Metadata   struct {
-		Name              string            `json:"name"`
-		Namespace         string            `json:"namespace"`
-		UID               string            `json:"uid"`
-		CreationTimestamp string            `json:"creationTimestamp"`
-		DeletionTimestamp string            `json:"deletionTimestamp"`
-		Finalizers        []string          `json:"finalizers"`
-		Labels            map[string]string `json:"labels"`
-		OwnerReferences   []OwnerReference  `json:"ownerReferences"`
-		ManagedFields     []struct {
-			Manager string `json:"manager"`
-		} `json:"managedFields"`
-	} `json:"metadata"`
-	Spec struct {
-		Finalizers []string `json:"finalizers"`
-		// APIService, CRD
-		Group   string            `json:"group"`
-		Version string            `json:"version"`
-		Service *ServiceReference `json:"service"`
-		// Service
-		Type         string          `json:"type"`
-		ClusterIP    string          `json:"clusterIP"`
-		ExternalName string          `json:"externalName"`
-		Selector     json.RawMessage `json:"selector"`
-		Ports        []struct {
-			Name       string          `json:"name"`
-			Port       int             `json:"port"`
-			TargetPort json.RawMessage `json:"targetPort"`
-		} `json:"ports"`
-		// Pod
-		NodeName   string          `json:"nodeName"`
-		Containers []wireContainer `json:"containers"`
-		// workloads
-		Replicas *int `json:"replicas"`
-		Template struct {
-			Spec struct {
-				Containers []wireContainer `json:"containers"`
-			} `json:"spec"`
-		} `json:"template"`
-		// CRD
-		Names struct {
-			Plural string `json:"plural"`
-			Kind   string `json:"kind"`
-		} `json:"names"`
-		Scope    string `json:"scope"`
-		Versions []struct {
-			Name    string `json:"name"`
-			Storage bool   `json:"storage"`
-		} `json:"versions"`
-		Conversion *struct {
-			Strategy string `json:"strategy"`
-			Webhook  *struct {
-				ClientConfig wireClientConfig `json:"clientConfig"`
-			} `json:"webhook"`
-			WebhookClientConfig *wireClientConfig `json:"webhookClientConfig"`
-		} `json:"conversion"`
-		// Lease
-		HolderIdentity       *string `json:"holderIdentity"`
-		RenewTime            string  `json:"renewTime"`
-		AcquireTime          string  `json:"acquireTime"`
-		LeaseDurationSeconds int     `json:"leaseDurationSeconds"`
-		LeaseTransitions     int     `json:"leaseTransitions"`
-	} `json:"spec"`
-	Status struct {
-		Phase      string          `json:"phase"`
-		Conditions []wireCondition `json:"conditions"`
-		// Pod
-		ContainerStatuses []struct {
-			Ready        bool `json:"ready"`
-			RestartCount int  `json:"restartCount"`
-			State        struct {
-				Waiting *struct {
-					Reason string `json:"reason"`
-				} `json:"waiting"`
-			} `json:"state"`
-			LastState struct {
-				Terminated *struct {
-					Reason string `json:"reason"`
-				} `json:"terminated"`
-			} `json:"lastState"`
-		} `json:"containerStatuses"`
-		PodIP string `json:"podIP"`
-		// workloads
-		ReadyReplicas int `json:"readyReplicas"`
-	} `json:"status"`
+	APIVersion string       `json:"apiVersion"`
+	Kind       string       `json:"kind"`
+	Metadata   wireMetadata `json:"metadata"`
+	Spec       wireSpec     `json:"spec"`
+	Status     wireStatus   `json:"status"`
 	// Endpoints
-	Subsets []struct {
-		Addresses         []wireAddress `json:"addresses"`
-		NotReadyAddresses []wireAddress `json:"notReadyAddresses"`
-		Ports             []struct {
-			Name string `json:"name"`
-		} `json:"ports"`
-	} `json:"subsets"`
+	Subsets []wireSubset `json:"subsets"`
 	// EndpointSlice
-	Endpoints []struct {
-		Addresses  []string `json:"addresses"`
-		Conditions struct {
-			Ready *bool `json:"ready"`
-		} `json:"conditions"`
-		TargetRef *ObjectReference `json:"targetRef"`
-	} `json:"endpoints"`
-	Ports []struct {
-		Name *string `json:"name"`
-	} `json:"ports"`
+	Endpoints []wireEndpoint  `json:"endpoints"`
+	Ports     []wireSlicePort `json:"ports"`
 	// Webhook configurations
-	Webhooks []struct {
-		Name              string           `json:"name"`
-		FailurePolicy     string           `json:"failurePolicy"`
-		ClientConfig      wireClientConfig `json:"clientConfig"`
-		Rules             []WebhookRule    `json:"rules"`
-		NamespaceSelector json.RawMessage  `json:"namespaceSelector"`
-		TimeoutSeconds    *int             `json:"timeoutSeconds"`
-	} `json:"webhooks"`
+	Webhooks []wireWebhook `json:"webhooks"`
 	// core/v1 Event
 	InvolvedObject *ObjectReference `json:"involvedObject"`
 	Reason         string           `json:"reason"`
@@ -330,9 +241,7 @@ type wire struct {
 	FirstTimestamp string           `json:"firstTimestamp"`
 	LastTimestamp  string           `json:"lastTimestamp"`
 	EventTime      string           `json:"eventTime"`
-	EventSource    struct {
-		Component string `json:"component"`
-	} `json:"source"`
+	EventSource    wireEventSource  `json:"source"`
 	// events.k8s.io/v1 Event
 	Regarding               *ObjectReference `json:"regarding"`
 	Note                    string           `json:"note"`
@@ -340,25 +249,201 @@ type wire struct {
 	DeprecatedCount         int              `json:"deprecatedCount"`
 	ReportingController     string           `json:"reportingController"`
 	// `kubectl version -o json`
-	ServerVersion *struct {
-		GitVersion string `json:"gitVersion"`
-	} `json:"serverVersion"`
+	ServerVersion *wireServerVersion `json:"serverVersion"`
 }
 
+// wireMetadata is an object's metadata.
+type wireMetadata struct {
+	Name              string             `json:"name"`
+	Namespace         string             `json:"namespace"`
+	UID               string             `json:"uid"`
+	CreationTimestamp string             `json:"creationTimestamp"`
+	DeletionTimestamp string             `json:"deletionTimestamp"`
+	Finalizers        []string           `json:"finalizers"`
+	Labels            map[string]string  `json:"labels"`
+	OwnerReferences   []OwnerReference   `json:"ownerReferences"`
+	ManagedFields     []wireManagedField `json:"managedFields"`
+}
+
+// wireManagedField is a metadata.managedFields entry.
+type wireManagedField struct {
+	Manager string `json:"manager"`
+}
+
+// wireSpec is the union of the specs read, across kinds.
+type wireSpec struct {
+	Finalizers []string `json:"finalizers"`
+	// APIService, CRD
+	Group   string            `json:"group"`
+	Version string            `json:"version"`
+	Service *ServiceReference `json:"service"`
+	// Service
+	Type         string            `json:"type"`
+	ClusterIP    string            `json:"clusterIP"`
+	ExternalName string            `json:"externalName"`
+	Selector     json.RawMessage   `json:"selector"`
+	Ports        []wireServicePort `json:"ports"`
+	// Pod
+	NodeName   string          `json:"nodeName"`
+	Containers []wireContainer `json:"containers"`
+	// workloads
+	Replicas *int         `json:"replicas"`
+	Template wireTemplate `json:"template"`
+	// CRD
+	Names      wireCRDNames     `json:"names"`
+	Scope      string           `json:"scope"`
+	Versions   []wireCRDVersion `json:"versions"`
+	Conversion *wireConversion  `json:"conversion"`
+	// Lease
+	HolderIdentity       *string `json:"holderIdentity"`
+	RenewTime            string  `json:"renewTime"`
+	AcquireTime          string  `json:"acquireTime"`
+	LeaseDurationSeconds int     `json:"leaseDurationSeconds"`
+	LeaseTransitions     int     `json:"leaseTransitions"`
+}
+
+// wireServicePort is a Service's spec.ports entry.
+type wireServicePort struct {
+	Name       string          `json:"name"`
+	Port       int             `json:"port"`
+	TargetPort json.RawMessage `json:"targetPort"`
+}
+
+// wireTemplate is a workload's spec.template.
+type wireTemplate struct {
+	Spec wirePodSpec `json:"spec"`
+}
+
+// wirePodSpec is the pod spec of a workload's template.
+type wirePodSpec struct {
+	Containers []wireContainer `json:"containers"`
+}
+
+// wireCRDNames is a CRD's spec.names.
+type wireCRDNames struct {
+	Plural string `json:"plural"`
+	Kind   string `json:"kind"`
+}
+
+// wireCRDVersion is a CRD's spec.versions entry.
+type wireCRDVersion struct {
+	Name    string `json:"name"`
+	Storage bool   `json:"storage"`
+}
+
+// wireConversion is a CRD's spec.conversion.
+type wireConversion struct {
+	Strategy            string              `json:"strategy"`
+	Webhook             *wireConversionHook `json:"webhook"`
+	WebhookClientConfig *wireClientConfig   `json:"webhookClientConfig"`
+}
+
+// wireConversionHook is a CRD's spec.conversion.webhook.
+type wireConversionHook struct {
+	ClientConfig wireClientConfig `json:"clientConfig"`
+}
+
+// wireStatus is the union of the statuses read, across kinds.
+type wireStatus struct {
+	Phase      string          `json:"phase"`
+	Conditions []wireCondition `json:"conditions"`
+	// Pod
+	ContainerStatuses []wireContainerStatus `json:"containerStatuses"`
+	PodIP             string                `json:"podIP"`
+	// workloads
+	ReadyReplicas int `json:"readyReplicas"`
+}
+
+// wireContainerStatus is a Pod's status.containerStatuses entry.
+type wireContainerStatus struct {
+	Ready        bool               `json:"ready"`
+	RestartCount int                `json:"restartCount"`
+	State        wireContainerState `json:"state"`
+	LastState    wireLastState      `json:"lastState"`
+}
+
+// wireContainerState is a container status's state.
+type wireContainerState struct {
+	Waiting *wireReason `json:"waiting"`
+}
+
+// wireLastState is a container status's lastState.
+type wireLastState struct {
+	Terminated *wireReason `json:"terminated"`
+}
+
+// wireReason is a container state's reason.
+type wireReason struct {
+	Reason string `json:"reason"`
+}
+
+// wireSubset is an Endpoints' subsets entry.
+type wireSubset struct {
+	Addresses         []wireAddress  `json:"addresses"`
+	NotReadyAddresses []wireAddress  `json:"notReadyAddresses"`
+	Ports             []wirePortName `json:"ports"`
+}
+
+// wirePortName is a port of which only the name is read.
+type wirePortName struct {
+	Name string `json:"name"`
+}
+
+// wireEndpoint is an EndpointSlice's endpoints entry.
+type wireEndpoint struct {
+	Addresses  []string               `json:"addresses"`
+	Conditions wireEndpointConditions `json:"conditions"`
+	TargetRef  *ObjectReference       `json:"targetRef"`
+}
+
+// wireEndpointConditions is an EndpointSlice endpoint's conditions.
+type wireEndpointConditions struct {
+	Ready *bool `json:"ready"`
+}
+
+// wireSlicePort is an EndpointSlice's ports entry (the name may be null).
+type wireSlicePort struct {
+	Name *string `json:"name"`
+}
+
+// wireWebhook is a webhook configuration's webhooks entry.
+type wireWebhook struct {
+	Name              string           `json:"name"`
+	FailurePolicy     string           `json:"failurePolicy"`
+	ClientConfig      wireClientConfig `json:"clientConfig"`
+	Rules             []WebhookRule    `json:"rules"`
+	NamespaceSelector json.RawMessage  `json:"namespaceSelector"`
+	TimeoutSeconds    *int             `json:"timeoutSeconds"`
+}
+
+// wireEventSource is a core/v1 Event's source.
+type wireEventSource struct {
+	Component string `json:"component"`
+}
+
+// wireServerVersion is the serverVersion of `kubectl version -o json`.
+type wireServerVersion struct {
+	GitVersion string `json:"gitVersion"`
+}
+
+// wireContainer is a container of a pod spec.
 type wireContainer struct {
 	Image string `json:"image"`
 }
 
+// wireClientConfig is a webhook's client config.
 type wireClientConfig struct {
 	Service *ServiceReference `json:"service"`
 	URL     string            `json:"url"`
 }
 
+// wireAddress is an Endpoints address.
 type wireAddress struct {
 	IP        string           `json:"ip"`
 	TargetRef *ObjectReference `json:"targetRef"`
 }
 
+// wireCondition is a status.conditions entry.
 type wireCondition struct {
 	Type               string `json:"type"`
 	Status             string `json:"status"`
@@ -381,6 +466,13 @@ func decodeItem(it item, body []byte, path string, yamlLine int, opts Options, w
 			return nil
 		}
 	}
+	return objectFromWire(it, &w, path, yamlLine, opts, warn)
+}
+
+// objectFromWire builds the Object of an item from its decoded wire struct (filled by
+// encoding/json or by the fast decoder: the same wire gives the same Object and the
+// same warnings). It returns nil for what is not a Kubernetes object.
+func objectFromWire(it item, w *wire, path string, yamlLine int, opts Options, warn warner) *Object {
 	if w.Kind == "" {
 		switch {
 		case strings.HasSuffix(it.listKind, "List") && it.listKind != "List":
@@ -417,14 +509,17 @@ func decodeItem(it item, body []byte, path string, yamlLine int, opts Options, w
 	if w.Metadata.DeletionTimestamp != "" && timeStatus(w.Metadata.DeletionTimestamp) == timeInvalid {
 		warn.Add(path, it.line, "%s: metadata.deletionTimestamp %q is not an RFC3339 time", o.Ref(), capString(w.Metadata.DeletionTimestamp))
 	}
+	if len(w.Status.Conditions) > 0 {
+		o.Conditions = make([]Condition, 0, len(w.Status.Conditions))
+	}
 	for _, c := range w.Status.Conditions {
 		o.Conditions = append(o.Conditions, Condition{
 			Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message,
 			LastTransitionTime: parseTime(c.LastTransitionTime),
 		})
 	}
-	fillKind(o, &w)
-	checkTimes(o, &w, path, it.line, warn)
+	fillKind(o, w)
+	checkTimes(o, w, path, it.line, warn)
 	if len(it.raw) > MaxStringBytes {
 		capStrings(o, path, it.line, warn)
 	}
@@ -435,9 +530,7 @@ func decodeItem(it item, body []byte, path string, yamlLine int, opts Options, w
 }
 
 // managers lists the distinct field managers of an object (managedFields[].manager).
-func managers(mf []struct {
-	Manager string `json:"manager"`
-}) []string {
+func managers(mf []wireManagedField) []string {
 	var out []string
 	var seen map[string]bool // past a few managers: linear, not quadratic
 	for _, m := range mf {
@@ -508,6 +601,9 @@ func fillKind(o *Object, w *wire) {
 		o.Endpoints = e
 	case "Pod":
 		p := &PodInfo{NodeName: w.Spec.NodeName, PodIP: w.Status.PodIP}
+		if len(w.Spec.Containers) > 0 {
+			p.Images = make([]string, 0, len(w.Spec.Containers))
+		}
 		for _, c := range w.Spec.Containers {
 			p.Images = append(p.Images, c.Image)
 		}

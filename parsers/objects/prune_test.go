@@ -12,10 +12,12 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 )
 
-// decodeBoth decodes data with and without pruning and fails when the objects or the
-// warnings differ in anything.
+// decodeBoth decodes data with and without pruning (the fast decoder off, so that
+// every item is pruned) and fails when the objects or the warnings differ in anything.
 func decodeBoth(t *testing.T, name string, data []byte, opts Options) int {
 	t.Helper()
+	disableFastDecode.Store(true)
+	defer disableFastDecode.Store(false)
 	run := func(prune bool) ([]*Object, []diag.Warning) {
 		disablePrune.Store(!prune)
 		defer disablePrune.Store(false)

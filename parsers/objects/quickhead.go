@@ -3,6 +3,7 @@ package objects
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"reflect"
 	"strings"
 )
@@ -143,15 +144,32 @@ type qreader struct {
 
 const qMaxDepth = 1000
 
+// ws skips the whitespace at q.i.
 func (q *qreader) ws() {
+	if q.i < len(q.b) && q.b[q.i] > ' ' {
+		return // most values and keys follow no whitespace (inlined check)
+	}
+	q.skipSpace()
+}
+
+// skipSpace skips the whitespace at q.i.
+func (q *qreader) skipSpace() {
 	b, i := q.b, q.i
 	for i < len(b) {
 		switch b[i] {
 		case ' ':
-			// indentation of pretty-printed JSON (kubectl -o json): eight spaces at a time
-			i++
-			for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:]) == 0x2020202020202020 {
+			// indentation of pretty-printed JSON (kubectl -o json): eight bytes at a time,
+			// the run's end found in the first word that is not all spaces
+			for i+8 <= len(b) {
+				x := binary.LittleEndian.Uint64(b[i:]) ^ 0x2020202020202020
+				if x != 0 {
+					i += bits.TrailingZeros64(x) / 8
+					break
+				}
 				i += 8
+			}
+			if i < len(b) && b[i] == ' ' {
+				i++
 			}
 		case '\n', '\t', '\r':
 			i++
@@ -164,44 +182,65 @@ func (q *qreader) ws() {
 }
 
 // str reads a string at q.i and returns its raw contents; esc tells whether it holds
-// escapes (then raw is not the value).
+// escapes (then raw is not the value). Runs of plain bytes are skipped eight at a time.
 func (q *qreader) str() (raw []byte, esc, ok bool) {
-	if q.i >= len(q.b) || q.b[q.i] != '"' {
+	b := q.b
+	if q.i >= len(b) || b[q.i] != '"' {
 		return nil, false, false
 	}
 	start := q.i + 1
-	for j := start; j < len(q.b); j++ {
-		c := q.b[j]
-		switch {
-		case c == '"':
-			q.i = j + 1
-			return q.b[start:j], esc, true
-		case c == '\\':
-			esc = true
-			j++
-			if j >= len(q.b) {
-				return nil, false, false
+	j := start
+	for {
+		for j+8 <= len(b) {
+			if m := stringStops(word(b, j)); m != 0 {
+				j += firstStop(m)
+				break
 			}
-			switch q.b[j] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if j+4 >= len(q.b) {
-					return nil, false, false
-				}
-				for k := 1; k <= 4; k++ {
-					if !isHex(q.b[j+k]) {
-						return nil, false, false
-					}
-				}
-				j += 4
-			default:
-				return nil, false, false
-			}
-		case c < 0x20:
+			j += 8
+		}
+		if j >= len(b) {
 			return nil, false, false
 		}
+		switch c := b[j]; {
+		case c == '"':
+			q.i = j + 1
+			return b[start:j], esc, true
+		case c == '\\':
+			esc = true
+			n := escapeLen(b[j:])
+			if n == 0 {
+				return nil, false, false
+			}
+			j += n
+		case c < 0x20:
+			return nil, false, false
+		default:
+			j++
+		}
 	}
-	return nil, false, false
+}
+
+// escapeLen returns the length of the valid escape sequence b starts with (b[0] is a
+// backslash), or 0.
+func escapeLen(b []byte) int {
+	if len(b) < 2 {
+		return 0
+	}
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if len(b) < 6 {
+			return 0
+		}
+		for k := 2; k < 6; k++ {
+			if !isHex(b[k]) {
+				return 0
+			}
+		}
+		return 6
+	}
+	return 0
 }
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
@@ -371,11 +410,40 @@ func (q *qreader) open() (isNull, empty, ok bool) {
 // key reads a member's key (no escapes, ASCII) and its colon.
 func (q *qreader) key() ([]byte, bool) {
 	q.ws()
+	if end, ok := plainKey(q.b, q.i); ok { // the common shape, read in one go
+		start := q.i + 1
+		q.i = end + 2
+		q.ws()
+		return q.b[start:end], true
+	}
 	raw, esc, ok := q.str()
 	if !ok || esc || !asciiKey(raw) || !q.colon() {
 		return nil, false
 	}
 	return raw, true
+}
+
+// plainKey finds the closing quote of the key starting at b[i] when the key is plain
+// ASCII (no escape, no control character) and a colon follows it at once; ok is false
+// for any other shape, which key reads by the general rules.
+func plainKey(b []byte, i int) (end int, ok bool) {
+	if i >= len(b) || b[i] != '"' {
+		return 0, false
+	}
+	var seen uint64 // the bytes of the key, OR-ed: their high bits say if it is ASCII
+	for j := i + 1; j+8 <= len(b); j += 8 {
+		x := word(b, j)
+		m := stringStops(x)
+		if m == 0 {
+			seen |= x
+			continue
+		}
+		n := firstStop(m)
+		seen |= x & (1<<(8*n) - 1)
+		end = j + n
+		return end, b[end] == '"' && seen&swarHighs == 0 && end+1 < len(b) && b[end+1] == ':'
+	}
+	return 0, false
 }
 
 // openArray reads '[' (or null) and reports whether the array is empty.

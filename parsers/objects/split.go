@@ -127,7 +127,20 @@ func (s *jsonSplitter) skipValue() (bool, error) {
 		if depth > 0 {
 			// inside an object or array only quotes, brackets and newlines matter
 			p, buf := s.pos, s.buf
-			for p < len(buf) && !splitSpecial[buf[p]] {
+			for p < len(buf) {
+				c := buf[p]
+				if c == ' ' && p+8 <= len(buf) {
+					// indentation: the run of spaces skipped eight bytes at a time
+					if x := word(buf, p) ^ spaces8; x != 0 {
+						p += firstDifferent(x)
+						continue
+					}
+					p += 8
+					continue
+				}
+				if splitSpecial[c] {
+					break
+				}
 				p++
 			}
 			s.pos = p
@@ -192,6 +205,10 @@ var splitSpecial = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': tr
 // and `"`, which tar and gzip streams produce), so its length is carried across fills.
 func (s *jsonSplitter) skipString() bool {
 	s.pos++
+	if end, ok := plainStringEnd(s.buf, s.pos); ok {
+		s.pos = end + 1
+		return true
+	}
 	carried := 0 // backslashes ending the input already scanned, before s.pos
 	for {
 		i := bytes.IndexByte(s.buf[s.pos:], '"')
@@ -226,6 +243,32 @@ func (s *jsonSplitter) skipString() bool {
 			return true
 		}
 		carried = 0 // the escaped quote ends the run
+	}
+}
+
+// plainStringEnd finds the closing quote of a string whose contents start at buf[p],
+// when the buffer holds all of it and it has no backslash and no control character
+// (most strings): then the quote ends it, whatever came before p. ok is false
+// otherwise, and skipString walks the string with its general rules.
+func plainStringEnd(buf []byte, p int) (end int, ok bool) {
+	for {
+		for p+8 <= len(buf) {
+			if m := stringStops(word(buf, p)); m != 0 {
+				p += firstStop(m)
+				break
+			}
+			p += 8
+		}
+		if p >= len(buf) {
+			return 0, false
+		}
+		switch c := buf[p]; {
+		case c == '"':
+			return p, true
+		case c == '\\' || c < 0x20:
+			return 0, false
+		}
+		p++
 	}
 }
 
