@@ -12,36 +12,13 @@ import (
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
-	"github.com/nsanalyze/nsanalyze/parsers/diag"
 )
 
 // decodeFastAndSlow decodes data with the fast decoder on and off and fails when the
-// objects (deep-equal, nil and empty told apart) or the warnings (text and order)
-// differ in anything. It returns the number of objects.
+// objects or the warnings differ in anything. It returns the number of objects.
 func decodeFastAndSlow(t testing.TB, name string, data []byte, opts Options) int {
 	t.Helper()
-	run := func(fast bool) ([]*Object, []diag.Warning) {
-		disableFastDecode.Store(!fast)
-		defer disableFastDecode.Store(false)
-		w := &diag.Sink{}
-		var objs []*Object
-		DecodeJSON(bytes.NewReader(data), name, opts, w, func(o *Object) { objs = append(objs, o) })
-		return objs, w.List
-	}
-	slow, sw := run(false)
-	fast, fw := run(true)
-	if len(slow) != len(fast) {
-		t.Fatalf("%s: %d objects decoded slow, %d fast", name, len(slow), len(fast))
-	}
-	for i := range slow {
-		if !reflect.DeepEqual(slow[i], fast[i]) {
-			t.Fatalf("%s: object %d differs:\nslow: %s\nfast: %s", name, i, dump(slow[i]), dump(fast[i]))
-		}
-	}
-	if !reflect.DeepEqual(sw, fw) {
-		t.Fatalf("%s: warnings differ:\nslow: %v\nfast: %v", name, sw, fw)
-	}
-	return len(slow)
+	return decodeWithAndWithout(t, name, data, opts, &disableFastDecode, "the fast decoder")
 }
 
 // dump renders an object with its kind-specific details, for failure messages.

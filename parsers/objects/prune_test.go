@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
@@ -18,28 +19,36 @@ func decodeBoth(t *testing.T, name string, data []byte, opts Options) int {
 	t.Helper()
 	disableFastDecode.Store(true)
 	defer disableFastDecode.Store(false)
-	run := func(prune bool) ([]*Object, []diag.Warning) {
-		disablePrune.Store(!prune)
-		defer disablePrune.Store(false)
+	return decodeWithAndWithout(t, name, data, opts, &disablePrune, "pruning")
+}
+
+// decodeWithAndWithout decodes data with a decoding step off (off set) and on, and
+// fails when the objects (deep-equal, nil and empty told apart) or the warnings (text
+// and order) differ in anything. It returns the number of objects.
+func decodeWithAndWithout(t testing.TB, name string, data []byte, opts Options, off *atomic.Bool, step string) int {
+	t.Helper()
+	run := func(on bool) ([]*Object, []diag.Warning) {
+		off.Store(!on)
+		defer off.Store(false)
 		w := &diag.Sink{}
 		var objs []*Object
 		DecodeJSON(bytes.NewReader(data), name, opts, w, func(o *Object) { objs = append(objs, o) })
 		return objs, w.List
 	}
-	whole, ww := run(false)
-	pruned, pw := run(true)
-	if len(whole) != len(pruned) {
-		t.Fatalf("%s: %d objects decoded whole, %d pruned", name, len(whole), len(pruned))
+	without, ww := run(false)
+	with, wi := run(true)
+	if len(without) != len(with) {
+		t.Fatalf("%s: %d objects decoded without %s, %d with it", name, len(without), step, len(with))
 	}
-	for i := range whole {
-		if !reflect.DeepEqual(whole[i], pruned[i]) {
-			t.Fatalf("%s: object %d differs:\nwhole:  %+v\npruned: %+v", name, i, *whole[i], *pruned[i])
+	for i := range without {
+		if !reflect.DeepEqual(without[i], with[i]) {
+			t.Fatalf("%s: object %d differs with %s:\nwithout: %s\nwith:    %s", name, i, step, dump(without[i]), dump(with[i]))
 		}
 	}
-	if !reflect.DeepEqual(ww, pw) {
-		t.Fatalf("%s: warnings differ:\nwhole:  %v\npruned: %v", name, ww, pw)
+	if !reflect.DeepEqual(ww, wi) {
+		t.Fatalf("%s: warnings differ with %s:\nwithout: %v\nwith:    %v", name, step, ww, wi)
 	}
-	return len(whole)
+	return len(without)
 }
 
 // keepSome is a Keep in the spirit of analyzer.KeepObject: some kinds whole, others
