@@ -37,7 +37,7 @@ func invalidNames(rec *bundle.Records, found func(file string, line int, kind Na
 		seen[key] = true
 		found(file, line, kind, name)
 	}
-	rec.EachObject(func(o *objects.Object) {
+	rec.EachObjectHead(func(o *objects.Object) {
 		f, l := o.Source.File, o.Source.Line
 		switch o.Kind {
 		case "Namespace":

@@ -49,7 +49,7 @@ type Redaction struct {
 // BundleNames lists the namespace and object names of a bundle's kept objects, so
 // names quoted only in free text (pods, nodes, services) are redacted too.
 func BundleNames(rec *bundle.Records) (namespaces, names []string) {
-	rec.EachObject(func(o *objects.Object) {
+	rec.EachObjectHead(func(o *objects.Object) {
 		switch o.Kind {
 		case "APIService", "CustomResourceDefinition", "Event":
 			// APIService and CRD names are API group names; events are named after their object

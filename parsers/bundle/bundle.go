@@ -699,16 +699,22 @@ func (l *loader) finishLogs() {
 // EachObject calls fn with every kept object in the order they were read: the whole
 // objects of Objects and the pods of SlimPods, materialized one at a time (fn may keep
 // them; each call makes a new one).
-func (r *Records) EachObject(fn func(*objects.Object)) {
+func (r *Records) EachObject(fn func(*objects.Object)) { r.walk((*objects.SlimPods).Pod, fn) }
+
+// EachObjectHead is EachObject with the pods of SlimPods given as heads only
+// (objects.SlimPods.Head: kind, name, namespace, source, node), for walks over names.
+func (r *Records) EachObjectHead(fn func(*objects.Object)) { r.walk((*objects.SlimPods).Head, fn) }
+
+func (r *Records) walk(row func(*objects.SlimPods, int) *objects.Object, fn func(*objects.Object)) {
 	t := r.SlimPods
-	row, rows := 0, t.Len()
-	for i, o := range r.Objects {
-		for ; row < rows && t.Before(row) <= i; row++ {
-			fn(t.Pod(row))
+	i, rows := 0, t.Len()
+	for n, o := range r.Objects {
+		for ; i < rows && t.Before(i) <= n; i++ {
+			fn(row(t, i))
 		}
 		fn(o)
 	}
-	for ; row < rows; row++ {
-		fn(t.Pod(row))
+	for ; i < rows; i++ {
+		fn(row(t, i))
 	}
 }

@@ -144,13 +144,22 @@ func slimmable(o *Object) bool {
 		o.CRD == nil && o.Event == nil && o.Lease == nil && o.Name != "" && len(o.Name) <= MaxStringBytes
 }
 
+// Head materializes only what identifies row i: kind, API version, name, namespace,
+// source and node (for walks over every object's names, which need no labels or
+// conditions).
+func (t *SlimPods) Head(i int) *Object {
+	r := t.rows.at(i)
+	return &Object{APIVersion: t.strs[r.apiVersion], Kind: "Pod", Name: t.name(r), Namespace: t.strs[r.namespace],
+		Source: Source{File: t.strs[r.file], Line: int(r.line)}, Pod: &PodInfo{NodeName: t.strs[r.node]}}
+}
+
 // Pod materializes row i as a new *Object.
 func (t *SlimPods) Pod(i int) *Object {
 	r := t.rows.at(i)
-	o := &Object{APIVersion: t.strs[r.apiVersion], Kind: "Pod", Name: t.name(r), Namespace: t.strs[r.namespace],
-		Phase: t.strs[r.phase], Source: Source{File: t.strs[r.file], Line: int(r.line)},
-		Pod: &PodInfo{NodeName: t.strs[r.node], Ready: r.flags&slimReady != 0, Restarts: int(r.restarts),
-			Images: t.copyList(r.images), Waiting: t.copyList(r.waiting), Terminated: t.copyList(r.terminated)}}
+	o := t.Head(i)
+	o.Phase = t.strs[r.phase]
+	o.Pod.Ready, o.Pod.Restarts = r.flags&slimReady != 0, int(r.restarts)
+	o.Pod.Images, o.Pod.Waiting, o.Pod.Terminated = t.copyList(r.images), t.copyList(r.waiting), t.copyList(r.terminated)
 	if r.flags&slimLabelsNil == 0 {
 		o.Labels = make(map[string]string, r.labelsN)
 		for j := 0; j < int(r.labelsN); j++ {

@@ -57,6 +57,11 @@ func checkSlimRoundTrip(t testing.TB, name string, data []byte) (rows int) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %s does not come back as read:\n got  %+v %+v\n want %+v %+v", name, o.Ref(), got, got.Pod, want, want.Pod)
 		}
+		head := tab.Head(tab.Len() - 1)
+		if wantHead := (&Object{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace, Source: o.Source,
+			Pod: &PodInfo{NodeName: o.Pod.NodeName}}); !reflect.DeepEqual(head, wantHead) {
+			t.Errorf("%s: %s: head %+v, want %+v", name, o.Ref(), head, wantHead)
+		}
 		if tab.Before(tab.Len()-1) != i || tab.Name(tab.Len()-1) != o.Name || tab.Namespace(tab.Len()-1) != o.Namespace ||
 			tab.File(tab.Len()-1) != o.Source.File || tab.ConditionCount(tab.Len()-1) != len(o.Conditions) {
 			t.Errorf("%s: %s: row accessors disagree with the pod", name, o.Ref())
