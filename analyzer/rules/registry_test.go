@@ -178,16 +178,7 @@ func TestPrefilterKeepsEveryMatchedLine(t *testing.T) {
 				b, _ := json.MarshalIndent(r, "", " ")
 				return string(b)
 			}
-			got, all := report(rules.Phrases), report(everything)
-			if got != all {
-				gl, al := strings.Split(got, "\n"), strings.Split(all, "\n")
-				for i := 0; i < len(gl) && i < len(al); i++ {
-					if gl[i] != al[i] {
-						t.Fatalf("the derived prefilter changes the report at line %d:\n prefiltered: %s\n every line:  %s", i+1, gl[i], al[i])
-					}
-				}
-				t.Fatalf("the derived prefilter changes the report (%d vs %d lines)", len(gl), len(al))
-			}
+			sameReport(t, "the derived prefilter", "prefiltered", report(rules.Phrases), "every line", report(everything))
 		})
 	}
 }
@@ -273,19 +264,26 @@ func TestSlimPodsSameReport(t *testing.T) {
 				}{r, namespaces, names, warnings}, "", " ")
 				return string(b)
 			}
-			slim, whole := report(false), report(true)
-			if slim != whole {
-				sl, wl := strings.Split(slim, "\n"), strings.Split(whole, "\n")
-				for i := 0; i < len(sl) && i < len(wl); i++ {
-					if sl[i] != wl[i] {
-						t.Fatalf("slim pods change the report at line %d:\n slim:  %s\n whole: %s", i+1, sl[i], wl[i])
-					}
-				}
-				t.Fatalf("slim pods change the report (%d vs %d lines)", len(sl), len(wl))
-			}
+			sameReport(t, "keeping pods slim", "slim", report(false), "whole", report(true))
 		})
 	}
 	if slimmed < 200 {
 		t.Fatalf("only %d pods were kept slim: the comparison proves little", slimmed)
 	}
+}
+
+// sameReport fails at the first line where two renderings of a report differ; what
+// names the change that made them differ.
+func sameReport(t *testing.T, what, gotName, got, wantName, want string) {
+	t.Helper()
+	if got == want {
+		return
+	}
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(gl) && i < len(wl); i++ {
+		if gl[i] != wl[i] {
+			t.Fatalf("%s changes the report at line %d:\n %s: %s\n %s: %s", what, i+1, gotName, gl[i], wantName, wl[i])
+		}
+	}
+	t.Fatalf("%s changes the report (%d vs %d lines)", what, len(gl), len(wl))
 }
