@@ -66,8 +66,9 @@ func addSeeds(f *testing.F, hand ...string) {
 	}
 }
 
-// a group/version: the version a DNS-1035 label, "v<digit>..." unless the group is dotted
-var gvShape = regexp.MustCompile(`^(?:(?:[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?/)?v[0-9][a-z0-9]*|[a-z0-9](?:[-a-z0-9]*[a-z0-9])?\.[-a-z0-9.]*[a-z0-9]/[a-z](?:[-a-z0-9]*[a-z0-9])?)$`)
+// a group/version: the version a DNS-1035 label (hyphens allowed: "v0-0" is a valid
+// CRD version name), "v<digit>..." unless the group is dotted
+var gvShape = regexp.MustCompile(`^(?:(?:[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?/)?v[0-9](?:[-a-z0-9]*[a-z0-9])?|[a-z0-9](?:[-a-z0-9]*[a-z0-9])?\.[-a-z0-9.]*[a-z0-9]/[a-z](?:[-a-z0-9]*[a-z0-9])?)$`)
 
 // FuzzParseDiscoveryFailure: every group/version returned is well-formed, quoted from
 // the text, listed once, with a non-empty error; valid UTF-8 in gives valid UTF-8 out.
