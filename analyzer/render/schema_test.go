@@ -69,19 +69,7 @@ func TestJSONSchemaGolden(t *testing.T) {
 // with an expected.json), so fields that only some causes fill are checked too.
 func TestJSONSchemaAllFixtures(t *testing.T) {
 	sch := compileSchema(t)
-	root := filepath.Join("..", "..", "fixtures")
-	var dirs []string
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && d.Name() == "expected.json" {
-			rel, _ := filepath.Rel(root, filepath.Dir(p))
-			dirs = append(dirs, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	if len(dirs) == 0 {
-		t.Fatal("no fixture bundles under ../../fixtures")
-	}
-	for _, d := range dirs {
+	for _, d := range allFixtures(t) {
 		var buf bytes.Buffer
 		if err := JSON(&buf, fixtureReport(t, d)); err != nil {
 			t.Fatal(err)

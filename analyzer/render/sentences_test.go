@@ -1,14 +1,13 @@
 package render
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/fixtures"
 )
 
 // allFixtures lists every bundle under fixtures/ with an expected.json (as the command's
@@ -16,18 +15,13 @@ import (
 func allFixtures(t *testing.T) []string {
 	t.Helper()
 	root := filepath.Join("..", "..", "fixtures")
-	var dirs []string
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && d.Name() == "expected.json" {
-			rel, _ := filepath.Rel(root, filepath.Dir(p))
-			dirs = append(dirs, filepath.ToSlash(rel))
-		}
-		return nil
-	})
+	dirs, err := fixtures.Bundles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(dirs) < 10 {
 		t.Fatalf("only %d fixture bundles under %s", len(dirs), root)
 	}
-	sort.Strings(dirs)
 	return dirs
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	genbundle "github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
+	"github.com/nsanalyze/nsanalyze/fixtures"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
@@ -185,21 +186,17 @@ func TestPrefilterKeepsEveryMatchedLine(t *testing.T) {
 
 func fixtureBundles(t *testing.T) []string {
 	t.Helper()
-	var dirs []string
-	err := filepath.WalkDir(filepath.Join("..", "..", "fixtures"), func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && d.Name() == "expected.json" {
-			dirs = append(dirs, filepath.Dir(p))
-		}
-		return nil
-	})
+	root := filepath.Join("..", "..", "fixtures")
+	rel, err := fixtures.Bundles(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(dirs) < 10 {
-		t.Fatalf("only %d fixture bundles found", len(dirs))
+	if len(rel) < 10 {
+		t.Fatalf("only %d fixture bundles found", len(rel))
+	}
+	dirs := make([]string, len(rel))
+	for i, d := range rel {
+		dirs[i] = filepath.Join(root, filepath.FromSlash(d))
 	}
 	return dirs
 }

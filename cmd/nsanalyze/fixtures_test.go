@@ -12,6 +12,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/admissionwebhook"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
+	"github.com/nsanalyze/nsanalyze/fixtures"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
@@ -53,24 +54,18 @@ func causeType(word string) (string, bool) {
 // fixtureDirs lists every bundle under fixtures/ that has an expected.json.
 func fixtureDirs(t *testing.T) []string {
 	t.Helper()
-	var dirs []string
 	root := filepath.Join("..", "..", "fixtures")
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && d.Name() == "expected.json" {
-			dirs = append(dirs, filepath.Dir(p))
-		}
-		return nil
-	})
+	rel, err := fixtures.Bundles(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(dirs) < 10 {
-		t.Fatalf("found only %d fixture bundles under %s", len(dirs), root)
+	if len(rel) < 10 {
+		t.Fatalf("found only %d fixture bundles under %s", len(rel), root)
 	}
-	sort.Strings(dirs)
+	dirs := make([]string, len(rel))
+	for i, d := range rel {
+		dirs[i] = filepath.Join(root, filepath.FromSlash(d))
+	}
 	return dirs
 }
 
