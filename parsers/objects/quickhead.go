@@ -191,13 +191,7 @@ func (q *qreader) str() (raw []byte, esc, ok bool) {
 	start := q.i + 1
 	j := start
 	for {
-		for j+8 <= len(b) {
-			if m := stringStops(word(b, j)); m != 0 {
-				j += firstStop(m)
-				break
-			}
-			j += 8
-		}
+		j = skipPlainWords(b, j)
 		if j >= len(b) {
 			return nil, false, false
 		}

@@ -252,13 +252,7 @@ func (s *jsonSplitter) skipString() bool {
 // otherwise, and skipString walks the string with its general rules.
 func plainStringEnd(buf []byte, p int) (end int, ok bool) {
 	for {
-		for p+8 <= len(buf) {
-			if m := stringStops(word(buf, p)); m != 0 {
-				p += firstStop(m)
-				break
-			}
-			p += 8
-		}
+		p = skipPlainWords(buf, p)
 		if p >= len(buf) {
 			return 0, false
 		}

@@ -37,3 +37,16 @@ func firstStop(mask uint64) int { return bits.TrailingZeros64(mask) / 8 }
 
 // word reads the eight bytes of b at i (i+8 <= len(b)).
 func word(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
+
+// skipPlainWords advances i over the whole 8-byte words of b that hold no quote,
+// backslash or control character: it returns the index of the first such byte, or the
+// index where fewer than eight bytes remain (the caller looks at the rest byte by byte).
+func skipPlainWords(b []byte, i int) int {
+	for i+8 <= len(b) {
+		if m := stringStops(word(b, i)); m != 0 {
+			return i + firstStop(m)
+		}
+		i += 8
+	}
+	return i
+}
