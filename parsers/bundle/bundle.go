@@ -114,6 +114,15 @@ type Records struct {
 	// TextFiles lists the files read as kubectl text renderings (parsers/text): their
 	// objects carry Source.Rendering, their stderr lines are entries of component "kubectl".
 	TextFiles []string
+	// ServerVersion is the Kubernetes server version a layout's version file holds
+	// (sonobuoy serverversion.json, troubleshoot cluster-info/cluster_version.json),
+	// ServerVersionFile that file ("" when none).
+	ServerVersion, ServerVersionFile string
+	// CaptureClock is when the bundle's collector says it finished (must-gather's
+	// timestamp file, sonobuoy's meta/run.log), CaptureClockSource the file; zero when
+	// the layout keeps no clock.
+	CaptureClock       time.Time
+	CaptureClockSource string
 }
 
 // Source is one bundle read into Records.
@@ -212,6 +221,10 @@ type loader struct {
 	empty       int                 // empty files seen
 	strip       func(string) string // bundle path → reported path
 	links       map[string]string   // resolved symlinks (full paths)
+	clockRel    string              // the file of the bundle's capture clock (full path)
+	clockLogs   map[string]bool     // logs whose last line is the collector's clock (RoleLogClock)
+	// serverVersionHere: Records.ServerVersionFile is a path of this bundle, not yet stripped
+	serverVersionHere bool
 }
 
 type logFile struct {
@@ -227,15 +240,12 @@ type crRef struct {
 func newLoader(rec *Records, opts Options, label string) *loader {
 	return &loader{rec: rec, opts: opts, label: label, warn: &diag.Sink{}, br: bufio.NewReaderSize(nil, 64<<10),
 		objFiles: map[string]bool{}, fileObjects: map[string]int{},
-		stdoutFiles: map[string]bool{}, textFiles: map[string]bool{}, nsFiles: map[string]*nsCount{}, objStart: len(rec.Objects), podStart: rec.SlimPods.Len(), errStart: len(rec.CollectorErrors)}
+		stdoutFiles: map[string]bool{}, textFiles: map[string]bool{}, clockLogs: map[string]bool{}, nsFiles: map[string]*nsCount{}, objStart: len(rec.Objects), podStart: rec.SlimPods.Len(), errStart: len(rec.CollectorErrors)}
 }
 
 func (l *loader) load(p string) (int, error) {
 	links := &linkSet{}
 	format, err := walkPath(p, l.member, links, l.warn, l.opts.MaxDecompressedBytes)
-	if l.empty > maxEmptyWarnings {
-		l.warn.Add("", 0, "%d more empty files skipped", l.empty-maxEmptyWarnings)
-	}
 	if err != nil && format == "" {
 		return 0, err
 	}
@@ -294,8 +304,15 @@ func (l *loader) load(p string) (int, error) {
 		l.rec.Links[strip(k)] = strip(v)
 	}
 	l.namespaceLists(strip)
+	if l.clockRel != "" && l.rec.CaptureClockSource == l.clockRel {
+		l.rec.CaptureClockSource = strip(l.clockRel)
+	}
+	if l.rec.ServerVersionFile != "" && l.serverVersionHere {
+		l.rec.ServerVersionFile = strip(l.rec.ServerVersionFile)
+		l.serverVersionHere = false
+	}
 	l.strip, l.links = strip, resolved
-	l.rec.Warnings = append(l.rec.Warnings, l.warn.List...)
+	l.rec.Warnings = append(l.rec.Warnings, l.warn.Grouped()...)
 	l.rec.Bundles = append(l.rec.Bundles, Source{Path: p, Label: l.label, Format: format, Root: strings.TrimSuffix(root, "/"), Layouts: layouts})
 	if err != nil {
 		return l.readable, err
@@ -338,17 +355,12 @@ func excluded(rel string, ex []string) bool {
 	return false
 }
 
-// maxEmptyWarnings caps the warnings about empty files; the rest are counted in one
-// summary (a bundle may hold a million of them).
-const maxEmptyWarnings = 20
-
 // noteEmpty reports an empty file: a dump or log that holds nothing, often cut by an
-// upload limit or a collector that failed.
+// upload limit or a collector that failed. A bundle may hold a million of them: the
+// sink keeps DefaultKindLimit and Grouped folds them into one line with their count.
 func (l *loader) noteEmpty(rel string) {
 	l.empty++
-	if l.empty <= maxEmptyWarnings {
-		l.warn.Add(rel, 0, "empty file")
-	}
+	l.warn.Add(rel, 0, "empty file")
 }
 
 // compressedExt are the suffixes of compressed members, dropped to sniff the content.
@@ -422,7 +434,29 @@ func (l *loader) member(m member, r io.Reader) {
 	}
 	kind := objects.Sniff(head)
 	ext := strings.ToLower(path.Ext(name))
-	if (kind == "text" || kind == "json" && bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("["))) && text.Sniff(head) {
+	role := pathHint(name).Role
+	switch role {
+	case RoleNotLog:
+		return // listed among the bundle's files, read as nothing
+	case RoleClock:
+		l.clockFile(m.rel, src)
+		return
+	case RoleVersion:
+		if kind == "json" {
+			if l.versionFile(m.rel, src) {
+				return
+			}
+		}
+	case RoleContainerLog, RoleLogClock:
+		if kind != "binary" {
+			kind = "text" // a container's log: its lines are the container's, whatever they look like
+			if role == RoleLogClock {
+				l.clockLogs[m.rel] = true
+			}
+		}
+	}
+	if role != RoleContainerLog && role != RoleLogClock &&
+		(kind == "text" || kind == "json" && bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("["))) && text.Sniff(head) {
 		// ("[root@node1 tmp]# kubectl get ns" starts like a JSON array)
 		// kubectl text (tables, describe, stderr, pasted YAML), recognised by content
 		// whatever the file is called
@@ -664,6 +698,10 @@ func (l *loader) finishLogs() {
 		}
 		logs.ResolveYears(files, r, b)
 		for _, lf := range ch {
+			if l.clockLogs[lf.rel] && lf.f.Info.Last.After(l.rec.CaptureClock) {
+				// the collector's own log: its last line is when it finished
+				l.rec.CaptureClock, l.rec.CaptureClockSource = lf.f.Info.Last, strip(lf.rel)
+			}
 			if n := lf.f.OutOfRange(); n > 0 {
 				l.rec.Warnings = append(l.rec.Warnings, diag.Warning{File: strip(lf.rel),
 					Message: fmt.Sprintf("%d year-less times fall outside years 0001-9999 once their year is chosen; read as no time", n)})

@@ -42,6 +42,11 @@ type Hint struct {
 	// Command is the command whose output the file holds (sosreport names its files
 	// after them): it types a text rendering.
 	Command string
+	// Role is what the layout keeps in the file besides objects and logs (roles.go):
+	// RoleVersion (the server's version), RoleClock (when the bundle was collected),
+	// RoleContainerLog (a container's log: read as a log whatever it looks like),
+	// RoleNotLog (a debug dump the layout saves beside a log: not read).
+	Role string
 }
 
 // bundleView is what layout detection knows of a whole bundle.
@@ -198,7 +203,7 @@ func pathHint(rel string) Hint {
 	}
 	for _, l := range layouts {
 		if l.Hint != nil {
-			if h := l.Hint(rel); h.Kind != "" || h.CRD != "" {
+			if h := l.Hint(rel); h.Kind != "" || h.CRD != "" || h.Role != "" {
 				return h
 			}
 		}

@@ -15,7 +15,13 @@ var mustGatherLayout = Layout{
 		}
 		return v != nil && v.mustGather && inspectShaped(s)
 	},
-	Hint:       inspectHint,
+	Hint: func(rel string) Hint {
+		// `timestamp` at the top of the gather (and of each image's directory): when it ran
+		if s := segs(rel); s.base() == "timestamp" && len(s) <= 3 {
+			return Hint{Role: RoleClock}
+		}
+		return inspectHint(rel)
+	},
 	Supersedes: []string{LayoutInspect},
 }
 
@@ -45,6 +51,14 @@ func inspectShaped(s segments) bool {
 func inspectHint(rel string) Hint {
 	s := segs(rel)
 	n := len(s)
+	switch {
+	case s.index("api_priority_and_fairness") >= 0:
+		// kube-apiserver's /debug/api_priority_and_fairness/dump_* tables, saved beside its log
+		return Hint{Role: RoleNotLog}
+	case n >= 2 && s[n-2] == "logs" && s.index("pods") >= 0 &&
+		(s.base() == "current.log" || s.base() == "previous.log" || s.base() == "previous.insecure.log" || s.base() == "current.insecure.log"):
+		return Hint{Role: RoleContainerLog}
+	}
 	if n >= 3 && fileStem(s.base()) == s[n-2] {
 		switch s[n-3] {
 		case "namespaces", "projects":

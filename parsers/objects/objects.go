@@ -35,6 +35,9 @@ type Object struct {
 
 	// ServerVersion is the server's gitVersion of a KindVersionInfo record.
 	ServerVersion string
+	// KubeletVersion is a Node's status.nodeInfo.kubeletVersion (or the VERSION column
+	// of a `kubectl get nodes` table).
+	KubeletVersion string
 
 	// Kind-specific details; nil unless Kind matches.
 	APIService *APIServiceInfo
