@@ -159,6 +159,8 @@ func coveredOnly(ix *Index) string {
 			what = "this must-gather (it gathers the openshift-* namespaces and those named with oc adm inspect)"
 		case bundle.LayoutInspect:
 			what = "this oc adm inspect (it holds only the namespaces named on its command line)"
+		case bundle.LayoutInsights:
+			what = "this Insights Operator archive (it holds what its gatherers chose, not every namespace)"
 		}
 	}
 	return fmt.Sprintf("%s covers only %d %s (%s)", what, len(names), Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, 8), ", "))

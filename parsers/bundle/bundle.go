@@ -63,6 +63,9 @@ type CollectorError struct {
 	File string
 	Line int
 	Text string
+	// Namespace is the namespace the error is about, when the collector keeps its
+	// errors per namespace (troubleshoot's `{"<ns>": "<error>"}` maps).
+	Namespace string
 }
 
 // DefaultMaxArchiveNesting is how many levels of archives inside the bundle are opened.
@@ -409,6 +412,11 @@ func (l *loader) member(m member, r io.Reader) {
 		}
 		m.size = -1 // the uncompressed size is unknown
 	}
+	if len(head) >= 1024 && len(bytes.Trim(head, "\x00")) == 0 && strings.HasSuffix(strings.ToLower(name), ".tar") {
+		// a tar archive of nothing: only its two end-of-archive blocks of zeros
+		l.warn.Add(m.rel, 0, "empty tar archive (it holds no file)")
+		return
+	}
 	if nested := isTar(head); nested || isZip(head) {
 		maxDepth := l.opts.MaxArchiveNesting
 		if maxDepth <= 0 {
@@ -506,7 +514,10 @@ func (l *loader) collectorErrors(rel string, r io.Reader) {
 	}
 	var texts []string
 	if err := json.Unmarshal(data, &texts); err != nil {
-		l.warn.Add(rel, 1, "not a JSON array of error texts: %v", err)
+		if l.collectorErrorMap(rel, data) {
+			return
+		}
+		l.warn.Add(rel, 1, "not a JSON array of error texts, nor a map of them by namespace: %v", err)
 		return
 	}
 	// the texts appear in order: each is looked for after the previous one, and lines
@@ -532,6 +543,41 @@ func (l *loader) collectorErrors(rel string, r io.Reader) {
 		}
 		l.rec.CollectorErrors = append(l.rec.CollectorErrors, CollectorError{File: rel, Line: at, Text: diag.CapName(t)})
 	}
+}
+
+// collectorErrorMap reads troubleshoot's per-namespace error files
+// (`{"default": "the server could not find the requested resource", ...}`, a value may
+// also be a list of texts), namespaces in order.
+func (l *loader) collectorErrorMap(rel string, data []byte) bool {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return false
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, ns := range keys {
+		var texts []string
+		var one string
+		if json.Unmarshal(m[ns], &one) == nil {
+			texts = []string{one}
+		} else if json.Unmarshal(m[ns], &texts) != nil {
+			l.warn.Add(rel, 1, "collector errors of namespace %q are neither a text nor a list of texts", diag.CapName(ns))
+			continue
+		}
+		at := 1
+		if enc, err := json.Marshal(ns); err == nil {
+			if i := bytes.Index(data, enc); i >= 0 {
+				at += bytes.Count(data[:i], []byte{'\n'})
+			}
+		}
+		for _, t := range texts {
+			l.rec.CollectorErrors = append(l.rec.CollectorErrors, CollectorError{File: rel, Line: at, Text: diag.CapName(t), Namespace: diag.CapName(ns)})
+		}
+	}
+	return true
 }
 
 // emit records one decoded object.

@@ -57,6 +57,7 @@ type bundleView struct {
 	stdoutFiles   map[string]bool // files read as cluster-info dump stdout
 	dirsWithNodes map[string]bool // directories holding nodes.json or nodes.yaml
 	mustGather    bool            // a must-gather marker is present
+	insights      bool            // an Insights Operator archive (insights-operator/gathers.json)
 	sos           bool            // a sos report: sos_commands/ is present
 	singleFile    bool            // the bundle is one file
 }
@@ -74,6 +75,7 @@ const (
 	LayoutCrashd            = "crashd"                     // crash-diagnostics kubecapture
 	LayoutSupportBundleKit  = "rancher-support-bundle-kit" // rancher support-bundle-kit
 	LayoutSosreport         = "sosreport"                  // sos report, kubernetes plugin
+	LayoutInsights          = "insights-operator"          // OpenShift Insights Operator archive
 	LayoutSingleFile        = "single-file"                // one object dump or one log
 )
 
@@ -82,6 +84,7 @@ var layouts = []*Layout{
 	&clusterInfoStdoutLayout, // by content
 	&troubleshootLayout,
 	&sosreportLayout,
+	&insightsLayout,
 	&mustGatherLayout,
 	&crashdLayout,
 	&supportBundleKitLayout,
@@ -133,6 +136,9 @@ func detectLayouts(v *bundleView, format string) []string {
 		}
 		if isSosPath(segs(r)) {
 			v.sos = true
+		}
+		if isInsightsMarker(segs(r)) {
+			v.insights = true
 		}
 	}
 	seen := map[string]bool{}
