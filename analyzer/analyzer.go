@@ -204,6 +204,11 @@ func findStuck(ix *Index) []stuckNamespace {
 				}
 			}
 		}
+		if s.deletion.IsZero() && o.Ages != nil && o.Ages.Age > 0 {
+			// a table row: no deletion time, but the namespace's AGE bounds it
+			s.since = fmt.Sprintf("deletion time not in the bundle; the namespace was %s old when %s:%d was printed, so it has been Terminating for at most %s",
+				objects.FmtAge(o.Ages.Age), o.Ages.File, o.Ages.Line, objects.FmtAge(o.Ages.Age))
+		}
 		out = append(out, s)
 	}
 	for name, lines := range ix.NamespaceDeletionFailed {

@@ -226,6 +226,16 @@ func (ix *Index) captureTime() {
 			src = "newest log line (" + f.Path + ")"
 		}
 	}
+	for _, b := range ix.Records.CaptureBounds {
+		// a table's AGE (describe's "lasts") added to the dumped object's own timestamp
+		if b.Time.After(limit) {
+			ignored = append(ignored, b.Why())
+			continue
+		}
+		if b.Time.After(t) {
+			t, src = b.Time, b.Why()
+		}
+	}
 	if c := ix.Records.CaptureClock; !c.IsZero() && !c.After(limit) {
 		switch {
 		case !c.Before(t):

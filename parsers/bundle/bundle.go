@@ -126,6 +126,31 @@ type Records struct {
 	// the layout keeps no clock.
 	CaptureClock       time.Time
 	CaptureClockSource string
+	// CaptureBounds are lower bounds of the capture time that kubectl renderings give:
+	// an object's AGE in a table (or "Terminating (lasts 2d)" in describe) added to its
+	// creation (deletion) timestamp from a dump of the same object.
+	CaptureBounds []CaptureBound
+}
+
+// CaptureBound is one lower bound of the capture time: the rendering at File:Line was
+// printed at Time or later, since it gives Object (dumped in ObjectFile) an age of Age
+// since its Field (metadata.creationTimestamp or metadata.deletionTimestamp).
+type CaptureBound struct {
+	Time               time.Time
+	File               string
+	Line               int
+	Object, ObjectFile string
+	Field              string
+	Age                time.Duration
+}
+
+// Why says how the bound is known.
+func (b CaptureBound) Why() string {
+	what := "its AGE"
+	if b.Field == "metadata.deletionTimestamp" {
+		what = "Terminating for"
+	}
+	return fmt.Sprintf("%s of %s (%s) + %s %s at %s:%d", b.Field, b.Object, b.ObjectFile, what, objects.FmtAge(b.Age), b.File, b.Line)
 }
 
 // Source is one bundle read into Records.
@@ -225,6 +250,7 @@ type loader struct {
 	strip       func(string) string // bundle path → reported path
 	links       map[string]string   // resolved symlinks (full paths)
 	clockRel    string              // the file of the bundle's capture clock (full path)
+	boundStart  int                 // index of this bundle's first capture bound
 	clockLogs   map[string]bool     // logs whose last line is the collector's clock (RoleLogClock)
 	// serverVersionHere: Records.ServerVersionFile is a path of this bundle, not yet stripped
 	serverVersionHere bool
@@ -243,7 +269,7 @@ type crRef struct {
 func newLoader(rec *Records, opts Options, label string) *loader {
 	return &loader{rec: rec, opts: opts, label: label, warn: &diag.Sink{}, br: bufio.NewReaderSize(nil, 64<<10),
 		objFiles: map[string]bool{}, fileObjects: map[string]int{},
-		stdoutFiles: map[string]bool{}, textFiles: map[string]bool{}, clockLogs: map[string]bool{}, nsFiles: map[string]*nsCount{}, objStart: len(rec.Objects), podStart: rec.SlimPods.Len(), errStart: len(rec.CollectorErrors)}
+		stdoutFiles: map[string]bool{}, textFiles: map[string]bool{}, clockLogs: map[string]bool{}, nsFiles: map[string]*nsCount{}, objStart: len(rec.Objects), boundStart: len(rec.CaptureBounds), podStart: rec.SlimPods.Len(), errStart: len(rec.CollectorErrors)}
 }
 
 func (l *loader) load(p string) (int, error) {
@@ -275,6 +301,15 @@ func (l *loader) load(p string) (int, error) {
 	if root != "" || l.label != "" {
 		for _, o := range l.rec.Objects[l.objStart:] {
 			o.Source.File = strip(o.Source.File)
+			if o.Ages != nil {
+				a := *o.Ages // a text object and its dump share one
+				a.File = strip(a.File)
+				o.Ages = &a
+			}
+		}
+		for i := range l.rec.CaptureBounds[l.boundStart:] {
+			b := &l.rec.CaptureBounds[l.boundStart+i]
+			b.File, b.ObjectFile = strip(b.File), strip(b.ObjectFile)
 		}
 		if l.rec.SlimPods != nil {
 			l.rec.SlimPods.RenameFiles(l.podStart, strip)

@@ -169,7 +169,8 @@ func (s *Sink) Grouped() []Warning {
 	}
 	type group struct {
 		at       int // index in out
-		n        int
+		n        int // warnings of the kind, kept or not
+		kept     int
 		files    map[string]bool
 		examples []string
 	}
@@ -193,11 +194,12 @@ func (s *Sink) Grouped() []Warning {
 		}
 		g := groups[k]
 		if g == nil {
-			g = &group{at: len(out), n: pk.n, files: map[string]bool{w.File: true}}
+			g = &group{at: len(out), n: pk.n, kept: 1, files: map[string]bool{w.File: true}}
 			groups[k] = g
 			out = append(out, w)
 			continue
 		}
+		g.kept++
 		if !g.files[w.File] {
 			g.files[w.File] = true
 			if len(g.examples) < maxGroupExamples && w.File != "" {
@@ -210,7 +212,7 @@ func (s *Sink) Grouped() []Warning {
 		w.Count = g.n
 		w.Examples = g.examples
 		more := fmt.Sprintf(" (%d warnings of this kind", g.n)
-		if len(g.files) > 1 {
+		if len(g.files) > 1 && g.kept == g.n {
 			more += fmt.Sprintf(", in %d files", len(g.files))
 		}
 		if len(g.examples) > 0 {
