@@ -46,3 +46,19 @@ func TestAgesOfRenderings(t *testing.T) {
 		t.Errorf("pod %+v", p)
 	}
 }
+
+// FuzzParseAge: any text is either no age or a positive one (no overflow, no panic).
+func FuzzParseAge(f *testing.F) {
+	for _, s := range []string{"37s", "4d13h", "3y45d", "<invalid>", "99999d", "1h2", "0s"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, ok := ParseAge(s)
+		if !ok {
+			return
+		}
+		if d <= 0 {
+			t.Fatalf("ParseAge(%q) = %v", s, d)
+		}
+	})
+}
