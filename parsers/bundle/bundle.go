@@ -788,11 +788,14 @@ func (l *loader) finishLogs() {
 					Message: fmt.Sprintf("%d year-less times fall outside years 0001-9999 once their year is chosen; read as no time", n)})
 			}
 			info := lf.f.Info
-			if c := aliases[lf.rel]; c != "" && info.Component == "" {
+			if c := aliases[lf.rel]; c != "" && !isComponent(info.Component) {
+				// (a container name that is no component, c.log in pod kcm-0, says less
+				// than a link named kube-controller-manager)
+				prev := info.Component
 				info.Component = c
 				for i := range lf.f.Entries {
-					if lf.f.Entries[i].Component == "" {
-						lf.f.Entries[i].Component = c
+					if e := &lf.f.Entries[i]; e.Component == "" || e.Component == prev {
+						e.Component = c
 					}
 				}
 			}

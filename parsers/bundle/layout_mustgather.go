@@ -57,7 +57,17 @@ func inspectHint(rel string) Hint {
 		return Hint{Role: RoleNotLog}
 	case n >= 2 && s[n-2] == "logs" && s.index("pods") >= 0 &&
 		(s.base() == "current.log" || s.base() == "previous.log" || s.base() == "previous.insecure.log" || s.base() == "current.insecure.log"):
-		return Hint{Role: RoleContainerLog}
+		// namespaces/<ns>/pods/<pod>/<container>/<container>/logs/current.log: the
+		// container names the program (installer, pruner, cert-syncer sidecars are not
+		// the component their pod is named after)
+		h := Hint{Role: RoleContainerLog, Component: containerComponent(s[n-3])}
+		if i := s.index("namespaces"); i >= 0 && i+1 < n && openshiftPrograms[s[i+1]] != "" {
+			// OpenShift's own API servers and controller managers run containers named
+			// like Kubernetes' (controller-manager, apiserver) and log through the same
+			// libraries: their namespace says which program they are
+			h.Component = openshiftPrograms[s[i+1]]
+		}
+		return h
 	}
 	if n >= 3 && fileStem(s.base()) == s[n-2] {
 		switch s[n-3] {
@@ -68,4 +78,13 @@ func inspectHint(rel string) Hint {
 		}
 	}
 	return Hint{}
+}
+
+// openshiftPrograms are the namespaces of OpenShift programs that are not the Kubernetes
+// components their containers' names suggest.
+var openshiftPrograms = map[string]string{
+	"openshift-controller-manager":       "openshift-controller-manager",
+	"openshift-route-controller-manager": "openshift-route-controller-manager",
+	"openshift-apiserver":                "openshift-apiserver",
+	"openshift-oauth-apiserver":          "openshift-oauth-apiserver",
 }

@@ -24,7 +24,7 @@ var troubleshootLayout = Layout{
 		}
 		// cluster-resources/pods/logs/<ns>/<pod>/<container>[-previous].log
 		if i := s.index("cluster-resources"); i >= 0 && i+3 < n-1 && s[i+1] == "pods" && s[i+2] == "logs" {
-			return Hint{Role: RoleContainerLog}
+			return Hint{Role: RoleContainerLog, Component: containerComponent(strings.TrimSuffix(stem, "-previous"))}
 		}
 		if n >= 3 && s[n-3] == "custom-resources" {
 			return Hint{GroupVersion: groupOfCRD(s[n-2]), CRD: s[n-2]}

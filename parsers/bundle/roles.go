@@ -106,3 +106,31 @@ func (l *loader) noteClock(t time.Time, rel string) {
 		l.clockRel = rel
 	}
 }
+
+// knownContainers are the container names that are the components nsanalyze reads by
+// name; any other container is its own program.
+var knownContainers = map[string]string{
+	"kube-apiserver": "kube-apiserver", "kube-controller-manager": "kube-controller-manager",
+	"cloud-controller-manager": "cloud-controller-manager", "kube-scheduler": "kube-scheduler",
+	"etcd": "etcd", "metrics-server": "metrics-server", "kubelet": "kubelet",
+}
+
+// containerComponent is the component of a container's log when a layout names the
+// container: the component it is, exactly, or the container's own name (velero,
+// installer, kube-apiserver-cert-syncer): never the component its pod or namespace is
+// named after, never one guessed from the libraries its lines come from.
+func containerComponent(container string) string {
+	if c, ok := knownContainers[container]; ok {
+		return c
+	}
+	if len(container) > 63 {
+		return "" // not a container name
+	}
+	return container
+}
+
+// isComponent reports whether c is one of the components knownContainers names.
+func isComponent(c string) bool {
+	_, ok := knownContainers[c]
+	return ok
+}

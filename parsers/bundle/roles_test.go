@@ -57,7 +57,7 @@ func TestLayoutFileRoles(t *testing.T) {
 			{name: "cluster-resources/pods/logs/velero/velero-6996dd565b-xl44t/velero.log", data: []byte("Error: unknown command \"server-junk\" for \"velero\"\nRun 'velero --help' for usage.\nAn error occurred: unknown command \"server-junk\" for \"velero\"\n")},
 			{name: "cluster-resources/pod-disruption-budgets-errors.json", data: []byte("{\n  \"default\": \"the server could not find the requested resource\",\n  \"kube-system\": \"the server could not find the requested resource\"\n}\n")},
 		}, version: "v1.23.5",
-			components: map[string]string{"cluster-resources/pods/logs/velero/velero-6996dd565b-xl44t/velero.log": ""}},
+			components: map[string]string{"cluster-resources/pods/logs/velero/velero-6996dd565b-xl44t/velero.log": "velero"}},
 		{name: "cluster-info dump of kubectl 1.13", files: []bfile{
 			{name: "nodes.json", data: []byte(`{"selfLink": "/api/v1/nodes", "resourceVersion": "4225", "Items": [{"name": "minikube", "creationTimestamp": "2019-03-08T08:48:17Z", "Spec": {}, "Status": {"NodeInfo": {"KubeletVersion": "v1.13.3"}}}]}`)},
 			{name: "kube-system/pods.json", data: []byte(`{"selfLink": "/api/v1/namespaces/kube-system/pods", "Items": [{"name": "etcd-minikube", "namespace": "kube-system", "creationTimestamp": "2019-03-08T08:49:27Z", "Spec": {"NodeName": "minikube"}, "Status": {"Phase": "Running"}}]}`)},
