@@ -92,7 +92,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 	collect := "kubectl get namespaces -o json"
 	partial := len(ix.Namespaces) > 0 && !ix.NamespaceListed && len(asked) == 0
 	if partial {
-		r.Coverage = append(r.Coverage, Gap{Missing: "a listing of all namespaces: " + coveredOnly(ix) + ", the others were not collected", Collect: collect})
+		r.Coverage = append(r.Coverage, Gap{Missing: "a listing of all namespaces: " + coveredOnly(ix, 8, true) + ", the others were not collected", Collect: collect})
 	}
 	if len(r.Namespaces) > 0 {
 		r.State = StateStuck
@@ -136,8 +136,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 		r.StateReason = what + ", and no namespace controller log line names a namespace being deleted; collect: " + collect
 	case partial:
 		r.State = StateUnknown
-		r.StateReason = fmt.Sprintf("%s, none of them stuck; the others were not collected, so whether one of them is stuck is not in the bundle (collect: %s)",
-			coveredOnly(ix), collect)
+		r.StateReason = fmt.Sprintf("%s, none of them stuck; the others were not collected (collect: %s)", coveredOnly(ix, 3, false), collect)
 	default:
 		r.State = StateNoneStuck
 		if len(r.Deleting) == 0 {
@@ -148,22 +147,25 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 	}
 }
 
-// coveredOnly says which namespaces a bundle without a listing of all namespaces covers,
-// and what kind of bundle gathers only some.
-func coveredOnly(ix *Index) string {
+// coveredOnly says which namespaces a bundle without a listing of all namespaces covers
+// (the first n of them), and with explain what kind of bundle gathers only some.
+func coveredOnly(ix *Index, n int, explain bool) string {
 	names := SortedKeys(ix.Namespaces)
-	what := "the bundle"
+	what, why := "the bundle", ""
 	for _, l := range ix.Records.Layouts {
 		switch l {
 		case bundle.LayoutMustGather:
-			what = "this must-gather (it gathers the openshift-* namespaces and those named with oc adm inspect)"
+			what, why = "this must-gather", " (it gathers the openshift-* namespaces and those named with oc adm inspect)"
 		case bundle.LayoutInspect:
-			what = "this oc adm inspect (it holds only the namespaces named on its command line)"
+			what, why = "this oc adm inspect", " (it holds only the namespaces named on its command line)"
 		case bundle.LayoutInsights:
-			what = "this Insights Operator archive (it holds what its gatherers chose, not every namespace)"
+			what, why = "this Insights Operator archive", " (it holds what its gatherers chose, not every namespace)"
 		}
 	}
-	return fmt.Sprintf("%s covers only %d %s (%s)", what, len(names), Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, 8), ", "))
+	if explain {
+		what += why
+	}
+	return fmt.Sprintf("%s covers only %d %s (%s)", what, len(names), Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, n), ", "))
 }
 
 func firstN(s []string, n int) []string {
