@@ -49,7 +49,7 @@ func TestLayoutFileRoles(t *testing.T) {
 			{name: "quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-eede85/namespaces/openshift-etcd/pods/etcd-m0/etcdctl/etcdctl/logs/previous.log", data: nil},
 		}, clock: "2021-08-03T10:14:13.632016778Z", clockSrc: "timestamp",
 			components: map[string]string{"kube-apiserver/logs/current.log": "kube-apiserver", "api_priority_and_fairness/queues": "-"},
-			warnings: []string{"/logs/previous.log: empty file (3 warnings of this kind, in 3 files; also "}},
+			warnings:   []string{"/logs/previous.log: empty file (3 warnings of this kind, in 3 files; also "}},
 		{name: "troubleshoot", files: []bfile{
 			{name: "cluster-info/cluster_version.json", data: []byte("{\n  \"info\": {\n    \"major\": \"1\",\n    \"minor\": \"23\",\n    \"gitVersion\": \"v1.23.5\",\n    \"platform\": \"linux/amd64\"\n  },\n  \"string\": \"v1.23.5\"\n}\n")},
 			{name: "cluster-resources/namespaces.json", data: []byte(nsListJSON("default", "kube-system", "velero"))},

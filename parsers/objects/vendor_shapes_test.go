@@ -96,10 +96,10 @@ func TestRedactedYAML(t *testing.T) {
 // TestSniffJSONLogs: logrus/zap JSON and journalctl -o json files are logs, not objects.
 func TestSniffJSONLogs(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"level":"info","msg":"Filtering namespaces based on the following regex:.*","time":"2021-08-17T17:04:33Z"}` + "\n":                                   "jsonlog",
+		`{"level":"info","msg":"Filtering namespaces based on the following regex:.*","time":"2021-08-17T17:04:33Z"}` + "\n":                                         "jsonlog",
 		`{"_EXE":"/usr/bin/kubelet","SYSLOG_IDENTIFIER":"kubelet","MESSAGE":"I0817 16:07:14.536031 191 x.go:1] y","__REALTIME_TIMESTAMP":"1629216434536089"}` + "\n": "jsonlog",
-		`{"apiVersion":"v1","kind":"Event","level":"info","msg":"x","time":"2021-08-17T17:04:33Z"}` + "\n":                                                    "json",
-		"{\n  \"level\": \"info\",\n  \"msg\": \"x\",\n  \"time\": \"2021-08-17T17:04:33Z\"\n}\n":                                                                "json",
+		`{"apiVersion":"v1","kind":"Event","level":"info","msg":"x","time":"2021-08-17T17:04:33Z"}` + "\n":                                                           "json",
+		"{\n  \"level\": \"info\",\n  \"msg\": \"x\",\n  \"time\": \"2021-08-17T17:04:33Z\"\n}\n":                                                                    "json",
 	} {
 		if got := Sniff([]byte(in)); got != want {
 			t.Errorf("Sniff(%q) = %q, want %q", in, got, want)
