@@ -142,6 +142,16 @@ func TestPeerBundles(t *testing.T) {
 			if !slices.Equal(deleting, pb.deleting) {
 				t.Errorf("deleting %v, want %v", deleting, pb.deleting)
 			}
+			if len(deleting) > 0 {
+				// --redact hides the namespaces still being deleted like any other
+				var red, rerr bytes.Buffer
+				run([]string{"--redact", "-o", "json", filepath.Join(peerBundlesDir, filepath.FromSlash(pb.path))}, &red, &rerr)
+				for _, n := range deleting {
+					if red.Len() == 0 || bytes.Contains(red.Bytes(), []byte(n)) {
+						t.Errorf("--redact report (%d bytes) names %s", red.Len(), n)
+					}
+				}
+			}
 			comps := map[string]string{}
 			for _, f := range rep.Bundle.LogFiles {
 				comps[f.File] = f.Component
