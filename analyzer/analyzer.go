@@ -248,32 +248,31 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		nr.StuckFor = FmtDuration(d)
 		nr.StuckSeconds = int64(d / time.Second)
 	}
-	found := map[string]bool{}
 	ruledOut := map[string]string{}
-	for _, rule := range rules {
-		p.Rule = rule
-		causes, why := rule.Run(p)
-		for i := range causes {
-			causes[i].Type = rule.Name
-			found[rule.Name] = true
-		}
-		nr.Causes = append(nr.Causes, causes...)
-		if len(causes) == 0 && why != "" {
-			ruledOut[rule.Name] = why
+	byRule := make([][]Cause, len(rules))
+	p.claims = newNamespaceClaims()
+	// specific rules first, then the generic ones, which see only what nobody claimed
+	for _, generic := range []bool{false, true} {
+		for i, rule := range rules {
+			if rule.Generic != generic {
+				continue
+			}
+			p.Rule = rule
+			causes, why := rule.Run(p)
+			for j := range causes {
+				causes[j].Type = rule.Name
+				p.claims.add(&causes[j])
+			}
+			byRule[i] = causes
+			if len(causes) == 0 && why != "" {
+				ruledOut[rule.Name] = why
+			}
 		}
 	}
 	p.Rule = nil
-	// causes explained by another cause found for the namespace are ruled out
-	explained := explainedBy(rules, found)
-	kept := nr.Causes[:0]
-	for _, c := range nr.Causes {
-		if by := explained[c.Type]; len(by) > 0 {
-			ruledOut[c.Type] = "explained by " + strings.Join(by, ", ") + " (" + Clip(c.Summary, 200) + ")"
-			continue
-		}
-		kept = append(kept, c)
+	for _, cs := range byRule {
+		nr.Causes = append(nr.Causes, cs...)
 	}
-	nr.Causes = kept
 	for _, rule := range rules {
 		if why, ok := ruledOut[rule.Name]; ok {
 			nr.RuledOut = append(nr.RuledOut, RuledOut{Type: rule.Name, Reason: why})

@@ -193,6 +193,8 @@ type Cause struct {
 	Related []*logs.Entry `json:"-"`
 	// ladder is this cause's own safe and caution rungs (its problem's ladder).
 	ladder []RemediationStep
+	// claims is what the cause claims beyond Objects and Related (claims.go).
+	claims *claimSet
 }
 
 // Link is one step of a causal chain, from the namespace towards the root cause.

@@ -2,8 +2,6 @@ package analyzer
 
 import (
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -33,12 +31,15 @@ type Rule struct {
 	Collect func(e *logs.Entry, detail string) []string
 
 	// Run returns the causes found for pass.Namespace; when it finds none it may return
-	// a ruled-out reason (empty string = not applicable, say nothing).
+	// a ruled-out reason (empty string = not applicable, say nothing). Each cause claims
+	// what it explains (claims.go): its Objects and Related lines, and what it claims
+	// with Cause.ClaimObject, ClaimResource, ClaimGroup, ClaimFinalizer or ClaimContent.
 	Run func(pass *Pass) ([]Cause, string)
-	// Explains lists the cause types that a cause of this rule explains when both are
-	// found for the same namespace: those are then reported as ruled out ("explained
-	// by ..."). The relation is checked as a graph (Validate): no cycles, known names.
-	Explains []string
+	// Generic rules (finalizers-remaining, content-remaining) explain what remains once
+	// the specific causes have claimed theirs: they run after every specific rule and
+	// read the namespace through Pass.Objects and Pass.Claimed..., which leave out what
+	// a cause found earlier claims. Causes are reported in registry order either way.
+	Generic bool
 
 	// Ladder returns the safe and caution rungs that act on a cause of this rule, with
 	// real object names, root first; the analyzer orders them, removes duplicates and
@@ -60,6 +61,8 @@ type Pass struct {
 	Object    *objects.Object // the Namespace object; nil when the namespace is known only from logs
 	Deletion  time.Time       // deletion timestamp (zero when unknown)
 	Stuck     map[string]bool // every stuck namespace of the bundle
+	// claims are what the causes found so far for Namespace claim (claims.go).
+	claims *namespaceClaims
 	// example is set for ExampleLadder: its placeholder names (NAMESPACE) are not
 	// Kubernetes names, and are kept in the commands.
 	example bool
@@ -162,7 +165,7 @@ func KeepObject(rules []*Rule) func(*objects.Object) bool {
 }
 
 // Validate checks a registry: names unique and well formed, every rule documented with
-// a run function, a ladder and an example, Explains naming known rules without cycles.
+// a run function, a ladder and an example.
 func Validate(rules []*Rule) error {
 	byName := map[string]*Rule{}
 	for _, r := range rules {
@@ -184,73 +187,7 @@ func Validate(rules []*Rule) error {
 		}
 		byName[r.Name] = r
 	}
-	for _, r := range rules {
-		for _, e := range r.Explains {
-			if byName[e] == nil {
-				return fmt.Errorf("rule %q explains unknown cause %q", r.Name, e)
-			}
-		}
-	}
-	// no cycle in Explains (depth-first search)
-	state := map[string]int{} // 1 visiting, 2 done
-	var visit func(n string, path []string) error
-	visit = func(n string, path []string) error {
-		switch state[n] {
-		case 1:
-			return fmt.Errorf("rules explain each other in a cycle: %s", strings.Join(append(path, n), " -> "))
-		case 2:
-			return nil
-		}
-		state[n] = 1
-		for _, e := range byName[n].Explains {
-			if err := visit(e, append(path, n)); err != nil {
-				return err
-			}
-		}
-		state[n] = 2
-		return nil
-	}
-	names := SortedKeys(byName)
-	for _, n := range names {
-		if err := visit(n, nil); err != nil {
-			return err
-		}
-	}
 	return nil
-}
-
-// explainedBy returns, for each cause type found, the found cause types that explain
-// it (directly or through a chain of Explains).
-func explainedBy(rules []*Rule, found map[string]bool) map[string][]string {
-	out := map[string][]string{}
-	for _, r := range rules {
-		if !found[r.Name] {
-			continue
-		}
-		seen := map[string]bool{}
-		var walk func(names []string)
-		walk = func(names []string) {
-			for _, n := range names {
-				if seen[n] {
-					continue
-				}
-				seen[n] = true
-				if found[n] && !slices.Contains(out[n], r.Name) {
-					out[n] = append(out[n], r.Name)
-				}
-				for _, x := range rules {
-					if x.Name == n {
-						walk(x.Explains)
-					}
-				}
-			}
-		}
-		walk(r.Explains)
-	}
-	for k := range out {
-		sort.Strings(out[k])
-	}
-	return out
 }
 
 // RuleByName returns the rule of a registry that reports a cause type, or nil.

@@ -214,6 +214,7 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		}
 		cause.Evidence = ev
 		cause.AttachLines(all, p.Deletion, "discovery errors for "+gv, 8)
+		cause.ClaimGroup(kubemsg.GroupOf(gv)) // objects of the group cannot be listed or deleted
 		causes = append(causes, cause)
 	}
 	return causes, ""

@@ -27,23 +27,31 @@ never removed and the namespace waits forever.
 
 Evidence: the NamespaceContentRemaining and NamespaceFinalizersRemaining conditions
 (counts and finalizer names), and the objects of the namespace in the dump that have
-metadata.finalizers, with whether anything in the bundle looks like their controller.`,
-	Kinds:    []string{"Deployment", "StatefulSet", "DaemonSet", "Pod", "CustomResourceDefinition"},
-	Run:      runFinalizers,
-	Explains: []string{"content-remaining"},
-	Ladder:   ladder,
-	Example:  example,
+metadata.finalizers, with whether anything in the bundle looks like their controller.
+
+A generic rule: it reports the objects and finalizers no specific cause claims (a
+finalizer a specific rule explains, on an object it names, is not reported twice).`,
+	Kinds:   []string{"Deployment", "StatefulSet", "DaemonSet", "Pod", "CustomResourceDefinition"},
+	Run:     runFinalizers,
+	Generic: true,
+	Ladder:  ladder,
+	Example: example,
 }
 
 func runFinalizers(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	ix := p.Index
 	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Objects: []analyzer.ObjectRef{}}
 	finalizers := map[string]bool{}
+	var claimedBy []string // causes found earlier that claim a finalizer or object
 	condFin := p.ConditionTrue(kubemsg.CondFinalizersRemaining)
 	condContent := p.ConditionTrue(kubemsg.CondContentRemaining)
 	if condFin != nil {
 		cause.Evidence = append(cause.Evidence, analyzer.ConditionEvidence(p.Object, condFin))
 		for _, f := range kubemsg.ParseFinalizersRemaining(condFin.Message) {
+			if t := p.ClaimedFinalizer(f.Finalizer); t != "" {
+				claimedBy = append(claimedBy, t)
+				continue
+			}
 			finalizers[f.Finalizer] = true
 		}
 	}
@@ -61,12 +69,19 @@ func runFinalizers(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		if len(o.Finalizers) == 0 || o.Kind == "Namespace" {
 			continue
 		}
+		if t := p.ClaimedBy(o); t != "" {
+			claimedBy = append(claimedBy, t)
+			continue
+		}
 		objs = append(objs, o)
 		for _, f := range o.Finalizers {
 			finalizers[f] = true
 		}
 	}
 	if len(finalizers) == 0 {
+		if why := p.ExplainedBy(claimedBy...); why != "" {
+			return nil, why
+		}
 		if c := p.Condition(kubemsg.CondFinalizersRemaining); c != nil {
 			return nil, fmt.Sprintf("%s is %s (%s) and no object of the namespace in the bundle has finalizers", c.Type, c.Status, c.Reason)
 		}
