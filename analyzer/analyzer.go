@@ -249,6 +249,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		nr.StuckSeconds = int64(d / time.Second)
 	}
 	ruledOut := map[string]string{}
+	var notApplicable []string // rules that found nothing they read (said nothing)
 	byRule := make([][]Cause, len(rules))
 	p.claims = newNamespaceClaims()
 	// specific rules first, then the generic ones, which see only what nobody claimed
@@ -266,6 +267,8 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 			byRule[i] = causes
 			if len(causes) == 0 && why != "" {
 				ruledOut[rule.Name] = why
+			} else if len(causes) == 0 {
+				notApplicable = append(notApplicable, rule.Name)
 			}
 		}
 	}
@@ -279,7 +282,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		}
 	}
 	if len(nr.Causes) == 0 {
-		nr.Causes = append(nr.Causes, undetermined(p, nr.RuledOut))
+		nr.Causes = append(nr.Causes, undetermined(p, nr.RuledOut, notApplicable))
 	}
 	for i := range nr.Causes {
 		for j := range nr.Causes[i].Chain {
@@ -330,10 +333,13 @@ func Contains(list []string, s string) bool {
 }
 
 // undetermined is reported when no rule found a cause.
-func undetermined(p *Pass, ruled []RuledOut) Cause {
+func undetermined(p *Pass, ruled []RuledOut, notApplicable []string) Cause {
 	var checked []string
 	for _, r := range ruled {
 		checked = append(checked, r.Type+": "+r.Reason)
+	}
+	for _, n := range notApplicable {
+		checked = append(checked, n+": nothing in the bundle it reads")
 	}
 	c := Cause{Type: CauseUndetermined, Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []ObjectRef{}, Evidence: []Evidence{}}
 	c.Summary = "The bundle does not show why this namespace is stuck. Checked: " + strings.Join(checked, "; ") + "."

@@ -18,6 +18,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/controllernotrunning"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/conversionwebhook"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/loadbalancercleanup"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/namespacefinalizer"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/ordereddeletion"
 )
@@ -28,6 +29,7 @@ var All = []*analyzer.Rule{
 	ordereddeletion.Rule,
 	admissionwebhook.Rule,
 	conversionwebhook.Rule,
+	loadbalancercleanup.Rule,
 	finalizers.Rule,
 	contentremaining.Rule,
 	namespacefinalizer.Rule,
