@@ -81,4 +81,3 @@ func GroupOf(groupVersion string) string {
 	gv, _ := parseGroupVersion(groupVersion)
 	return gv.Group
 }
-
