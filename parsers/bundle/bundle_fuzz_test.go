@@ -13,7 +13,6 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 // archiveNames are the names a fuzzed bundle file is given: the name decides nothing
@@ -56,7 +55,7 @@ func FuzzLoadArchive(f *testing.F) {
 		}
 		done := make(chan *Records, 1)
 		go func() {
-			rec, _ := Load(p, Options{Keywords: kubemsg.LogKeywords})
+			rec, _ := Load(p, Options{Keywords: samplePhrases})
 			done <- rec
 		}()
 		var rec *Records

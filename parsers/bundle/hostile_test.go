@@ -12,14 +12,13 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 // loadGuarded loads a bundle with a deadline and returns its records and the heap growth.
 func loadGuarded(t *testing.T, p string, opts Options, deadline time.Duration) (*Records, int64, error) {
 	t.Helper()
 	if opts.Keywords == nil {
-		opts.Keywords = kubemsg.LogKeywords
+		opts.Keywords = samplePhrases
 	}
 	var m0, m1 runtime.MemStats
 	runtime.GC()
@@ -143,7 +142,7 @@ func TestNestedArchives(t *testing.T) {
 func TestUnreadableFile(t *testing.T) {
 	if os.Getenv("NSANALYZE_UNREADABLE_BUNDLE") != "" {
 		// child: run as nobody
-		rec, err := Load(os.Getenv("NSANALYZE_UNREADABLE_BUNDLE"), Options{Keywords: kubemsg.LogKeywords})
+		rec, err := Load(os.Getenv("NSANALYZE_UNREADABLE_BUNDLE"), Options{Keywords: samplePhrases})
 		if err != nil {
 			t.Fatal(err)
 		}
