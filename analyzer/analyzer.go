@@ -323,6 +323,7 @@ func verdict(nr NamespaceReport) string {
 	return v
 }
 
+// Contains reports whether list holds s.
 func Contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -136,6 +135,9 @@ func servicePortName(s *objects.ServiceInfo, port int) string {
 	return ""
 }
 
+// PodState describes a pod in a few words for evidence and chains: its phase,
+// readiness, node, restarts, waiting and terminated containers, and why it is not
+// scheduled.
 func PodState(pod *objects.Object) string {
 	pi := pod.Pod
 	s := "phase " + OrDefault(pod.Phase, "unknown")
@@ -167,8 +169,12 @@ func PodState(pod *objects.Object) string {
 	return s
 }
 
+// ServicesDumped reports whether the bundle holds a dump of the namespace's Services
+// (possibly empty), so a Service absent from it does not exist.
 func (ix *Index) ServicesDumped(ns string) bool { return ix.KindDumped(ns, "Service") }
 
+// PodsDumped reports whether the bundle holds a dump of the namespace's Pods (possibly
+// empty), so a pod absent from it does not exist.
 func (ix *Index) PodsDumped(ns string) bool { return ix.KindDumped(ns, "Pod") }
 
 // KindDumped reports whether the bundle has a dump of a kind covering namespace ns,
@@ -224,12 +230,15 @@ func (ix *Index) KindDumped(ns, kind string) bool {
 	return false
 }
 
+// ObjectRefOf is the report's reference to an object, with its finalizers, deletion
+// timestamp and where it was read (a cause naming it in Objects claims it).
 func ObjectRefOf(o *objects.Object) ObjectRef {
 	ev := Evidence{File: o.Source.File, Line: o.Source.Line, Object: o.Ref(), Text: o.Ref()}
 	return ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name,
 		Finalizers: o.Finalizers, Deletion: TimePtr(o.DeletionTimestamp), Source: &ev}
 }
 
+// FmtLabels renders labels as a kubectl selector: k=v pairs, sorted, comma-separated.
 func FmtLabels(m map[string]string) string {
 	var parts []string
 	for k, v := range m {
@@ -239,6 +248,7 @@ func FmtLabels(m map[string]string) string {
 	return strings.Join(parts, ",")
 }
 
+// OrDefault returns s, or d when s is empty.
 func OrDefault(s, d string) string {
 	if s == "" {
 		return d
@@ -246,6 +256,7 @@ func OrDefault(s, d string) string {
 	return s
 }
 
+// SortedKeys returns the keys of m in order.
 func SortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -255,15 +266,9 @@ func SortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-func ContainsEntry(es []*logs.Entry, e *logs.Entry) bool {
-	for _, x := range es {
-		if x == e {
-			return true
-		}
-	}
-	return false
-}
 
+// FindWebhook returns the webhook configuration holding the webhook of that name, and
+// the webhook (nil, nil when the bundle holds none).
 func (ix *Index) FindWebhook(name string) (*objects.Object, *objects.Webhook) {
 	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
 		for _, cfg := range ix.ByKind[kind] {
@@ -277,6 +282,7 @@ func (ix *Index) FindWebhook(name string) (*objects.Object, *objects.Webhook) {
 	return nil, nil
 }
 
+// FmtRules renders a webhook's rules (operations on resources) in one line.
 func FmtRules(rs []objects.WebhookRule) string {
 	var parts []string
 	for _, r := range rs {

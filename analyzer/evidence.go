@@ -10,6 +10,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
+// TimePtr returns a pointer to t, or nil for the zero time (JSON null).
 func TimePtr(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
@@ -56,6 +57,8 @@ type Correlation struct {
 	total                 int
 }
 
+// Correlate times log lines against a deletion: first and last seen, occurrences,
+// whether they began before the deletion.
 func Correlate(entries []*logs.Entry, deletion time.Time) Correlation {
 	var c Correlation
 	for _, e := range entries {
@@ -259,6 +262,7 @@ func SampleLines(entries []*logs.Entry, max int) []Evidence {
 	return out
 }
 
+// SortEntries orders log lines by time (lines without a time first), then file and line.
 func SortEntries(es []*logs.Entry) {
 	sort.SliceStable(es, func(i, j int) bool {
 		if !es[i].Time.Equal(es[j].Time) {
@@ -271,6 +275,7 @@ func SortEntries(es []*logs.Entry) {
 	})
 }
 
+// FmtTime renders a time in UTC to the second, as every report does.
 func FmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
 
 // FmtDuration renders a duration the way an engineer says it: 3d4h, 2h5m, 1m40s.

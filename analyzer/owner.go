@@ -10,6 +10,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
+// Plural returns one when n is 1, else many.
 func Plural(n int, many, one string) string {
 	if n == 1 {
 		return one
@@ -226,6 +227,8 @@ func matchesTokens(o *objects.Object, tokens []string) bool {
 	return false
 }
 
+// HasFinalizedObjects reports whether the bundle holds an object of the namespace
+// with finalizers (the Namespace itself aside).
 func (ix *Index) HasFinalizedObjects(ns string) bool {
 	for _, o := range ix.InNamespace(ns, "") {
 		if len(o.Finalizers) > 0 {

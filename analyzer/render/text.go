@@ -22,9 +22,6 @@ const (
 	sReset  = "\x1b[0m"
 )
 
-// Text writes the report without colours.
-func Text(w io.Writer, r *analyzer.Report) error { return TextWith(w, r, Options{}) }
-
 // Width limits of the text report: COLUMNS outside them is clamped.
 const (
 	MinTextWidth = 60

@@ -36,6 +36,14 @@ var All = []*analyzer.Rule{
 	controllernotrunning.Rule,
 }
 
+// The registry is checked once, when the program starts: a rule without a doc, a run
+// function, a ladder or an example, or a name registered twice, is a programming error.
+func init() {
+	if err := analyzer.Validate(All); err != nil {
+		panic("nsanalyze rules registry: " + err.Error())
+	}
+}
+
 // KeepObject is the loader's keep decision derived from All.
 var KeepObject = analyzer.KeepObject(All)
 
