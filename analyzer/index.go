@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/internal/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -47,9 +49,11 @@ type Index struct {
 	// ruleLines are the lines each rule's Collect kept: rule name -> key -> lines.
 	ruleLines  map[string]map[string][]*logs.Entry
 	collectors []*Rule
-	// invalidNames are the names of the bundle Kubernetes would have refused: no
-	// command carries them (guardNames).
-	invalidNames []checkedName
+	// guard holds the names of the bundle's objects Kubernetes would have refused
+	// (each validated once, while the index is built): no command carries them.
+	guard *shellsafe.Guard
+	// nameWarnings are the warnings for those names (NameWarnings).
+	nameWarnings []diag.Warning
 
 	CapturedAt       time.Time
 	CapturedAtSource string
@@ -112,9 +116,12 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 			ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: f})
 		}
 	}
-	invalidNames(rec, func(_ string, _ int, kind NameKind, name string) {
-		ix.invalidNames = append(ix.invalidNames, checkedName{kind, name})
+	ix.guard = &shellsafe.Guard{}
+	invalidNames(rec, func(file string, line int, kind NameKind, name string) {
+		ix.guard.Add(kind, name)
+		ix.nameWarnings = append(ix.nameWarnings, diag.Warning{File: file, Line: line, Message: HostileName(kind, name)})
 	})
+	ix.guard.Prepare()
 	ix.captureTime()
 	return ix
 }
