@@ -26,6 +26,10 @@ type Index struct {
 	ByNamespace map[string][]*objects.Object // namespaced objects (not Namespaces) by namespace
 	ByKind      map[string][]*objects.Object
 	CRDs        map[string]*objects.Object // by "plural.group"
+	// fileIx answers questions about file names (fileindex.go).
+	fileIx *fileIndex
+	// crdByGroupKind indexes CRDs by group and kind (CRDOf).
+	crdByGroupKind map[string]*objects.Object
 	// NamespaceListed is true when the bundle holds a dump of all namespaces (a list
 	// with more than one Namespace), so a namespace absent from it no longer exists.
 	NamespaceListed bool
@@ -284,30 +288,6 @@ func (ix *Index) Find(kind, ns, name string) *objects.Object {
 		}
 	}
 	return nil
-}
-
-// Dumped reports whether the bundle has a file whose name says it holds a kind
-// (e.g. "validatingwebhookconfigurations"), even if the dump was empty.
-func (ix *Index) Dumped(fileFragment string) bool {
-	for _, f := range ix.Records.Files {
-		if strings.Contains(strings.ToLower(f), fileFragment) {
-			return true
-		}
-	}
-	return false
-}
-
-// NamespaceDumped reports whether the bundle has files of the namespace's own
-// objects (a directory named after it), even if they are empty lists.
-func (ix *Index) NamespaceDumped(ns string) bool {
-	for _, f := range ix.Records.Files {
-		for _, seg := range strings.Split(f, "/") {
-			if seg == ns {
-				return true
-			}
-		}
-	}
-	return ix.hasObjectsIn(ns)
 }
 
 // hasObjectsIn reports whether the bundle holds an object of the namespace.

@@ -2,7 +2,6 @@ package analyzer
 
 import (
 	"fmt"
-	"path"
 	"strconv"
 	"strings"
 
@@ -21,15 +20,33 @@ func Plural(n int, many, one string) string {
 // from its CRD when the bundle has it, else the lower-case kind (qualified with the group).
 func (ix *Index) ResourceName(o *objects.Object) string {
 	g := o.Group()
-	for _, crd := range ix.CRDs {
-		if crd.CRD != nil && crd.CRD.Group == g && crd.CRD.Kind == o.Kind {
-			return crd.CRD.Plural + "." + g
-		}
+	if crd := ix.CRDOf(g, o.Kind); crd != nil {
+		return crd.CRD.Plural + "." + g
 	}
 	if g == "" {
 		return strings.ToLower(o.Kind)
 	}
 	return strings.ToLower(o.Kind) + "." + g
+}
+
+// CRDOf returns the CRD that defines kind in group, or nil: one map look-up (the
+// index by group and kind is built on first use), whatever the number of CRDs. When
+// several CRDs claim the same group and kind (merged bundles), the one of the smallest
+// name is used.
+func (ix *Index) CRDOf(group, kind string) *objects.Object {
+	if ix.crdByGroupKind == nil {
+		ix.crdByGroupKind = make(map[string]*objects.Object, len(ix.CRDs))
+		for _, crd := range ix.CRDs {
+			if crd.CRD == nil {
+				continue
+			}
+			k := crd.CRD.Group + "\x00" + crd.CRD.Kind
+			if old := ix.crdByGroupKind[k]; old == nil || crd.Name < old.Name {
+				ix.crdByGroupKind[k] = crd
+			}
+		}
+	}
+	return ix.crdByGroupKind[group+"\x00"+kind]
 }
 
 // FinalizerOwnerLink tells who is expected to remove a finalizer and what the bundle
@@ -163,13 +180,11 @@ func crdState(ix *Index, finalizer string, objs []*objects.Object) string {
 		if !Contains(o.Finalizers, finalizer) || o.Group() == "" {
 			continue
 		}
-		for _, crd := range ix.CRDs {
-			if crd.CRD != nil && crd.CRD.Group == o.Group() && crd.CRD.Kind == o.Kind {
-				if !crd.DeletionTimestamp.IsZero() {
-					return fmt.Sprintf("CRD %s is itself being deleted (since %s): it waits for its objects, which wait for this finalizer.", crd.Name, FmtTime(crd.DeletionTimestamp))
-				}
-				return ""
+		if crd := ix.CRDOf(o.Group(), o.Kind); crd != nil {
+			if !crd.DeletionTimestamp.IsZero() {
+				return fmt.Sprintf("CRD %s is itself being deleted (since %s): it waits for its objects, which wait for this finalizer.", crd.Name, FmtTime(crd.DeletionTimestamp))
 			}
+			return ""
 		}
 		if ix.Has("CustomResourceDefinition") || ix.Dumped("crds") || ix.Dumped("customresourcedefinitions") {
 			return fmt.Sprintf("The CRD of %s (%s) is not in the bundle's CRD dump: it was deleted, or is being deleted, while its objects remain.", o.Kind, o.Group())
@@ -252,23 +267,6 @@ func StaleContent(p *Pass, c *objects.Condition) []string {
 		files = append(files, f)
 	}
 	return files
-}
-
-// dumpFile finds the per-namespace dump of a resource ("backups.batch.example.org",
-// "pods"): a file named after it in a directory named after the namespace.
-func dumpFile(ix *Index, ns, resource string) string {
-	for _, f := range ix.Records.Files {
-		base := path.Base(f)
-		if path.Base(path.Dir(f)) != ns {
-			continue
-		}
-		for _, ext := range []string{".json", ".yaml", ".yml"} {
-			if base == resource+ext {
-				return f
-			}
-		}
-	}
-	return ""
 }
 
 // MinorAtLeast reports whether a version like "v1.34.4" has minor >= m.
