@@ -53,12 +53,29 @@ func (ix *Index) CRDOf(group, kind string) *objects.Object {
 // shows of it: absent (the finalizer will never be removed), present but failing, or
 // healthy (it is working on it).
 func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Link {
+	link, _ := ix.FinalizerOwner(finalizer, objs)
+	return link
+}
+
+// Verdicts of FinalizerOwner: the state of a finalizer's controller.
+const (
+	OwnerBuiltIn  = "built in"
+	OwnerRunning  = "running"
+	OwnerFailing  = "present but not healthy"
+	OwnerUnknown  = "not in the bundle"
+	OwnerNotFound = "not running"
+)
+
+// FinalizerOwner is FinalizerOwnerLink with its verdict in a few words (OwnerRunning,
+// OwnerFailing, OwnerNotFound, OwnerUnknown, OwnerBuiltIn), for grouping objects.
+func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link, string) {
 	link := Link{Component: "finalizer " + finalizer}
 	owner, known := LookupFinalizer(finalizer)
 	if known && owner.BuiltIn {
 		link.Finding = fmt.Sprintf("%s is removed by %s.", finalizer, owner.Controller)
-		return link
+		return link, OwnerBuiltIn
 	}
+	verdict := ""
 	who := "its controller"
 	if known {
 		who = owner.Controller
@@ -99,12 +116,14 @@ func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Li
 	crdNote := crdState(ix, finalizer, objs)
 	switch {
 	case len(healthy) > 0:
+		verdict = OwnerRunning
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle shows it running: %s. It is working on the object: wait, or read its logs for why the cleanup does not finish.",
 			finalizer, who, strings.Join(healthy, ", "))
 		if len(failing) > 0 {
 			link.Finding += " Not healthy: " + strings.Join(failing, ", ") + "."
 		}
 	case len(failing) > 0:
+		verdict = OwnerFailing
 		link.Fault = true
 		link.Fix = &RemediationStep{Risk: RiskSafe, Command: Comment("fix " + strings.Join(failing, ", ") + " (its events and logs say why); it then removes " + finalizer),
 			Why: fmt.Sprintf("%s is removed by %s, which is present but not healthy; once it runs, it finishes its cleanup and removes the finalizer.", finalizer, who)}
@@ -112,8 +131,10 @@ func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Li
 			finalizer, who, strings.Join(failing, ", "))
 	case !ix.Has("Deployment") && !ix.Has("Pod") && !ix.Has("StatefulSet") && !ix.Has("DaemonSet") &&
 		!ix.Dumped("deployments") && !ix.Dumped("pods"):
+		verdict = OwnerUnknown
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle has no Deployments, StatefulSets, DaemonSets or Pods, so it cannot show whether it runs (collect: kubectl get deploy,sts,ds,pods -A -o json).", finalizer, who)
 	default:
+		verdict = OwnerNotFound
 		link.Fault = true
 		link.Fix = &RemediationStep{Risk: RiskSafe, Command: Comment("reinstall " + who + " (the controller that owns " + finalizer + "), then watch the objects go"),
 			Why: fmt.Sprintf("Nothing in the bundle runs %s: reinstall or restart it so it can do its cleanup and remove %s; only it knows what the finalizer guards.", who, finalizer)}
@@ -127,7 +148,7 @@ func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Li
 	if crdNote != "" {
 		link.Finding += " " + crdNote
 	}
-	return link
+	return link, verdict
 }
 
 func quoteList(s []string) string {
@@ -217,13 +238,23 @@ func finalizerTokens(finalizer string, objs []*objects.Object) []string {
 	} else {
 		addDomain(finalizer)
 	}
+	// the groups of the objects that carry it, at most maxGroupTokens of them: a
+	// thousand CRDs behind one finalizer must not make every workload's name be
+	// compared with a thousand words
+	own := len(out)
 	for _, o := range objs {
+		if len(out)-own >= maxGroupTokens {
+			break
+		}
 		if Contains(o.Finalizers, finalizer) {
 			addDomain(o.Group())
 		}
 	}
 	return out
 }
+
+// maxGroupTokens bounds the words finalizerTokens takes from the objects' API groups.
+const maxGroupTokens = 16
 
 func matchesTokens(o *objects.Object, tokens []string) bool {
 	hay := strings.ToLower(o.Name)
