@@ -48,7 +48,7 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 		Namespaces: []NamespaceReport{},
 		Risks:      []Risk{},
 		Coverage:   []Gap{},
-		Warnings:   append(append([]diag.Warning{}, rec.Warnings...), NameWarnings(rec)...),
+		Warnings:   append(append([]diag.Warning{}, rec.Warnings...), ix.nameWarnings...),
 	}
 	if r.Warnings == nil {
 		r.Warnings = []diag.Warning{}
@@ -290,12 +290,12 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		}
 		markRoots(&nr.Causes[i])
 	}
-	names := append(namesOf(nr), p.Index.invalidNames...)
+	p.guard = namespaceGuard(nr)
 	for i := range nr.Causes {
 		for j := range nr.Causes[i].Chain {
 			if f := nr.Causes[i].Chain[j].Fix; f != nil {
 				g := *f
-				g.Command = guardNames(g.Command, names)
+				g.Command = p.checkCmd(g.Command)
 				nr.Causes[i].Chain[j].Fix = &g
 			}
 		}

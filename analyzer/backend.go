@@ -2,7 +2,6 @@ package analyzer
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -177,61 +176,6 @@ func (ix *Index) ServicesDumped(ns string) bool { return ix.KindDumped(ns, "Serv
 // empty), so a pod absent from it does not exist.
 func (ix *Index) PodsDumped(ns string) bool { return ix.KindDumped(ns, "Pod") }
 
-// KindDumped reports whether the bundle has a dump of a kind covering namespace ns,
-// even an empty one: an object of it in ns, a dump file of it inside a directory named
-// after ns (`namespaces/ns/services.json`, `ns/pods.json`), or an all-namespaces dump
-// (a file of it that holds several namespaces, or that lies outside every namespace
-// directory, like `cluster/services.json`).
-func (ix *Index) KindDumped(ns, kind string) bool {
-	perFile := map[string]map[string]bool{}
-	found := false
-	note := func(file, namespace string) bool {
-		if namespace == ns {
-			found = true
-			return false
-		}
-		if perFile[file] == nil {
-			perFile[file] = map[string]bool{}
-		}
-		perFile[file][namespace] = true
-		return true
-	}
-	for _, o := range ix.ByKind[kind] {
-		if !note(o.Source.File, o.Namespace) {
-			break
-		}
-	}
-	if kind == "Pod" && !found {
-		ix.slim.eachFileNamespace(note)
-	}
-	if found {
-		return true
-	}
-	for _, nss := range perFile {
-		if len(nss) > 1 {
-			return true
-		}
-	}
-	plural := strings.ToLower(kind) + "s"
-	for _, f := range ix.Records.Files {
-		base := path.Base(f)
-		if !strings.HasPrefix(base, plural+".") && base != plural {
-			continue
-		}
-		dir := path.Base(path.Dir(f))
-		if dir == ns {
-			return true
-		}
-		_, isNS := ix.Namespaces[dir]
-		if !isNS && !ix.hasObjectsIn(dir) {
-			return true // e.g. cluster/services.json: an all-namespaces dump
-		}
-	}
-	return false
-}
-
-// ObjectRefOf is the report's reference to an object, with its finalizers, deletion
-// timestamp and where it was read (a cause naming it in Objects claims it).
 func ObjectRefOf(o *objects.Object) ObjectRef {
 	ev := Evidence{File: o.Source.File, Line: o.Source.Line, Object: o.Ref(), Text: o.Ref()}
 	return ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name,
@@ -265,7 +209,6 @@ func SortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
-
 
 // FindWebhook returns the webhook configuration holding the webhook of that name, and
 // the webhook (nil, nil when the bundle holds none).

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/internal/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -24,6 +26,10 @@ type Index struct {
 	ByNamespace map[string][]*objects.Object // namespaced objects (not Namespaces) by namespace
 	ByKind      map[string][]*objects.Object
 	CRDs        map[string]*objects.Object // by "plural.group"
+	// fileIx answers questions about file names (fileindex.go).
+	fileIx *fileIndex
+	// crdByGroupKind indexes CRDs by group and kind (CRDOf).
+	crdByGroupKind map[string]*objects.Object
 	// NamespaceListed is true when the bundle holds a dump of all namespaces (a list
 	// with more than one Namespace), so a namespace absent from it no longer exists.
 	NamespaceListed bool
@@ -48,9 +54,11 @@ type Index struct {
 	// ruleLines are the lines each rule's matchers kept: rule name -> key -> lines.
 	ruleLines  map[string]map[string][]*logs.Entry
 	collectors []*Rule
-	// invalidNames are the names of the bundle Kubernetes would have refused: no
-	// command carries them (guardNames).
-	invalidNames []checkedName
+	// guard holds the names of the bundle's objects Kubernetes would have refused
+	// (each validated once, while the index is built): no command carries them.
+	guard *shellsafe.Guard
+	// nameWarnings are the warnings for those names (NameWarnings).
+	nameWarnings []diag.Warning
 
 	CapturedAt       time.Time
 	CapturedAtSource string
@@ -106,9 +114,12 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 			ix.Entries = append(ix.Entries, e)
 		}
 	}
-	invalidNames(rec, func(_ string, _ int, kind NameKind, name string) {
-		ix.invalidNames = append(ix.invalidNames, checkedName{kind, name})
+	ix.guard = &shellsafe.Guard{}
+	invalidNames(rec, func(file string, line int, kind NameKind, name string) {
+		ix.guard.Add(kind, name)
+		ix.nameWarnings = append(ix.nameWarnings, diag.Warning{File: file, Line: line, Message: HostileName(kind, name)})
 	})
+	ix.guard.Prepare()
 	ix.captureTime()
 	return ix
 }
@@ -274,30 +285,6 @@ func (ix *Index) Find(kind, ns, name string) *objects.Object {
 		}
 	}
 	return nil
-}
-
-// Dumped reports whether the bundle has a file whose name says it holds a kind
-// (e.g. "validatingwebhookconfigurations"), even if the dump was empty.
-func (ix *Index) Dumped(fileFragment string) bool {
-	for _, f := range ix.Records.Files {
-		if strings.Contains(strings.ToLower(f), fileFragment) {
-			return true
-		}
-	}
-	return false
-}
-
-// NamespaceDumped reports whether the bundle has files of the namespace's own
-// objects (a directory named after it), even if they are empty lists.
-func (ix *Index) NamespaceDumped(ns string) bool {
-	for _, f := range ix.Records.Files {
-		for _, seg := range strings.Split(f, "/") {
-			if seg == ns {
-				return true
-			}
-		}
-	}
-	return ix.hasObjectsIn(ns)
 }
 
 // hasObjectsIn reports whether the bundle holds an object of the namespace.

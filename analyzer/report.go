@@ -177,8 +177,11 @@ type Cause struct {
 	Finalizers    []string    `json:"finalizers"`
 	Webhooks      []string    `json:"webhooks,omitempty"`
 	Objects       []ObjectRef `json:"objects"`
-	Chain         []Link      `json:"chain,omitempty"`
-	Evidence      []Evidence  `json:"evidence"`
+	// Groups are the Objects that share kind, finalizers and verdict, one entry each
+	// (what the reports show; Objects keep every object).
+	Groups   []ObjectGroup `json:"objectGroups,omitempty"`
+	Chain    []Link        `json:"chain,omitempty"`
+	Evidence []Evidence    `json:"evidence"`
 	// Time correlation of the log lines that support this cause, relative to the
 	// namespace's deletion timestamp.
 	FirstSeen          *time.Time `json:"firstSeen"`

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/internal/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -105,6 +106,8 @@ type Pass struct {
 	Stuck     map[string]bool // every stuck namespace of the bundle
 	// claims are what the causes found so far for Namespace claim (claims.go).
 	claims *namespaceClaims
+	// guard holds the invalid names the namespace's causes name (namespaceGuard).
+	guard *shellsafe.Guard
 	// example is set for ExampleLadder: its placeholder names (NAMESPACE) are not
 	// Kubernetes names, and are kept in the commands.
 	example bool

@@ -1,4 +1,4 @@
-package analyzer
+package shellsafe
 
 import (
 	"fmt"
