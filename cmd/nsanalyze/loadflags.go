@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
@@ -24,6 +22,7 @@ type loadFlags struct {
 }
 
 func addLoadFlags(fs *pflag.FlagSet) *loadFlags {
+	defer fileFlag(fs, "exclude")
 	return &loadFlags{
 		logTZ:        fs.String("log-timezone", "UTC", "time zone of klog timestamps, which carry none (IANA name, e.g. Europe/Berlin)"),
 		exclude:      fs.StringSlice("exclude", nil, "skip these paths of the bundle (relative, repeatable)"),
@@ -48,22 +47,4 @@ func (f *loadFlags) options() (bundle.Options, error) {
 		MaxDecompressedBytes: *f.maxInflate,
 		MaxArchiveNesting:    *f.maxNesting,
 	}, nil
-}
-
-// parseArgs gives fs its usage text and parses args; done means the command ends here
-// with code: --help (0) or a flag error (2), printed with the usage.
-func parseArgs(fs *pflag.FlagSet, args []string, usageText string, stderr io.Writer) (code int, done bool) {
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usageText)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitNotStuck, true
-		}
-		fmt.Fprintf(stderr, "error: %v\n\n", err) // pflag returns it without printing
-		fs.Usage()
-		return exitUsage, true
-	}
-	return 0, false
 }
