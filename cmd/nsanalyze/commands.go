@@ -43,7 +43,13 @@ var commands []*command
 func init() { // (an initialization cycle otherwise: help and completion read the table)
 	commands = []*command{
 		{name: "explain", args: "[-o text|json] [CAUSE]", summary: "what a cause type means, how Kubernetes gets there, its remediation ladder",
-			usage: explainUsage, flags: explainFlags, complete: func([]string) []string { n, _ := causeDocs(); return n }},
+			usage: explainUsage, flags: explainFlags, complete: func(a []string) []string {
+				if len(a) > 0 {
+					return nil
+				}
+				n, _ := causeDocs()
+				return n
+			}},
 		{name: "diff", args: "[flags] OLD NEW", summary: "compare two bundles of the same cluster (before/after a fix)",
 			usage: diffUsage, flags: diffFlags},
 		{name: "collect", args: "[flags]", summary: "print the read-only script (or troubleshoot spec) a customer runs to make a bundle",
