@@ -77,7 +77,7 @@ func checkShellCase(t *testing.T, shell string, tc shellCase, out string) {
 	t.Helper()
 	got := map[string]bool{}
 	for _, l := range strings.Split(out, "\n") {
-		l, _, _ = strings.Cut(l, "\t") // fish: candidate<TAB>description
+		l, _, _ = strings.Cut(l, "\t")                            // fish: candidate<TAB>description
 		got[strings.TrimSuffix(strings.TrimSpace(l), "/")] = true // bash and zsh add a directory's slash when they show it
 	}
 	for _, w := range tc.want {
