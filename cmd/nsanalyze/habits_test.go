@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -224,4 +225,45 @@ func TestComplete(t *testing.T) {
 		t.Errorf("__complete diff -o '': %q", out)
 	}
 	_ = json.Valid
+}
+
+// TestVerbosityDebugListsEveryFile: -v debug logs, on stderr, one line per file of the
+// bundle saying how it was read or why nothing was read from it (the loader's
+// FileRead records), for the analysis and for diff; without it, none.
+func TestVerbosityDebugListsEveryFile(t *testing.T) {
+	a := realBundle(t, "a-discovery-failure")
+	var files []string
+	err := filepath.WalkDir(a, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(a, p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil || len(files) < 10 {
+		t.Fatalf("%d files (%v)", len(files), err)
+	}
+	for _, args := range [][]string{{"-v", "debug", "-o", "json", a}, {"diff", a, a, "-v", "debug"}} {
+		code, _, errOut := runCmd(args...)
+		if code != exitStuck {
+			t.Errorf("%q: exit %d", args, code)
+		}
+		for _, f := range files {
+			if !strings.Contains(errOut, `msg="`+f+": ") {
+				t.Errorf("%q: no debug line for %s", args, f)
+			}
+		}
+		for _, w := range []string{`msg="logs/kube-controller-manager.log: read as log (klog), 523 log lines, 31 matched`,
+			`msg="README.md: not read: .md files are never objects or logs"`,
+			`msg="cluster/crds.json: read as objects (json), 0 objects: nothing read: no Kubernetes object in it`,
+			`msg="cluster/namespaces.json: layout kubectl-get, read as objects (json), 5 objects"`,
+			"msg=\"files of the bundle\" files=" + strconv.Itoa(len(files))} {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%q: stderr lacks %q", args, w)
+			}
+		}
+	}
+	if _, _, errOut := runCmd("-o", "json", a); strings.Contains(errOut, "read as") {
+		t.Errorf("without -v debug, file lines:\n%s", errOut)
+	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 
+	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
@@ -19,11 +20,12 @@ type loadFlags struct {
 	maxLineBytes *int
 	maxInflate   *int64
 	maxNesting   *int
+	fs           *pflag.FlagSet // its --verbosity debug records how each file is read
 }
 
 func addLoadFlags(fs *pflag.FlagSet) *loadFlags {
 	defer fileFlag(fs, "exclude")
-	return &loadFlags{
+	return &loadFlags{fs: fs,
 		logTZ:        fs.String("log-timezone", "UTC", "time zone of klog timestamps, which carry none (IANA name, e.g. Europe/Berlin)"),
 		exclude:      fs.StringSlice("exclude", nil, "skip these paths of the bundle (relative, repeatable)"),
 		maxLineBytes: fs.Int("max-line-bytes", logs.DefaultMaxLineBytes, "log lines longer than this are skipped with a warning"),
@@ -46,5 +48,16 @@ func (f *loadFlags) options() (bundle.Options, error) {
 		KeepObject:           rules.KeepObject,
 		MaxDecompressedBytes: *f.maxInflate,
 		MaxArchiveNesting:    *f.maxNesting,
+		RecordReads:          f.debug(),
 	}, nil
+}
+
+// debug reports whether --verbosity asks for debug diagnostics (or more).
+func (f *loadFlags) debug() bool {
+	v := f.fs.Lookup("verbosity")
+	if v == nil {
+		return false
+	}
+	lvl, err := logrus.ParseLevel(v.Value.String())
+	return err == nil && lvl >= logrus.DebugLevel
 }
