@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
@@ -482,6 +483,10 @@ func (l *loader) member(m member, r io.Reader) {
 	}
 }
 
+// collectorScanned counts the bytes collectorErrors looks through
+// (TestCollectorErrorsLinear: work is counted, not timed).
+var collectorScanned atomic.Int64
+
 // maxCollectorErrorsBytes caps a troubleshoot *-errors.json file.
 const maxCollectorErrorsBytes = 4 << 20
 
@@ -511,13 +516,16 @@ func (l *loader) collectorErrors(rel string, r io.Reader) {
 		if enc, err := json.Marshal(t); err == nil {
 			if i := bytes.Index(data[pos:], enc); i >= 0 {
 				line += bytes.Count(data[pos:pos+i], []byte{'\n'})
+				collectorScanned.Add(int64(2*i + len(enc)))
 				pos += i
 				at = line
 			} else if fallbacks < 100 {
 				// out of order (never in a collector's own file): look from the start
 				fallbacks++
+				collectorScanned.Add(int64(len(data) - pos))
 				if i := bytes.Index(data, enc); i >= 0 {
 					at += bytes.Count(data[:i], []byte{'\n'})
+					collectorScanned.Add(int64(2*i + len(enc)))
 				}
 			}
 		}
