@@ -29,7 +29,9 @@ type command struct {
 	// the command name) and answered --help.
 	flags func(fs *pflag.FlagSet) runFunc
 	// run, for a command that parses its own arguments (flags is then nil), gets them
-	// as given, the flags written before the command name first.
+	// as given, the flags written before the command name first; it answers --help
+	// itself (`nsanalyze help CMD` runs it with --help), and its completion offers only
+	// the global flags: declaring flags in flags gives it help, checks and completion.
 	run func(args []string, stdout, stderr io.Writer) int
 	// complete lists the values of the command's next positional argument, given those
 	// before it (nil: bundle paths, i.e. files).
@@ -334,6 +336,9 @@ func helpFlags(*pflag.FlagSet) runFunc {
 			return exitNotStuck
 		case 1:
 			if c := lookupCommand(fs.Arg(0)); c != nil && !c.hidden {
+				if c.flags == nil {
+					return c.run([]string{"--help"}, stdout, stderr) // it parses its own flags, and says its help
+				}
 				fmt.Fprint(stdout, c.helpText())
 				return exitNotStuck
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -117,6 +118,12 @@ func TestHelpOnEveryCommand(t *testing.T) {
 		}
 		for _, args := range lines {
 			code, out, errOut := runCmd(args...)
+			if c.flags == nil { // a command that parses its own flags says its own help
+				if code != exitNotStuck || out == "" {
+					t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+				}
+				continue
+			}
 			if code != exitNotStuck || out != want || errOut != "" {
 				t.Errorf("%q: exit %d, stderr %q, help as expected: %v", args, code, errOut, out == want)
 			}
@@ -265,5 +272,40 @@ func TestVerbosityDebugListsEveryFile(t *testing.T) {
 	}
 	if _, _, errOut := runCmd("-o", "json", a); strings.Contains(errOut, "read as") {
 		t.Errorf("without -v debug, file lines:\n%s", errOut)
+	}
+}
+
+// TestCommandWithItsOwnFlags: a command added by one entry with run (it parses its own
+// arguments, as h-fingerprint's scan may) gets the flags written before its name first,
+// `help CMD` runs it with --help, and it is listed and completed.
+func TestCommandWithItsOwnFlags(t *testing.T) {
+	var got [][]string
+	fake := &command{name: "fake", args: "[flags] X", summary: "a test command", run: func(args []string, stdout, stderr io.Writer) int {
+		got = append(got, args)
+		return 7
+	}}
+	saved := commands
+	commands = append(append([]*command{}, commands...), fake)
+	defer func() { commands = saved }()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-n", "shop", "fake", "x", "--own", "1"}, "-n shop x --own 1"},
+		{[]string{"--output=json", "-v", "debug", "fake"}, "--output=json -v debug"},
+		{[]string{"help", "fake"}, "--help"},
+		{[]string{"fake", "--help"}, "--help"},
+	} {
+		got = nil
+		code, _, _ := runCmd(tc.args...)
+		if code != 7 || len(got) != 1 || strings.Join(got[0], " ") != tc.want {
+			t.Errorf("%q: exit %d, run with %q, want %q", tc.args, code, got, tc.want)
+		}
+	}
+	if _, out, _ := runCmd("--help"); !strings.Contains(out, "nsanalyze fake [flags] X") {
+		t.Errorf("--help does not list the command")
+	}
+	if c, _ := completeWords([]string{"fa"}); strings.Join(c, " ") != "fake" {
+		t.Errorf("complete fa: %q", c)
 	}
 }
