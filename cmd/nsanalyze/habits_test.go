@@ -38,6 +38,7 @@ func TestKubectlHabits(t *testing.T) {
 		{"global -v after version", []string{"version", "-v", "debug"}, exitNotStuck, []string{"nsanalyze "}, nil, nil},
 		{"global -v before version", []string{"-v", "info", "version"}, exitNotStuck, []string{"nsanalyze "}, nil, nil},
 		{"flag of another command", []string{"--redact", "explain"}, exitUsage, nil, nil, []string{"error: unknown flag: --redact", "nsanalyze explain"}},
+		{"a flag's value named like a command", []string{"-n", "diff", "-o", "json", a}, exitInconclusive, []string{`"schemaVersion": "nsanalyze/v1"`}, []string{"nsanalyze-diff"}, nil},
 		{"-- ends the flags: diff is a bundle", []string{"--", "diff"}, exitUsage, nil, []string{"nsanalyze diff:"}, []string{"diff"}},
 		{"bundle first: diff is a second bundle", []string{"-q", a, "diff"}, exitStuck, []string{"nsanalyze report: "}, []string{"nsanalyze diff:"}, []string{"stat diff"}},
 		// -o is the output format in every command
