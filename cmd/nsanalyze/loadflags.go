@@ -1,13 +1,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 
+	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
@@ -21,10 +20,12 @@ type loadFlags struct {
 	maxLineBytes *int
 	maxInflate   *int64
 	maxNesting   *int
+	fs           *pflag.FlagSet // its --verbosity debug records how each file is read
 }
 
 func addLoadFlags(fs *pflag.FlagSet) *loadFlags {
-	return &loadFlags{
+	defer fileFlag(fs, "exclude")
+	return &loadFlags{fs: fs,
 		logTZ:        fs.String("log-timezone", "UTC", "time zone of klog timestamps, which carry none (IANA name, e.g. Europe/Berlin)"),
 		exclude:      fs.StringSlice("exclude", nil, "skip these paths of the bundle (relative, repeatable)"),
 		maxLineBytes: fs.Int("max-line-bytes", logs.DefaultMaxLineBytes, "log lines longer than this are skipped with a warning"),
@@ -47,23 +48,16 @@ func (f *loadFlags) options() (bundle.Options, error) {
 		KeepObject:           rules.KeepObject,
 		MaxDecompressedBytes: *f.maxInflate,
 		MaxArchiveNesting:    *f.maxNesting,
+		RecordReads:          f.debug(),
 	}, nil
 }
 
-// parseArgs gives fs its usage text and parses args; done means the command ends here
-// with code: --help (0) or a flag error (2), printed with the usage.
-func parseArgs(fs *pflag.FlagSet, args []string, usageText string, stderr io.Writer) (code int, done bool) {
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usageText)
-		fs.PrintDefaults()
+// debug reports whether --verbosity asks for debug diagnostics (or more).
+func (f *loadFlags) debug() bool {
+	v := f.fs.Lookup("verbosity")
+	if v == nil {
+		return false
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitNotStuck, true
-		}
-		fmt.Fprintf(stderr, "error: %v\n\n", err) // pflag returns it without printing
-		fs.Usage()
-		return exitUsage, true
-	}
-	return 0, false
+	lvl, err := logrus.ParseLevel(v.Value.String())
+	return err == nil && lvl >= logrus.DebugLevel
 }

@@ -186,7 +186,7 @@ func TroubleshootSpec(o Options) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	b.WriteString("# nsanalyze collect --format troubleshoot: a read-only troubleshoot.sh SupportBundle for\n")
+	b.WriteString("# nsanalyze collect -o troubleshoot: a read-only troubleshoot.sh SupportBundle for\n")
 	b.WriteString("# namespaces stuck in Terminating (no run, exec or copy collectors; nothing is created).\n")
 	b.WriteString("#   kubectl support-bundle ./nsanalyze-supportbundle.yaml   then:   nsanalyze support-bundle-*.tar.gz\n")
 	b.WriteString("# Not collected by troubleshoot (use `nsanalyze collect | sh` when these matter):\n")
