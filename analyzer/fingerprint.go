@@ -141,6 +141,11 @@ func ParseFingerprint(s string) (causeType string, segs []FingerprintSegment, er
 		end = starts[0]
 	}
 	causeType = s[:end]
+	if ct, rest, ok := strings.Cut(causeType, "/"); ok && ct != "" && !strings.Contains(ct, "=") {
+		if key, _, ok := strings.Cut(rest, "="); ok {
+			return "", nil, fmt.Errorf("%q: unknown key %q (keys: %s)", s, key, strings.Join(FingerprintKeys, ", "))
+		}
+	}
 	if causeType == "" || strings.ContainsAny(causeType, "/=") {
 		return "", nil, fmt.Errorf("%q does not start with a cause type followed by /key=value segments (keys: %s)", s, strings.Join(FingerprintKeys, ", "))
 	}
