@@ -55,14 +55,14 @@ type FingerprintSegment struct {
 // Fingerprint returns the fingerprint of a cause (see above).
 func Fingerprint(c *Cause) string {
 	var segs []FingerprintSegment
-	add := func(key string, values []string, public func(string) bool) {
+	add := func(key string, values []string) {
 		seen := map[string]bool{}
 		var vs []string
 		for _, v := range values {
 			if v == "" || IsRedactedValue(v) {
 				continue
 			}
-			if !public(v) {
+			if !PublicName(key, v) {
 				v = HashedName(v)
 			}
 			if !seen[v] {
@@ -75,21 +75,21 @@ func Fingerprint(c *Cause) string {
 			segs = append(segs, FingerprintSegment{key, v})
 		}
 	}
-	add(FPAPIService, c.APIServices, publicAPIService)
+	add(FPAPIService, c.APIServices)
 	if len(c.APIServices) == 0 {
-		add(FPGroup, c.GroupVersions, publicGroupVersion)
+		add(FPGroup, c.GroupVersions)
 	}
-	add(FPWebhook, c.Webhooks, publicDNSName)
+	add(FPWebhook, c.Webhooks)
 	var kinds []string
 	for _, o := range c.Objects {
 		if o.Namespace != "" && o.Kind != "" {
 			kinds = append(kinds, o.Kind)
 		}
 	}
-	add(FPFinalizer, c.Finalizers, publicFinalizer)
+	add(FPFinalizer, c.Finalizers)
 	if len(segs) == 0 {
 		// nothing cluster-wide names the cause (content left behind): the kinds of what remains
-		add(FPKind, kinds, func(k string) bool { return builtinKinds[k] })
+		add(FPKind, kinds)
 	}
 	if role, value := rootState(c); role != "" {
 		segs = append(segs, FingerprintSegment{role, value})
@@ -176,6 +176,24 @@ func isFPKey(k string) bool {
 	return false
 }
 
+// PublicName reports whether a value of an identity key is public vocabulary, written
+// as it is in a fingerprint (otherwise it becomes its HashedName).
+func PublicName(key, v string) bool {
+	switch key {
+	case FPAPIService:
+		return publicAPIService(v)
+	case FPGroup:
+		return publicGroupVersion(v)
+	case FPWebhook:
+		return publicDNSName(v)
+	case FPFinalizer:
+		return publicFinalizer(v)
+	case FPKind:
+		return builtinKinds[v]
+	}
+	return true // the root segments hold fixed words
+}
+
 // HashedName is the placeholder of a customer-specific name in a fingerprint: "~" and
 // the first 8 hex digits of the SHA-256 of the name.
 func HashedName(name string) string {
@@ -221,8 +239,9 @@ var projectDomains = []string{
 	"velero.io", "kubeflow.org", "projectcalico.org", "tigera.io", "cilium.io", "cattle.io", "rook.io",
 	"kubevirt.io", "cert-manager.io", "certmanager.k8s.io", "x-k8s.io", "k8s.io", "operators.coreos.com",
 	"openshift.io", "open-cluster-management.io", "elastic.co", "strimzi.io", "min.io", "vmware.com",
-	"netbird.io", "portworx.io", "trident.netapp.io", "netapp.io", "flux.io", "fluxcd.io", "carvel.dev",
-	"k14s.io", "kappctrl.k14s.io", "hashicorp.com", "ceph.io", "nvidia.com", "amazon.com",
+	"netbird.io", "portworx.io", "trident.netapp.io", "netapp.io", "flux.io", "fluxcd.io",
+	"k14s.io", "hashicorp.com", "ceph.io", "nvidia.com", "amazon.com", "carvel.dev",
+	"kyverno.svc", "kyverno.svc-fail", "kyverno.svc-ignore", // Kyverno's webhook names (validate.kyverno.svc-fail)
 }
 
 // publicAPIService: an APIService name is version.group.
@@ -243,8 +262,11 @@ func publicFinalizer(f string) bool {
 	if WellKnownFinalizer(f) {
 		return true
 	}
-	_, ok := LookupFinalizer(f)
-	return ok
+	if _, ok := LookupFinalizer(f); ok {
+		return true
+	}
+	dom, _, _ := strings.Cut(f, "/")
+	return strings.Contains(dom, ".") && publicDNSName(dom)
 }
 
 // builtinKinds are Kubernetes' own kinds (public vocabulary in a fingerprint).
