@@ -137,7 +137,8 @@ func Parse(data []byte, source string, causeTypes []string) ([]*Entry, error) {
 		default:
 			seen[e.ID] = i + 1
 		}
-		for field, v := range map[string]string{"title": e.Title, "fix": e.Fix, "affects": e.Affects} {
+		for _, f := range [][2]string{{"title", e.Title}, {"affects", e.Affects}, {"fix", e.Fix}} {
+			field, v := f[0], f[1]
 			if strings.TrimSpace(v) == "" {
 				bad(field, "missing")
 			} else if analyzer.NeedsEscape(v) || strings.ContainsAny(v, "\r\n") {
@@ -222,9 +223,20 @@ func (e *Entry) fits(cause string, segs []analyzer.FingerprintSegment) bool {
 	return true
 }
 
-// specificity orders fitting entries: more segments first, then fewer wildcards.
+// specificity orders fitting entries: the more the pattern names, the better: an
+// identity segment (apiservice, group, webhook, finalizer, kind) counts twice a root
+// segment (backend, controller, node), and each wildcard takes a little away.
 func (e *Entry) specificity() int {
-	return 100*len(e.segs) - strings.Count(e.Pattern, "*")
+	n := 0
+	for _, s := range e.segs {
+		switch s.Key {
+		case analyzer.FPBackend, analyzer.FPController, analyzer.FPNode:
+			n += 100
+		default:
+			n += 200
+		}
+	}
+	return n - strings.Count(e.Pattern, "*")
 }
 
 // glob matches s against a pattern where "*" is any run of characters (linear: the

@@ -6,6 +6,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/knownissues"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 
 	"github.com/spf13/pflag"
@@ -21,6 +23,10 @@ type loadFlags struct {
 	maxLineBytes *int
 	maxInflate   *int64
 	maxNesting   *int
+	knownIssues  *[]string
+	// catalog is the known-issue catalog (shipped entries and --known-issues files),
+	// loaded and validated by options().
+	catalog *knownissues.Catalog
 }
 
 func addLoadFlags(fs *pflag.FlagSet) *loadFlags {
@@ -30,6 +36,7 @@ func addLoadFlags(fs *pflag.FlagSet) *loadFlags {
 		maxLineBytes: fs.Int("max-line-bytes", logs.DefaultMaxLineBytes, "log lines longer than this are skipped with a warning"),
 		maxInflate:   fs.Int64("max-decompressed-bytes", 0, "stop reading a compressed file or archive after it inflates to this many bytes (0: 200 times its compressed size, at least 1 GiB)"),
 		maxNesting:   fs.Int("max-archive-nesting", bundle.DefaultMaxArchiveNesting, "how many levels of archives inside the bundle are opened"),
+		knownIssues:  fs.StringArray("known-issues", nil, "add a team's known issues from this YAML file (the format of the shipped catalog, docs/fingerprint.md; repeatable)"),
 	}
 }
 
@@ -39,6 +46,11 @@ func (f *loadFlags) options() (bundle.Options, error) {
 	if err != nil {
 		return bundle.Options{}, fmt.Errorf("invalid --log-timezone %q: %v", *f.logTZ, err)
 	}
+	cat, err := loadCatalog(*f.knownIssues)
+	if err != nil {
+		return bundle.Options{}, err
+	}
+	f.catalog = cat
 	return bundle.Options{
 		Keywords:             rules.Phrases,
 		LogLocation:          loc,
@@ -67,3 +79,29 @@ func parseArgs(fs *pflag.FlagSet, args []string, usageText string, stderr io.Wri
 	}
 	return 0, false
 }
+
+// loadCatalog returns the shipped known issues and those of the given files, each file
+// validated in full (every problem named by file, entry, line and field).
+func loadCatalog(files []string) (*knownissues.Catalog, error) {
+	cat, err := knownissues.Builtin()
+	if err != nil {
+		return nil, fmt.Errorf("the shipped known-issue catalog: %v", err)
+	}
+	causes := []string{analyzer.CauseUndetermined}
+	for _, r := range rules.All {
+		causes = append(causes, r.Name)
+	}
+	for _, f := range files {
+		entries, err := knownissues.LoadFile(f, causes)
+		if err == nil {
+			err = cat.Add(entries)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--known-issues %s:\n%v", f, err)
+		}
+	}
+	return cat, nil
+}
+
+// annotate adds the known issues that fit each problem's fingerprint.
+func (f *loadFlags) annotate(r *analyzer.Report) { f.catalog.Annotate(r) }
