@@ -41,6 +41,7 @@ Usage:
   nsanalyze [flags] BUNDLE [BUNDLE...]
   nsanalyze explain [-o json] [CAUSE]  what a cause type means and its remediation ladder
   nsanalyze diff [flags] OLD NEW       compare two bundles of the same cluster (before/after a fix)
+  nsanalyze scan [flags] DIR|BUNDLE... analyse many bundles; count their problems by fingerprint
   nsanalyze version                    the version and VCS revision of this nsanalyze
 
 A BUNDLE is a directory, an archive (.tar, .tar.gz, .tar.xz, .zip, ...) or a single
@@ -107,6 +108,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return exitNotStuck
 		case "collect":
 			return runCollect(args[1:], stdout, stderr)
+		case "scan":
+			return runScan(args[1:], stdout, stderr) // scan.go
 		}
 	}
 	fs := pflag.NewFlagSet("nsanalyze", pflag.ContinueOnError)
