@@ -165,6 +165,12 @@ func indentBlock(block, indent string) string {
 func (m *mprinter) firstScreen(v *view, pv *problemView) {
 	m.p("**%s** %s, confidence %s\n\n", mdText(pv.ID), code(pv.CauseType), mdText(pv.Confidence))
 	m.p("- **Root:** %s\n", mdText(pv.Root))
+	if pv.Fingerprint != "" {
+		m.p("- **Fingerprint:** %s\n", code(pv.Fingerprint))
+	}
+	for _, k := range firstKnown(pv) {
+		m.p("- **Known issue:** %s %s: %s\n", code(k.ID), mdText(k.Title), mdLink(k.URL))
+	}
 	if len(pv.Namespaces) == 1 {
 		pn := pv.Namespaces[0]
 		s := deletedPhrase(pn.DeletionTimestamp, pn.DeletionInferred)
@@ -497,3 +503,13 @@ func orDash(s string) string {
 var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
 
 func htmlEscape(s string) string { return htmlEscaper.Replace(s) }
+
+// mdLink writes a known issue's URL (from the catalog, never from the bundle, and
+// validated there: https, no space, bracket, parenthesis or angle bracket) as an
+// autolink; anything else is only shown as code.
+func mdLink(u string) string {
+	if strings.HasPrefix(u, "https://") && !strings.ContainsAny(u, " <>()[]`\"'\\") && !analyzer.NeedsEscape(u) {
+		return "<" + u + ">"
+	}
+	return code(u)
+}

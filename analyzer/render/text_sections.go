@@ -17,6 +17,16 @@ func (p *tprinter) firstScreen(v *view, pv *problemView) {
 	p.line("")
 	p.line(p.c(sBold, pv.ID+"  ["+pv.CauseType+"] confidence "+pv.Confidence))
 	p.wrap("    Root   ", "           ", pv.Root)
+	if pv.Fingerprint != "" {
+		p.line("    Fingerprint " + p.c(sDim, pv.Fingerprint)) // never wrapped: it is searched for whole
+	}
+	for i, k := range firstKnown(pv) {
+		head := "           "
+		if i == 0 {
+			head = "    Known  "
+		}
+		p.wrap(head, "           ", k.ID+": "+k.Title+" ("+k.URL+")")
+	}
 	if len(pv.Namespaces) == 1 {
 		p.wrap("    Holds  ", "           ", p.nsTimes(v, pv.Namespaces[0]))
 	} else {

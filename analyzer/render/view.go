@@ -541,3 +541,15 @@ func (g gapGroup) Sentence() string {
 	}
 	return fmt.Sprintf("%s (the same for %d more namespace%s: %s)", g.Missing, len(g.More), plural(len(g.More)), strings.Join(g.More, ", "))
 }
+
+// firstScreenKnown is how many matched known issues a problem's first screen shows
+// (the JSON report lists them all).
+const firstScreenKnown = 2
+
+// firstKnown returns the known issues a problem's first screen shows, best first.
+func firstKnown(pv *problemView) []analyzer.KnownIssueRef {
+	if len(pv.KnownIssues) > firstScreenKnown {
+		return pv.KnownIssues[:firstScreenKnown]
+	}
+	return pv.KnownIssues
+}

@@ -54,6 +54,8 @@ func init() { // (an initialization cycle otherwise: help and completion read th
 			}},
 		{name: "diff", args: "[flags] OLD NEW", summary: "compare two bundles of the same cluster (before/after a fix)",
 			usage: diffUsage, flags: diffFlags},
+		{name: "scan", args: "[flags] DIR|BUNDLE...", summary: "analyse many bundles; count their problems by fingerprint",
+			usage: scanUsage, flags: scanFlags},
 		{name: "collect", args: "[flags]", summary: "print the read-only script (or troubleshoot spec) a customer runs to make a bundle",
 			usage: collectUsage, flags: collectFlags, complete: none},
 		{name: "version", args: "", summary: "the version and VCS revision of this nsanalyze (also --version)",

@@ -178,7 +178,7 @@ func TestComplete(t *testing.T) {
 		want  []string // exactly these candidates, in order (nil: none)
 		files bool
 	}{
-		{[]string{""}, []string{"explain", "diff", "collect", "version", "help", "completion"}, true},
+		{[]string{""}, []string{"explain", "diff", "scan", "collect", "version", "help", "completion"}, true},
 		{[]string{"c"}, []string{"collect", "completion"}, true},
 		{[]string{"-n", "shop", "di"}, []string{"diff"}, true},
 		{[]string{"diff", ""}, nil, true},
@@ -201,7 +201,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"-n", ""}, nil, false},
 		{[]string{"completion", ""}, []string{"bash", "zsh", "fish"}, false},
 		{[]string{"completion", "bash", ""}, nil, false},
-		{[]string{"help", ""}, []string{"explain", "diff", "collect", "version", "help", "completion"}, false},
+		{[]string{"help", ""}, []string{"explain", "diff", "scan", "collect", "version", "help", "completion"}, false},
 		{[]string{"version", ""}, []string{}, false},
 		{[]string{"version", "--h"}, []string{"--help"}, false},
 		{[]string{"version", "-"}, []string{"--help", "-h", "--verbosity", "-v"}, false},

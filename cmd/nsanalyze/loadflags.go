@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/knownissues"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 
 	"github.com/sirupsen/logrus"
@@ -21,6 +23,10 @@ type loadFlags struct {
 	maxInflate   *int64
 	maxNesting   *int
 	fs           *pflag.FlagSet // its --verbosity debug records how each file is read
+	knownIssues  *[]string
+	// catalog is the known-issue catalog (shipped entries and --known-issues files),
+	// loaded and validated by options().
+	catalog *knownissues.Catalog
 }
 
 func addLoadFlags(fs *pflag.FlagSet) *loadFlags {
@@ -31,6 +37,7 @@ func addLoadFlags(fs *pflag.FlagSet) *loadFlags {
 		maxLineBytes: fs.Int("max-line-bytes", logs.DefaultMaxLineBytes, "log lines longer than this are skipped with a warning"),
 		maxInflate:   fs.Int64("max-decompressed-bytes", 0, "stop reading a compressed file or archive after it inflates to this many bytes (0: 200 times its compressed size, at least 1 GiB)"),
 		maxNesting:   fs.Int("max-archive-nesting", bundle.DefaultMaxArchiveNesting, "how many levels of archives inside the bundle are opened"),
+		knownIssues:  fs.StringArray("known-issues", nil, "add a team's known issues from this YAML file (the format of the shipped catalog, docs/fingerprint.md; repeatable)"),
 	}
 }
 
@@ -40,6 +47,11 @@ func (f *loadFlags) options() (bundle.Options, error) {
 	if err != nil {
 		return bundle.Options{}, fmt.Errorf("invalid --log-timezone %q: %v", *f.logTZ, err)
 	}
+	cat, err := loadCatalog(*f.knownIssues)
+	if err != nil {
+		return bundle.Options{}, err
+	}
+	f.catalog = cat
 	return bundle.Options{
 		Keywords:             rules.Phrases,
 		LogLocation:          loc,
@@ -61,3 +73,29 @@ func (f *loadFlags) debug() bool {
 	lvl, err := logrus.ParseLevel(v.Value.String())
 	return err == nil && lvl >= logrus.DebugLevel
 }
+
+// loadCatalog returns the shipped known issues and those of the given files, each file
+// validated in full (every problem named by file, entry, line and field).
+func loadCatalog(files []string) (*knownissues.Catalog, error) {
+	cat, err := knownissues.Builtin()
+	if err != nil {
+		return nil, fmt.Errorf("the shipped known-issue catalog: %v", err)
+	}
+	causes := []string{analyzer.CauseUndetermined}
+	for _, r := range rules.All {
+		causes = append(causes, r.Name)
+	}
+	for _, f := range files {
+		entries, err := knownissues.LoadFile(f, causes)
+		if err == nil {
+			err = cat.Add(entries)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--known-issues %s:\n%v", f, err)
+		}
+	}
+	return cat, nil
+}
+
+// annotate adds the known issues that fit each problem's fingerprint.
+func (f *loadFlags) annotate(r *analyzer.Report) { f.catalog.Annotate(r) }

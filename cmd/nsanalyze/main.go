@@ -222,6 +222,7 @@ func (a *analyzeOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	report := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: *namespaces})
+	load.annotate(report) // known issues (--known-issues), before --redact
 	if *redact {
 		report = redactReport(report, rec)
 	}
