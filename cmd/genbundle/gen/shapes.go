@@ -44,7 +44,7 @@ func ShapeFiles(shape string, n int) (map[string][]byte, Expected, error) {
 		// Crossplane-like: n CRDs of one provider, one managed resource each, all
 		// guarded by the provider's finalizer; the provider is gone.
 		const fin = "finalizer.managedresource.crossplane.io"
-		s.namespace("infra", deleted, finConditions(fmt.Sprintf("kind0000.aws.upbound.io has 1 resource instances"), fmt.Sprintf("%s in %d resource instances", fin, n)))
+		s.namespace("infra", deleted, finConditions("kind0000.aws.upbound.io has 1 resource instances", fmt.Sprintf("%s in %d resource instances", fin, n)))
 		for i := 0; i < n; i++ {
 			kind := fmt.Sprintf("Kind%04d", i)
 			group := fmt.Sprintf("svc%04d.aws.upbound.io", i)
