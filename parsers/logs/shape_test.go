@@ -1,4 +1,4 @@
-package analyzer
+package logs
 
 import (
 	"bufio"
@@ -10,13 +10,21 @@ import (
 	"testing"
 )
 
-// shapeRE is what lineShape writes out; the test holds them to the same result.
-var shapeRE = regexp.MustCompile(`^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ |"ts":[0-9.]+,|^\S+Z (stdout|stderr) [FP] `)
+// The regexps Shape writes out; the tests hold them to the same result.
+var (
+	criRE  = regexp.MustCompile(`^\S+Z (stdout|stderr) [FP] `)
+	klogRE = regexp.MustCompile(`^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ `)
+	tsRE   = regexp.MustCompile(`"ts":[0-9.]+,`)
+)
 
-// TestLineShapeIsTheRegexp compares lineShape with the regexp on every line of every
+func shapeByRegexp(s string) string {
+	return tsRE.ReplaceAllString(klogRE.ReplaceAllString(criRE.ReplaceAllString(s, ""), ""), "")
+}
+
+// TestShapeIsTheRegexp compares Shape with the regexp on every line of every
 // log in the fixtures (klog text and JSON of five Kubernetes versions, CRI and docker
 // framings) and on edge cases.
-func TestLineShapeIsTheRegexp(t *testing.T) {
+func TestShapeIsTheRegexp(t *testing.T) {
 	cases := []string{
 		`E1129 22:26:15.581738    2557 namespace_controller.go:164] "Unhandled Error" err="x"`,
 		`E1129 22:26:15.581738 2557 namespace_controller.go:164] x`,
@@ -28,9 +36,10 @@ func TestLineShapeIsTheRegexp(t *testing.T) {
 		`{"ts":1700000000.123,"caller":"x.go:1","msg":"deletion of namespace failed","v":0}`,
 		`{"ts":,"msg":"x"} "ts":1.2.3, "ts":1 "ts":12,"ts":3,`, `"ts":`, `"ts":5`, `"ts":5,`,
 		`E1129 22:26:15.581738 1 x] {"ts":1.5,"a":1}`, "", "E", `"t"ts":1,`,
+		`2024-01-01T10:00:00.5Z stderr F E0101 10:00:00.000000 1 x.go:1] CRI frame and klog header both fold`,
 	}
 	files := 0
-	_ = filepath.WalkDir("../fixtures", func(p string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir("../../fixtures", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".log") {
 			return nil
 		}
@@ -51,21 +60,31 @@ func TestLineShapeIsTheRegexp(t *testing.T) {
 		t.Fatalf("only %d log files in fixtures", files)
 	}
 	for _, c := range cases {
-		if got, want := lineShape(c), shapeRE.ReplaceAllString(c, ""); got != want {
-			t.Fatalf("lineShape(%q)\n got %q\nwant %q", c, got, want)
+		if got, want := Shape(c), shapeByRegexp(c); got != want {
+			t.Fatalf("Shape(%q)\n got %q\nwant %q", c, got, want)
 		}
 	}
 	t.Logf("%d lines of %d files", len(cases), files)
 }
 
-// FuzzLineShape holds lineShape to the regexp it writes out.
-func FuzzLineShape(f *testing.F) {
+// FuzzShape holds Shape to the regexp it writes out.
+func FuzzShape(f *testing.F) {
 	for _, s := range []string{`E1129 22:26:15.581738    2557 x.go:1] y`, `2024-01-01T10:00:00Z stderr F x`, `{"ts":1.5,"msg":"x"}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := lineShape(s), shapeRE.ReplaceAllString(s, ""); got != want {
-			t.Fatalf("lineShape(%q) = %q, the regexp gives %q", s, got, want)
+		if got, want := Shape(s), shapeByRegexp(s); got != want {
+			t.Fatalf("Shape(%q) = %q, the regexp gives %q", s, got, want)
 		}
 	})
+}
+
+// TestShapeFoldsFrameAndHeader: two CRI-framed klog lines that differ only in their
+// times have one shape (the scanner's cap and the analyzer's grouping agree on it).
+func TestShapeFoldsFrameAndHeader(t *testing.T) {
+	a := Shape("2024-01-01T10:00:00.1Z stderr F E0101 10:00:00.100000       1 namespace_controller.go:164] deletion of namespace x failed")
+	b := Shape("2024-01-01T10:05:00.2Z stderr F E0101 10:05:00.200000       1 namespace_controller.go:164] deletion of namespace x failed")
+	if a != b || a != "namespace_controller.go:164] deletion of namespace x failed" {
+		t.Fatalf("shapes %q and %q", a, b)
+	}
 }
