@@ -73,9 +73,9 @@ func stillDeleting(ix *Index, nr *NamespaceReport) (DeletingNamespace, bool) {
 	w(Cmd("kubectl", "get", "apiservices"), "An APIService that is not Available stops every namespace deletion.")
 	w(Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=kube-controller-manager", "--tail=500")+" | "+Cmd("grep", "-F", ns),
 		"The namespace controller's errors for it, if any; then run nsanalyze again on a new bundle (nsanalyze collect).")
-	names := append(namesOf(*nr), ix.invalidNames...)
+	g := namespaceGuard(*nr)
 	for i := range d.Watch {
-		d.Watch[i].Command = guardNames(d.Watch[i].Command, names)
+		d.Watch[i].Command = ix.checkCmd(g.Check(d.Watch[i].Command))
 	}
 	return d, true
 }

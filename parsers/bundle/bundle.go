@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
@@ -52,6 +53,8 @@ type Options struct {
 	// KeepObject, when set, decides which objects are kept in Records.Objects
 	// (the others are only counted), so memory grows with what the analysis needs.
 	KeepObject func(*objects.Object) bool
+	// RecordReads fills Records.Reads: how each file was read (nsanalyze -v debug).
+	RecordReads bool
 	// WholePods keeps every kept Pod as a whole *objects.Object in Records.Objects;
 	// by default those without finalizers or deletion timestamp go to Records.SlimPods
 	// (tests compare the two).
@@ -130,6 +133,9 @@ type Records struct {
 	// an object's AGE in a table (or "Terminating (lasts 2d)" in describe) added to its
 	// creation (deletion) timestamp from a dump of the same object.
 	CaptureBounds []CaptureBound
+	// Reads says, with Options.RecordReads, how each file and link of the bundle was
+	// read, or why it was not; by bundle, then path.
+	Reads []FileRead
 }
 
 // CaptureBound is one lower bound of the capture time: the rendering at File:Line was
@@ -246,12 +252,13 @@ type loader struct {
 	podStart    int // index of this bundle's first row in rec.SlimPods
 	readable    int
 	depth       int
-	empty       int                 // empty files seen
-	strip       func(string) string // bundle path → reported path
-	links       map[string]string   // resolved symlinks (full paths)
-	clockRel    string              // the file of the bundle's capture clock (full path)
-	boundStart  int                 // index of this bundle's first capture bound
-	clockLogs   map[string]bool     // logs whose last line is the collector's clock (RoleLogClock)
+	empty       int                  // empty files seen
+	strip       func(string) string  // bundle path → reported path
+	links       map[string]string    // resolved symlinks (full paths)
+	reads       map[string]*FileRead // how each file was read (Options.RecordReads), by full path
+	clockRel    string               // the file of the bundle's capture clock (full path)
+	boundStart  int                  // index of this bundle's first capture bound
+	clockLogs   map[string]bool      // logs whose last line is the collector's clock (RoleLogClock)
 	// serverVersionHere: Records.ServerVersionFile is a path of this bundle, not yet stripped
 	serverVersionHere bool
 }
@@ -267,9 +274,13 @@ type crRef struct {
 }
 
 func newLoader(rec *Records, opts Options, label string) *loader {
-	return &loader{rec: rec, opts: opts, label: label, warn: &diag.Sink{}, br: bufio.NewReaderSize(nil, 64<<10),
+	l := &loader{rec: rec, opts: opts, label: label, warn: &diag.Sink{}, br: bufio.NewReaderSize(nil, 64<<10),
 		objFiles: map[string]bool{}, fileObjects: map[string]int{},
 		stdoutFiles: map[string]bool{}, textFiles: map[string]bool{}, clockLogs: map[string]bool{}, nsFiles: map[string]*nsCount{}, objStart: len(rec.Objects), boundStart: len(rec.CaptureBounds), podStart: rec.SlimPods.Len(), errStart: len(rec.CollectorErrors)}
+	if opts.RecordReads {
+		l.reads = map[string]*FileRead{}
+	}
+	return l
 }
 
 func (l *loader) load(p string) (int, error) {
@@ -289,7 +300,8 @@ func (l *loader) load(p string) (int, error) {
 	resolved := resolveLinks(links, files, dirLookup(files), l.warn)
 	l.emitTextObjects()
 	l.fixCRKinds()
-	layouts := detectLayouts(&bundleView{files: l.rels, objectFiles: l.objFiles, textFiles: l.textFiles, stdoutFiles: l.stdoutFiles}, format)
+	view := &bundleView{files: l.rels, objectFiles: l.objFiles, textFiles: l.textFiles, stdoutFiles: l.stdoutFiles}
+	layouts := detectLayouts(view, format)
 	root := wrapperRoot(l.rels)
 	strip := func(s string) string {
 		s = strings.TrimPrefix(s, root)
@@ -349,6 +361,7 @@ func (l *loader) load(p string) (int, error) {
 		l.rec.ServerVersionFile = strip(l.rec.ServerVersionFile)
 		l.serverVersionHere = false
 	}
+	l.finishReads(view, resolved, strip)
 	l.strip, l.links = strip, resolved
 	l.rec.Warnings = append(l.rec.Warnings, l.warn.Grouped()...)
 	l.rec.Bundles = append(l.rec.Bundles, Source{Path: p, Label: l.label, Format: format, Root: strings.TrimSuffix(root, "/"), Layouts: layouts})
@@ -408,10 +421,16 @@ var compressedExt = []string{".gz", ".xz", ".bz2"}
 func (l *loader) member(m member, r io.Reader) {
 	defer l.warn.Catch(m.rel) // a bug reading one file never ends the run
 	l.rels = append(l.rels, m.rel)
-	if excluded(m.rel, l.opts.Exclude) || skippedExt[strings.ToLower(path.Ext(m.rel))] {
+	if excluded(m.rel, l.opts.Exclude) {
+		l.skip(m.rel, "excluded (--exclude)")
+		return
+	}
+	if ext := strings.ToLower(path.Ext(m.rel)); skippedExt[ext] {
+		l.skip(m.rel, "%s files are never objects or logs", ext)
 		return
 	}
 	if m.size == 0 {
+		l.skip(m.rel, "empty")
 		l.noteEmpty(m.rel)
 		return
 	}
@@ -424,6 +443,7 @@ func (l *loader) member(m member, r io.Reader) {
 	br.Reset(r)
 	head, _ := br.Peek(8192)
 	if len(head) == 0 {
+		l.skip(m.rel, "empty")
 		l.noteEmpty(m.rel)
 		return
 	}
@@ -432,6 +452,7 @@ func (l *loader) member(m member, r io.Reader) {
 	dr, comp, err := decompress(br, head)
 	if err != nil {
 		l.warn.Add(m.rel, 0, "cannot read %s member: %v", comp, err)
+		l.skip(m.rel, "cannot decompress it (%s)", comp)
 		return
 	}
 	if comp != "" {
@@ -450,6 +471,7 @@ func (l *loader) member(m member, r io.Reader) {
 	if len(head) >= 1024 && len(bytes.Trim(head, "\x00")) == 0 && strings.HasSuffix(strings.ToLower(name), ".tar") {
 		// a tar archive of nothing: only its two end-of-archive blocks of zeros
 		l.warn.Add(m.rel, 0, "empty tar archive (it holds no file)")
+		l.skip(m.rel, "an empty tar archive")
 		return
 	}
 	if nested := isTar(head); nested || isZip(head) {
@@ -459,8 +481,10 @@ func (l *loader) member(m member, r io.Reader) {
 		}
 		if l.depth >= maxDepth {
 			l.warn.Add(m.rel, 0, "archive nested more than %d levels deep, skipped (limit: --max-archive-nesting)", maxDepth)
+			l.skip(m.rel, "an archive nested more than %d levels deep (--max-archive-nesting)", maxDepth)
 			return
 		}
+		l.readAs(m.rel, ReadArchive, map[bool]string{true: "tar", false: "zip"}[nested])
 		l.depth++
 		defer func() { l.depth-- }()
 		// an archive inside the bundle (sonobuoy results, a node's logs): its members
@@ -480,12 +504,15 @@ func (l *loader) member(m member, r io.Reader) {
 	role := pathHint(name).Role
 	switch role {
 	case RoleNotLog:
-		return // listed among the bundle's files, read as nothing
+		l.skip(m.rel, "a file the layout keeps beside logs and objects that is neither (a debug dump, a ConfigMap value)")
+		return
 	case RoleClock:
+		l.readAs(m.rel, ReadClock, "")
 		l.clockFile(m.rel, src)
 		return
 	case RoleVersion:
 		if kind == "json" {
+			l.readAs(m.rel, ReadVersion, "json")
 			if l.versionFile(m.rel, src) {
 				return
 			}
@@ -508,6 +535,7 @@ func (l *loader) member(m member, r io.Reader) {
 	switch {
 	case kind == "binary":
 		l.warn.Add(m.rel, 0, "binary file skipped")
+		l.skip(m.rel, "binary")
 		return
 	case kind == "text" && (ext == ".yaml" || ext == ".yml"):
 		kind = "yaml" // YAML may start with comments
@@ -519,17 +547,26 @@ func (l *loader) member(m member, r io.Reader) {
 	l.readable++
 	switch {
 	case kind == "kubectl-text":
+		l.readAs(m.rel, ReadKubectlText, "")
 		l.text(m, name, src)
 	case isClusterInfoStdout(head, kind, ext):
+		l.readAs(m.rel, ReadClusterInfo, "")
 		l.clusterInfoStdout(m, src)
 	case kind == "json" && strings.HasSuffix(path.Base(name), "-errors.json"):
+		l.readAs(m.rel, ReadCollectorErrors, "json")
 		l.collectorErrors(m.rel, src)
 	case kind == "json" || kind == "yaml":
+		l.readAs(m.rel, ReadObjects, kind)
 		l.objects(m, name, kind, src)
 	default:
+		l.readAs(m.rel, ReadLog, "")
 		l.log(m, src)
 	}
 }
+
+// collectorScanned counts the bytes collectorErrors looks through
+// (TestCollectorErrorsLinear: work is counted, not timed).
+var collectorScanned atomic.Int64
 
 // maxCollectorErrorsBytes caps a troubleshoot *-errors.json file.
 const maxCollectorErrorsBytes = 4 << 20
@@ -563,13 +600,16 @@ func (l *loader) collectorErrors(rel string, r io.Reader) {
 		if enc, err := json.Marshal(t); err == nil {
 			if i := bytes.Index(data[pos:], enc); i >= 0 {
 				line += bytes.Count(data[pos:pos+i], []byte{'\n'})
+				collectorScanned.Add(int64(2*i + len(enc)))
 				pos += i
 				at = line
 			} else if fallbacks < 100 {
 				// out of order (never in a collector's own file): look from the start
 				fallbacks++
+				collectorScanned.Add(int64(len(data) - pos))
 				if i := bytes.Index(data, enc); i >= 0 {
 					at += bytes.Count(data[:i], []byte{'\n'})
+					collectorScanned.Add(int64(2*i + len(enc)))
 				}
 			}
 		}

@@ -28,14 +28,13 @@ Internal error occurred: failed calling webhook ...") and retries forever.
 Evidence: the condition, kube-controller-manager's "deletion of namespace ... failed:"
 lines, kube-apiserver's "Failed calling webhook, failing closed" lines, and the webhook
 configuration with its backend Service, endpoints and pods.`,
-	Phrases:  []string{"ailed calling webhook", "failed calling admission webhook"}, // admission webhooks (both capitalisations; 1.8-1.12 wording)
-	Kinds:    []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
-	Collect:  collect,
-	Run:      runAdmissionWebhook,
-	Explains: []string{"content-remaining"},
-	Ladder:   ladder,
-	Risks:    risks,
-	Example:  example,
+	Lines: []analyzer.Match{{Phrases: []string{"ailed calling webhook", "failed calling admission webhook"}, // admission webhooks (both capitalisations; 1.8-1.12 wording)
+		Keys: collect}},
+	Kinds:   []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
+	Run:     runAdmissionWebhook,
+	Ladder:  ladder,
+	Risks:   risks,
+	Example: example,
 }
 
 // collect keeps the lines naming a failing webhook, by webhook name.
@@ -78,6 +77,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			return nil, fmt.Sprintf("%s is %s (%s): every delete call succeeded", c.Type, c.Status, c.Reason)
 		}
 		if c := inferBlockingWebhook(p); c != nil {
+			c.ClaimContent() // the objects it guards stay
 			return []analyzer.Cause{*c}, ""
 		}
 		return nil, "no webhook failure in the namespace's conditions or in the controller's log lines for it"
@@ -145,6 +145,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	cause.Summary = strings.Join(summaries, "; ") + ". Objects it guards stay in the namespace."
 	cause.Evidence = ev
 	cause.AttachLines(lines, p.Deletion, "webhook call failures", 8)
+	cause.ClaimContent() // the objects it guards stay: the deletes are refused
 	return []analyzer.Cause{cause}, ""
 }
 
