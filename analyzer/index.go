@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -50,6 +51,8 @@ type Index struct {
 	// invalidNames are the names of the bundle Kubernetes would have refused: no
 	// command carries them (guardNames).
 	invalidNames []checkedName
+	// premiseWarnings are rungs left out because their premise failed (premise.go).
+	premiseWarnings []diag.Warning
 
 	CapturedAt       time.Time
 	CapturedAtSource string
