@@ -83,7 +83,7 @@ func apiServiceLadder(ix *analyzer.Index, stuck map[string]bool, name string, sa
 	if svc != nil && stuck[svc.Namespace] {
 		safe = append(safe, analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: del,
 			Premise: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(svc.Namespace), analyzer.FactDeleting)},
-			Why: fmt.Sprintf("The backend lives in namespace %s, which is being deleted: this is the fix. Delete the APIService now; reinstall %s in a namespace that stays, if it is still needed.", svc.Namespace, analyzer.OrDefault(owner, "its server"))})
+			Why:     fmt.Sprintf("The backend lives in namespace %s, which is being deleted: this is the fix. Delete the APIService now; reinstall %s in a namespace that stays, if it is still needed.", svc.Namespace, analyzer.OrDefault(owner, "its server"))})
 		return safe, caution
 	}
 	why := fmt.Sprintf("If the backend was removed on purpose or cannot be restored soon, delete the stale APIService: discovery succeeds again and every stuck namespace finishes. Whatever uses %s stops working until its server is reinstalled (reinstalling recreates the APIService).", gv)
