@@ -437,8 +437,16 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 	svcRef := a.APIService.Service
 	port := analyzer.Port(svcRef)
 	summary += fmt.Sprintf(", backed by Service %s/%s", svcRef.Namespace, svcRef.Name)
+	backend = ix.BackendChain(svcRef)
+	if c := a.Condition("Available"); c != nil && c.Status != "True" && c.Reason == "ServiceNotFound" &&
+		len(backend) > 0 && analyzer.HasFact(backend[0].Facts, analyzer.ServiceSubject(svcRef), analyzer.FactServiceUnknown) {
+		// the Service is not in the bundle, but the aggregator's condition says it does not exist
+		backend[0] = analyzer.ServiceMissingLink(svcRef, "APIService "+name+" reports ServiceNotFound", []analyzer.Evidence{analyzer.ConditionEvidence(a, c)})
+	}
+	// a backend in a namespace being deleted is the deepest link: why the Service or its
+	// pods are gone, and why they cannot come back
 	if p.Stuck[svcRef.Namespace] {
-		head = append(head, analyzer.Link{Component: "deadlock", Fault: true,
+		backend = append(backend, analyzer.Link{Component: "deadlock", Fault: true,
 			Facts: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(svcRef.Namespace), analyzer.FactDeleting)},
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "delete", "apiservice", name),
 				Premise: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(svcRef.Namespace), analyzer.FactDeleting)},
@@ -446,12 +454,6 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 			Finding:  fmt.Sprintf("the APIService's backend Service lives in namespace %q, which is itself being deleted: its pods are gone or going, so discovery can never recover on its own. Delete the APIService (or recreate the backend elsewhere) to break the cycle", svcRef.Namespace),
 			Evidence: []analyzer.Evidence{analyzer.FieldEvidence(a, "spec.service", fmt.Sprintf("spec.service: %s/%s:%d", svcRef.Namespace, svcRef.Name, port))}})
 		summary += fmt.Sprintf(" in namespace %s, which is itself being deleted (self-inflicted deadlock)", svcRef.Namespace)
-	}
-	backend = ix.BackendChain(svcRef)
-	if c := a.Condition("Available"); c != nil && c.Status != "True" && c.Reason == "ServiceNotFound" &&
-		len(backend) > 0 && analyzer.HasFact(backend[0].Facts, analyzer.ServiceSubject(svcRef), analyzer.FactServiceUnknown) {
-		// the Service is not in the bundle, but the aggregator's condition says it does not exist
-		backend[0] = analyzer.ServiceMissingLink(svcRef, "APIService "+name+" reports ServiceNotFound", []analyzer.Evidence{analyzer.ConditionEvidence(a, c)})
 	}
 	return head, backend, summary, kasLines
 }
