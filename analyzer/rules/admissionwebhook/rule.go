@@ -196,17 +196,12 @@ func calledBackend(p *analyzer.Pass, name, detail string, ev []analyzer.Evidence
 		return nil, ""
 	}
 	ref := &objects.ServiceReference{Namespace: svc.Namespace, Name: svc.Name}
-	links = p.Index.BackendChain(ref)
-	if svc.NotFound && len(links) > 0 && analyzer.HasFact(links[0].Facts, analyzer.ServiceSubject(ref), analyzer.FactServiceUnknown) {
-		links[0] = analyzer.ServiceMissingLink(ref, fmt.Sprintf("the call's error says service %q not found", ref.Name), ev)
-	}
+	links = p.Index.CalledServiceChain(ref, svc.NotFound, fmt.Sprintf("the call's error says service %q not found", ref.Name), ev)
 	if p.Stuck[ref.Namespace] {
 		deadlock = ref.Namespace
-		links = append(links, analyzer.Link{Component: "deadlock", Fault: true, Evidence: ev,
-			Facts: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(ref.Namespace), analyzer.FactDeleting)},
-			Finding: fmt.Sprintf("the webhook's backend is in namespace %q, itself being deleted (Service %s/%s, from the call's URL): the webhook can never answer again; delete the webhook configuration that holds %q", ref.Namespace, ref.Namespace, ref.Name, name),
-			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: FindConfigCmd(name),
-				Why: fmt.Sprintf("Find the webhook configuration that holds webhook %q (it is not in the bundle; this prints its kind/name and changes nothing): its backend is in namespace %s, which is being deleted, so the next step, deleting that configuration, is the fix.", name, ref.Namespace)}})
+		links = append(links, analyzer.DeadlockLink("the webhook's backend", ref.Namespace, fmt.Sprintf("Service %s/%s, from the call's URL", ref.Namespace, ref.Name),
+			&analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: FindConfigCmd(name),
+				Why: fmt.Sprintf("Find the webhook configuration that holds webhook %q (it is not in the bundle; this prints its kind/name and changes nothing): its backend is in namespace %s, which is being deleted, so the next step, deleting that configuration, is the fix.", name, ref.Namespace)}, ev))
 	}
 	return links, deadlock
 }
