@@ -80,14 +80,17 @@ func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Li
 		})
 	}
 	crdNote := crdState(ix, finalizer, objs)
+	subj := "finalizer " + finalizer
 	switch {
 	case len(healthy) > 0:
+		link.Facts = []Fact{F(subj, FactOwnerRunning)}
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle shows it running: %s. It is working on the object: wait, or read its logs for why the cleanup does not finish.",
 			finalizer, who, strings.Join(healthy, ", "))
 		if len(failing) > 0 {
 			link.Finding += " Not healthy: " + strings.Join(failing, ", ") + "."
 		}
 	case len(failing) > 0:
+		link.Facts = []Fact{F(subj, FactOwnerFailing)}
 		link.Fault = true
 		link.Fix = &RemediationStep{Risk: RiskSafe, Command: Comment("fix " + strings.Join(failing, ", ") + " (its events and logs say why); it then removes " + finalizer),
 			Why: fmt.Sprintf("%s is removed by %s, which is present but not healthy; once it runs, it finishes its cleanup and removes the finalizer.", finalizer, who)}
@@ -97,6 +100,7 @@ func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Li
 		!ix.Dumped("deployments") && !ix.Dumped("pods"):
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle has no Deployments, StatefulSets, DaemonSets or Pods, so it cannot show whether it runs (collect: kubectl get deploy,sts,ds,pods -A -o json).", finalizer, who)
 	default:
+		link.Facts = []Fact{F(subj, FactOwnerAbsent)}
 		link.Fault = true
 		link.Fix = &RemediationStep{Risk: RiskSafe, Command: Comment("reinstall " + who + " (the controller that owns " + finalizer + "), then watch the objects go"),
 			Why: fmt.Sprintf("Nothing in the bundle runs %s: reinstall or restart it so it can do its cleanup and remove %s; only it knows what the finalizer guards.", who, finalizer)}

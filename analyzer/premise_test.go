@@ -1,0 +1,53 @@
+package analyzer
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
+)
+
+// TestPremiseChecked holds the premise check: a rung relying on a fact the chain does not
+// establish (or excluding one it does) is left out with an internal-error warning; one
+// whose premise holds is kept.
+func TestPremiseChecked(t *testing.T) {
+	ref := &objects.ServiceReference{Namespace: "kubevirt", Name: "virt-api"}
+	missing := []Link{{Component: "APIService v1.x.io"}, ServiceMissingLink(ref, "APIService v1.x.io reports ServiceNotFound", nil)}
+	ready := []Link{{Component: ServiceSubject(ref), Facts: []Fact{F(ServiceSubject(ref), FactServiceExists), F(ServiceSubject(ref), FactPodsReady)}}}
+	podsReady := RemediationStep{Risk: RiskSafe, Command: "kubectl get pods", Premise: []Fact{F(ServiceSubject(ref), FactPodsReady)}}
+	fixBackend := RemediationStep{Risk: RiskSafe, Command: "kubectl get svc", Premise: []Fact{NotF(ServiceSubject(ref), FactServiceMissing)}}
+	plain := RemediationStep{Risk: RiskSafe, Command: "kubectl get apiservice"}
+	for _, tt := range []struct {
+		name  string
+		chain []Link
+		steps []RemediationStep
+		kept  []string
+		warns int
+	}{
+		{"pods Ready asserted on a missing Service", missing, []RemediationStep{podsReady, plain}, []string{"kubectl get apiservice"}, 1},
+		{"fix the backend when the Service is missing", missing, []RemediationStep{fixBackend}, nil, 1},
+		{"pods Ready when they are", ready, []RemediationStep{podsReady, fixBackend, plain}, []string{"kubectl get pods", "kubectl get svc", "kubectl get apiservice"}, 0},
+		{"no chain at all", nil, []RemediationStep{podsReady}, nil, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ix := &Index{}
+			c := &Cause{Type: "api-discovery-failure", Chain: tt.chain}
+			got := ix.checkPremises("ns", c, tt.steps)
+			var cmds []string
+			for _, s := range got {
+				cmds = append(cmds, s.Command)
+			}
+			if strings.Join(cmds, "|") != strings.Join(tt.kept, "|") {
+				t.Errorf("kept %q, want %q", cmds, tt.kept)
+			}
+			if len(ix.premiseWarnings) != tt.warns {
+				t.Errorf("%d warnings, want %d: %v", len(ix.premiseWarnings), tt.warns, ix.premiseWarnings)
+			}
+			for _, w := range ix.premiseWarnings {
+				if !strings.Contains(w.Message, "internal error") || !strings.Contains(w.Message, "pods-ready") && !strings.Contains(w.Message, "service-missing") {
+					t.Errorf("warning %q does not say which fact failed", w.Message)
+				}
+			}
+		})
+	}
+}
