@@ -140,7 +140,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 						Facts: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(wh.Service.Namespace), analyzer.FactDeleting)},
 						Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "delete", strings.ToLower(cfg.Kind), cfg.Name),
 							Premise: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(wh.Service.Namespace), analyzer.FactDeleting)},
-							Why: "The webhook's backend is in a namespace being deleted and can never answer again: delete (or narrow with a namespaceSelector) the webhook configuration; reinstall it with its backend if it is still needed."},
+							Why:     "The webhook's backend is in a namespace being deleted and can never answer again: delete (or narrow with a namespaceSelector) the webhook configuration; reinstall it with its backend if it is still needed."},
 						Finding: fmt.Sprintf("the webhook's backend lives in namespace %q, which is itself being deleted: the webhook can never answer again; delete or narrow the webhook configuration", wh.Service.Namespace)})
 					s += fmt.Sprintf(" whose backend is in namespace %s, itself being deleted (self-inflicted deadlock)", wh.Service.Namespace)
 				}
