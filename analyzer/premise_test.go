@@ -51,3 +51,28 @@ func TestPremiseChecked(t *testing.T) {
 		})
 	}
 }
+
+// TestCutSummary holds the summary cut: at most n characters, at a word, no open quote,
+// no dangling separator or small word, parentheses closed.
+func TestCutSummary(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short enough", 20, "short enough"},
+		{"failed to call webhook: Post https://hook.ns.svc:443/x: dial tcp 10.96.0.1:443: i/o timeout", 70, "failed to call webhook: Post https://hook.ns.svc:443/x: dial tcp…"},
+		{`webhook "vnbroutingpeer-v1.netbird.io" rejects the call: failed to call webhook`, 30, "webhook…"},
+		{"No namespace is stuck (the 56 namespaces in the bundle (default, kube-system) are fine)", 60, "No namespace is stuck (the 56 namespaces in the bundle…)"},
+		{"root: the controller of the thing", 30, "root: the controller…"},
+		{"averyveryverylongwordwithoutanyspace", 10, "averyvery…"},
+	} {
+		got := CutSummary(tt.in, tt.n)
+		if got != tt.want {
+			t.Errorf("CutSummary(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+		if n := len([]rune(got)); n > tt.n {
+			t.Errorf("CutSummary(%q, %d) has %d characters", tt.in, tt.n, n)
+		}
+	}
+}
