@@ -50,7 +50,7 @@ func (p *Pass) FinalizerChain(c *Cause, finalizer string, objs []*objects.Object
 		chain = append(chain, Link{Component: "objects holding " + finalizer,
 			Facts:   []Fact{F("objects holding "+finalizer, FactNotInBundle)},
 			Finding: "the objects that carry it are not in the bundle: the next step lists them",
-			Fix: &RemediationStep{Risk: RiskSafe, Command: FindHoldersCmd(p.Namespace, finalizer),
+			Fix: &RemediationStep{Risk: RiskSafe, Command: FindHoldersCmd(p.Namespace),
 				Why: fmt.Sprintf("List the objects of namespace %s that still carry %s (the bundle does not have them; this prints kind/name and deletion time and changes nothing), then act on each: its controller, or what it waits for.", p.Namespace, finalizer)}})
 	}
 	for _, m := range finalizerMechanisms {
@@ -74,10 +74,12 @@ func HasMechanism(finalizer string) bool {
 	return false
 }
 
-// FindHoldersCmd lists the objects of a namespace that carry a finalizer (read-only).
-func FindHoldersCmd(ns, finalizer string) string {
+// FindHoldersCmd lists the objects of a namespace that carry finalizers, with them
+// (read-only). It names no finalizer: one parsed from a condition message may be cut
+// from a damaged one, and one list serves every finalizer of the namespace.
+func FindHoldersCmd(ns string) string {
 	return "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + Cmd("kubectl", "get", "--ignore-not-found", "-o", "json", "-n", ns) + " | " +
-		Cmd("jq", "-r", "--arg", "f", finalizer, `.items[]? | select((.metadata.finalizers // []) | index($f)) | .kind + "/" + .metadata.name + " deletionTimestamp=" + (.metadata.deletionTimestamp // "none")`)
+		Cmd("jq", "-r", `.items[]? | select((.metadata.finalizers // []) | length > 0) | .kind + "/" + .metadata.name + " finalizers=" + (.metadata.finalizers | join(",")) + " deletionTimestamp=" + (.metadata.deletionTimestamp // "none")`)
 }
 
 // MechanismSteps are the rungs a finalizer's chain holds: the fix of each of its links
@@ -119,7 +121,7 @@ func (p *Pass) ownerDeadlock(finalizer string, owner Link, holding []*objects.Ob
 		names = append(names, o.Kind+"/"+o.Name)
 	}
 	l := DeadlockLink("the controller that removes "+finalizer, ns, "its workloads: "+strings.Join(firstN(evidenceObjects(owner.Evidence), 3), ", "),
-		&RemediationStep{Risk: RiskSafe, Command: FindHoldersCmd(p.Namespace, finalizer),
+		&RemediationStep{Risk: RiskSafe, Command: FindHoldersCmd(p.Namespace),
 			Why: fmt.Sprintf("The controller that removes %s is being deleted with namespace %s and cannot come back there: list what still carries the finalizer (read-only), then remove it from each object by hand (the next rungs), or reinstall the controller in a namespace that stays, watching %s.", finalizer, ns, p.Namespace)}, owner.Evidence)
 	if len(names) > 0 {
 		l.Finding += "; it holds " + strings.Join(firstN(names, 5), ", ")
@@ -201,7 +203,7 @@ func podNames(pods []*objects.Object) []string {
 // findClaimPodsCmd lists the pods of a namespace that mount a claim (read-only).
 func findClaimPodsCmd(ns, claim string) string {
 	return Cmd("kubectl", "-n", ns, "get", "pods", "-o", "json") + " | " +
-		Cmd("jq", "-r", "--arg", "c", claim, `.items[] | select(any(.spec.volumes[]?; .persistentVolumeClaim.claimName == $c)) | .metadata.name + " node=" + (.spec.nodeName // "none") + " deletionTimestamp=" + (.metadata.deletionTimestamp // "none")`)
+		Cmd("jq", "-r", "--arg", "c", claim, `.items[]|select(any(.spec.volumes[]?; .persistentVolumeClaim.claimName == $c)) | .metadata.name + " node=" + (.spec.nodeName // "none") + " deletionTimestamp=" + (.metadata.deletionTimestamp // "none")`)
 }
 
 // podNodeLinks says which nodes of terminating pods do not report (Ready not True, or
@@ -250,7 +252,7 @@ func pvProtection(p *Pass, c *Cause, finalizer string, objs []*objects.Object) [
 	if len(objs) == 0 {
 		return []Link{{Component: "PersistentVolumes",
 			Finding: "kube-controller-manager's pv-protection controller removes " + finalizer + " once a volume is no longer bound to a claim: the claims (and the pods mounting them) hold it",
-			Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "get", "pv", "-o", "json") + " | " + Cmd("jq", "-r", "--arg", "f", finalizer, `.items[] | select(.metadata.deletionTimestamp and ((.metadata.finalizers // []) | index($f))) | .metadata.name + " claim=" + (.spec.claimRef.namespace // "") + "/" + (.spec.claimRef.name // "") + " " + .status.phase`),
+			Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "get", "pv", "-o", "json") + " | " + Cmd("jq", "-r", "--arg", "f", finalizer, `.items[]|select(.metadata.deletionTimestamp and ((.metadata.finalizers // []) | index($f))) | .metadata.name + " claim=" + (.spec.claimRef.namespace // "") + "/" + (.spec.claimRef.name // "") + " " + .status.phase`),
 				Why: "Find the volumes being deleted that keep the finalizer and the claims they are bound to (read-only): release the claims (and the pods that mount them) first."}}}
 	}
 	var out []Link
@@ -347,7 +349,7 @@ func crdCleanup(p *Pass, c *Cause, finalizer string, objs []*objects.Object) []L
 	if len(objs) == 0 {
 		return []Link{{Component: "CustomResourceDefinitions being deleted",
 			Finding: "kube-apiserver removes " + finalizer + " from a CRD being deleted once every custom resource of it is gone: the resources left (and their own finalizers) hold it",
-			Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "get", "crd", "-o", "json") + " | " + Cmd("jq", "-r", `.items[] | select(.metadata.deletionTimestamp) | .spec.names.plural + "." + .spec.group`),
+			Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "get", "crd", "-o", "json") + " | " + Cmd("jq", "-r", `.items[]|select(.metadata.deletionTimestamp) | .spec.names.plural + "." + .spec.group`),
 				Why: "Find the CRDs being deleted (read-only), then list each one's resources (kubectl get RESOURCE -A): their own finalizers and controllers hold the CRD."}}}
 	}
 	var out []Link

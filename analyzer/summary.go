@@ -86,6 +86,9 @@ func blockerAndRoot(p *Problem) (blocker, root string) {
 	if strings.HasPrefix(finding, comp+" ") || strings.HasPrefix(finding, comp+":") {
 		return blocker, finding
 	}
+	if i := strings.LastIndexByte(comp, ' '); i > 0 && strings.HasPrefix(finding, comp[i+1:]+" ") {
+		return blocker, comp[:i+1] + finding // "finalizer F: F is removed by ..." -> "finalizer F is removed by ..."
+	}
 	return blocker, comp + ": " + finding
 }
 

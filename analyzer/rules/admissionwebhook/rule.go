@@ -184,7 +184,7 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 // webhook (read-only): the first step when the bundle does not have it.
 func FindConfigCmd(webhook string) string {
 	return analyzer.Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "json") + " | " +
-		analyzer.Cmd("jq", "-r", "--arg", "w", webhook, `.items[] | select(any(.webhooks[]?; .name == $w)) | (.kind | ascii_downcase) + "/" + .metadata.name`)
+		analyzer.Cmd("jq", "-r", "--arg", "w", webhook, `.items[]|select(any(.webhooks[]?; .name == $w)) | (.kind | ascii_downcase) + "/" + .metadata.name`)
 }
 
 // calledBackend follows the Service a failed call went to (read from its error) when

@@ -133,10 +133,15 @@ func noConversionWhy(ns string) string {
 
 // FindCRDCmd prints the name and conversion settings of the CRD of a failing
 // conversion (read-only): the first step when the bundle does not have the CRD.
-func FindCRDCmd(f kubemsg.ConversionFailure) string {
+// With nameOnly it prints only the name (for the step that acts on it).
+func FindCRDCmd(f kubemsg.ConversionFailure, nameOnly ...bool) string {
+	out := `.metadata.name + " " + (.spec.conversion | tojson) + " stored: " + (.status.storedVersions | tojson)`
+	if len(nameOnly) > 0 && nameOnly[0] {
+		out = `.metadata.name`
+	}
 	return analyzer.Cmd("kubectl", "get", "crd", "-o", "json") + " | " +
 		analyzer.Cmd("jq", "-r", "--arg", "g", kubemsg.GroupOf(f.GroupVersion), "--arg", "k", f.Kind,
-			`.items[] | select(.spec.group == $g and .spec.names.kind == $k) | .metadata.name + " " + (.spec.conversion | tojson) + " stored: " + (.status.storedVersions | tojson)`)
+			`.items[]|select(.spec.group == $g and .spec.names.kind == $k) | `+out)
 }
 
 func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
@@ -151,7 +156,7 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 			}
 			steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: FindCRDCmd(f),
 				Why: fmt.Sprintf("Find the CRD of %s (it is not in the bundle; this prints its name, conversion settings and stored versions, and changes nothing), then restore the conversion webhook's Service and pods (reinstall the operator that serves it).", f.Kind)})
-			patch := FindCRDCmd(f) + " | cut -d' ' -f1 | xargs -r -I{} kubectl patch crd {} --type=merge -p " + analyzer.ShellQuote(noConversion)
+			patch := FindCRDCmd(f, true) + " | xargs -r -I{} kubectl patch crd {} --type=merge -p " + analyzer.ShellQuote(noConversion)
 			why := "Turns the CRD's conversion webhook off (found above): objects are then served at the requested version without conversion, which is only right when they are all stored at one version (status.storedVersions); the operator's webhook is bypassed until it is reinstalled."
 			step := analyzer.RemediationStep{Risk: analyzer.RiskCaution, Command: patch, Why: why}
 			if deleting.Is != "" {
