@@ -102,8 +102,12 @@ func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Li
 	default:
 		link.Facts = []Fact{F(subj, FactOwnerAbsent)}
 		link.Fault = true
-		link.Fix = &RemediationStep{Risk: RiskSafe, Command: Comment("reinstall " + who + " (the controller that owns " + finalizer + "), then watch the objects go"),
-			Why: fmt.Sprintf("Nothing in the bundle runs %s: reinstall or restart it so it can do its cleanup and remove %s; only it knows what the finalizer guards.", who, finalizer)}
+		find := Cmd("kubectl", "get", "deployments,statefulsets,daemonsets", "-A", "-o", "wide")
+		if known && len(owner.Workloads) > 0 {
+			find += " | " + Cmd("grep", "-iE", strings.Join(owner.Workloads, "|")) // catalog words, never the bundle's
+		}
+		link.Fix = &RemediationStep{Risk: RiskSafe, Command: find,
+			Why: fmt.Sprintf("Nothing in the bundle runs %s: find it in the cluster (read-only; the bundle may lack it), then reinstall or restart it so it can do its cleanup and remove %s; only it knows what the finalizer guards.", who, finalizer)}
 		if len(tokens) == 0 {
 			link.Finding = fmt.Sprintf("%s is removed by %s, which the bundle cannot name (the finalizer's domain names no product): check that its controller runs, or the finalizer will never be removed.", finalizer, who)
 		} else {
