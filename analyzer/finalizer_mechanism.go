@@ -45,6 +45,11 @@ func (p *Pass) FinalizerChain(c *Cause, finalizer string, objs []*objects.Object
 		}
 	}
 	owner := p.Index.FinalizerOwnerLink(finalizer, objs)
+	if owner.Fix != nil && HasFact(owner.Facts, "finalizer "+finalizer, FactOwnerAbsent) {
+		fix := *owner.Fix
+		fix.Why += fmt.Sprintf(" If it ran in namespace %s, reinstall it elsewhere: nothing new can be created in a namespace that is being deleted.", p.Namespace)
+		owner.Fix = &fix
+	}
 	chain := []Link{owner}
 	if len(holding) == 0 {
 		chain = append(chain, Link{Component: "objects holding " + finalizer,

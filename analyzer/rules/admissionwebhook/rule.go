@@ -249,6 +249,9 @@ func risks(ix *analyzer.Index, reported map[string]bool) []analyzer.Risk {
 }
 
 func example(p *analyzer.Pass) analyzer.Cause {
+	p.Index.ByKind["ValidatingWebhookConfiguration"] = append(p.Index.ByKind["ValidatingWebhookConfiguration"], &objects.Object{
+		APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: "WEBHOOK-CONFIGURATION",
+		Webhooks: []objects.Webhook{{Name: "WEBHOOK.example.com", FailurePolicy: "Fail"}}})
 	return analyzer.Cause{Webhooks: []string{"WEBHOOK.example.com"},
 		Objects: []analyzer.ObjectRef{{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: "WEBHOOK-CONFIGURATION"}}}
 }
