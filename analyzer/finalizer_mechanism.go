@@ -34,17 +34,16 @@ var finalizerMechanisms = []struct {
 }
 
 // FinalizerChain is the chain of one finalizer on the objects of the namespace that carry
-// it (objs: every object of the cause; those without it are skipped): who removes it,
-// and what holds it. Objects it finds holding the finalizer (a pod mounting a claim)
-// are claimed by c.
-func (p *Pass) FinalizerChain(c *Cause, finalizer string, objs []*objects.Object) []Link {
+// it (objs: every object of the cause; those without it are skipped): who removes it
+// (owner: FinalizerOwner's link), and what holds it. Objects it finds holding the
+// finalizer (a pod mounting a claim) are claimed by c.
+func (p *Pass) FinalizerChain(c *Cause, finalizer string, owner Link, objs []*objects.Object) []Link {
 	var holding []*objects.Object
 	for _, o := range objs {
 		if Contains(o.Finalizers, finalizer) {
 			holding = append(holding, o)
 		}
 	}
-	owner := p.Index.FinalizerOwnerLink(finalizer, objs)
 	if owner.Fix != nil && HasFact(owner.Facts, "finalizer "+finalizer, FactOwnerAbsent) {
 		fix := *owner.Fix
 		fix.Why += fmt.Sprintf(" If it ran in namespace %s, reinstall it elsewhere: nothing new can be created in a namespace that is being deleted.", p.Namespace)
@@ -288,10 +287,19 @@ func dependentsOf(ix *Index, o *objects.Object) []*objects.Object {
 // while API discovery fails.
 func garbageCollectorLink(p *Pass, finalizer string, objs []*objects.Object) Link {
 	find := Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=kube-controller-manager", "--tail=2000") + " | grep -iE 'garbage ?collector|failed to discover'"
-	if n := len(p.Index.DiscoveryFailures); n > 0 {
-		return Link{Component: "garbage collector (kube-controller-manager)", Fault: true,
+	var failing []string
+	var evs []Evidence
+	for _, name := range SortedKeys(p.Index.Namespaces) {
+		ns := p.Index.Namespaces[name]
+		if c := ns.Condition("NamespaceDeletionDiscoveryFailure"); c != nil && c.Status == "True" {
+			failing = append(failing, name)
+			evs = append(evs, ConditionEvidence(ns, c))
+		}
+	}
+	if len(failing) > 0 {
+		return Link{Component: "garbage collector (kube-controller-manager)", Fault: true, Evidence: evs[:min(3, len(evs))],
 			Facts:   []Fact{F("garbage collector", "blocked")},
-			Finding: fmt.Sprintf("%d log lines show API discovery failing; the garbage collector cannot sync its graph while discovery fails, so it does not process %s (fix the failing APIService: see that cause)", n, finalizer),
+			Finding: fmt.Sprintf("API discovery fails (NamespaceDeletionDiscoveryFailure on %s); the garbage collector cannot sync its graph while discovery fails, so it does not process %s (fix the failing APIService: see that cause)", strings.Join(firstN(failing, 3), ", "), finalizer),
 			Fix: &RemediationStep{Risk: RiskSafe, Command: find,
 				Why: "The garbage collector waits for discovery of every API group: fix the failing APIService first (the api-discovery-failure cause); the garbage collector then removes " + finalizer + "."}}
 	}

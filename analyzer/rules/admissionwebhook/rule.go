@@ -29,9 +29,9 @@ Internal error occurred: failed calling webhook ...") and retries forever.
 Evidence: the condition, kube-controller-manager's "deletion of namespace ... failed:"
 lines, kube-apiserver's "Failed calling webhook, failing closed" lines, and the webhook
 configuration with its backend Service, endpoints and pods.`,
-	Phrases: []string{"ailed calling webhook", "failed calling admission webhook"}, // admission webhooks (both capitalisations; 1.8-1.12 wording)
+	Lines: []analyzer.Match{{Phrases: []string{"ailed calling webhook", "failed calling admission webhook"}, // admission webhooks (both capitalisations; 1.8-1.12 wording)
+		Keys: collect}},
 	Kinds:   []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
-	Collect: collect,
 	Run:     runAdmissionWebhook,
 	Ladder:  ladder,
 	Risks:   risks,

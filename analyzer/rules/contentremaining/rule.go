@@ -26,7 +26,6 @@ whose deletion failed for another reason recorded in NamespaceDeletionContentFai
 A generic rule: it reports the resources and objects no specific cause claims (those
 an admission or conversion webhook, a failing API group, the controller not running
 or pods-first deletion already explain are not reported again).`,
-	Phrases: []string{"unexpected items still remain in namespace"}, // namespace deleter (the only trace before 1.16)
 	Kinds:   []string{"Pod", "Node"},
 	Run:     runContentRemaining,
 	Generic: true,

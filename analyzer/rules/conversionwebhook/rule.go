@@ -25,9 +25,9 @@ deleting its objects at another version than the stored one calls the webhook. W
 webhook's Service gone, every list fails ("conversion webhook for <group/version>,
 Kind=<Kind> failed: ..."), so the namespace controller cannot delete the objects and
 the garbage collector and quota controllers cannot list them.`,
-	Phrases: []string{"conversion webhook"}, // apiextensions-apiserver: "conversion webhook for %v failed: %v"
+	Lines: []analyzer.Match{{Phrases: []string{"conversion webhook"}, // apiextensions-apiserver: "conversion webhook for %v failed: %v"
+		Keys: collect}},
 	Kinds:   []string{"CustomResourceDefinition", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
-	Collect: collect,
 	Run:     runConversionWebhook,
 	Ladder:  ladder,
 	Risks:   risks,

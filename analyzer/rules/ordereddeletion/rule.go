@@ -34,9 +34,9 @@ Evidence: pods of the namespace with a deletionTimestamp and finalizers or on a 
 is not Ready, other objects of the namespace without a deletionTimestamp, the cluster's
 version, and the controller's "failed to delete pods for namespace" and V(5) "pods still
 remain, delaying deletion of other resources" lines.`,
-	Phrases: []string{"failed to delete pods for namespace", "pods still remain, delaying deletion"},
+	Lines: []analyzer.Match{{Phrases: []string{"failed to delete pods for namespace", "pods still remain, delaying deletion"}, // KEP-5080 namespace deleter
+		Keys: collect}},
 	Kinds:   []string{"Pod", "Node", "Deployment", "StatefulSet", "DaemonSet", "CustomResourceDefinition"},
-	Collect: collect,
 	Run:     run,
 	Ladder:  ladder,
 	Example: example,
@@ -44,9 +44,6 @@ remain, delaying deletion of other resources" lines.`,
 
 // collect keeps the ordered-deletion lines of the namespace controller, by namespace.
 func collect(_ *logs.Entry, d string) []string {
-	if !strings.Contains(d, "failed to delete pods for namespace") && !strings.Contains(d, "pods still remain") {
-		return nil // no regexp run for the other lines
-	}
 	if ns, _, ok := kubemsg.ParseOrderedDeletionFailure(d); ok {
 		return []string{ns}
 	}
