@@ -72,6 +72,7 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 		pass := &Pass{Index: ix, Namespace: s.name, Object: s.obj, Deletion: s.deletion, Stuck: stuckSet}
 		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s, opts.Rules))
 	}
+	r.Warnings = append(r.Warnings, ix.premiseWarnings...)
 	splitDeleting(ix, r)
 	groupProblems(r)
 	r.Risks = latentRisks(ix, r, opts.Rules)

@@ -25,15 +25,13 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 	ns, name, port := ref.Namespace, ref.Name, Port(ref)
 	var chain []Link
 	svc := ix.Find("Service", ns, name)
-	comp := "Service " + ns + "/" + name
+	comp := ServiceSubject(ref)
+	facts := ix.BackendFacts(ref)
 	if svc == nil {
-		if len(ix.InNamespace(ns, "Service")) > 0 || ix.ServicesDumped(ns) {
-			chain = append(chain, Link{Component: comp, Fault: true,
-				Finding: fmt.Sprintf("the Service does not exist: the bundle's dump of Services covers namespace %s and does not have it", ns),
-				Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "get", "service,deployment,pods", "-o", "wide"),
-					Why: fmt.Sprintf("Recreate Service %s/%s and its backend (reinstall the component that provides it), or remove what points at it.", ns, name)}})
+		if HasFact(facts, comp, FactServiceMissing) {
+			chain = append(chain, ServiceMissingLink(ref, fmt.Sprintf("the bundle's dump of Services covers namespace %s and does not have it", ns), nil))
 		} else {
-			chain = append(chain, Link{Component: comp, Finding: fmt.Sprintf("not in the bundle (collect: kubectl -n %s get service %s -o json)", ns, name)})
+			chain = append(chain, Link{Component: comp, Facts: facts, Finding: fmt.Sprintf("not in the bundle (collect: kubectl -n %s get service %s -o json)", ns, name)})
 		}
 		return chain
 	}
@@ -53,7 +51,7 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 	if len(s.Selector) > 0 {
 		f += " selector " + FmtLabels(s.Selector)
 	}
-	chain = append(chain, Link{Component: comp, Finding: f, Evidence: []Evidence{{File: svc.Source.File, Line: svc.Source.Line, Object: svc.Ref(), Text: "Service " + ns + "/" + name + ": " + f}}})
+	chain = append(chain, Link{Component: comp, Finding: f, Facts: facts, Evidence: []Evidence{{File: svc.Source.File, Line: svc.Source.Line, Object: svc.Ref(), Text: "Service " + ns + "/" + name + ": " + f}}})
 
 	// endpoints
 	var eps []*objects.Object
@@ -107,6 +105,18 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 		chain = append(chain, ix.podLinks(ns, s.Selector)...)
 	}
 	return chain
+}
+
+// ServiceMissingLink is the link of a Service that does not exist (why: how the bundle
+// shows it), with the fix that recreates it.
+func ServiceMissingLink(ref *objects.ServiceReference, why string, ev []Evidence) Link {
+	ns, name := ref.Namespace, ref.Name
+	return Link{Component: ServiceSubject(ref), Fault: true, Evidence: ev,
+		Facts:   []Fact{F(ServiceSubject(ref), FactServiceMissing)},
+		Finding: "the Service does not exist: " + why,
+		Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "get", "service,deployment,pods", "-o", "wide"),
+			Premise: []Fact{F(ServiceSubject(ref), FactServiceMissing)},
+			Why:     fmt.Sprintf("Recreate Service %s/%s and its backend (reinstall the component that provides it), or remove what points at it.", ns, name)}}
 }
 
 // portList is ", ports a, b" or ", unnamed ports" for endpoints.

@@ -60,6 +60,8 @@ type Index struct {
 	guard *shellsafe.Guard
 	// nameWarnings are the warnings for those names (NameWarnings).
 	nameWarnings []diag.Warning
+	// premiseWarnings are rungs left out because their premise failed (premise.go).
+	premiseWarnings []diag.Warning
 
 	CapturedAt       time.Time
 	CapturedAtSource string

@@ -115,8 +115,10 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link,
 		})
 	}
 	crdNote := crdState(ix, finalizer, objs)
+	subj := "finalizer " + finalizer
 	switch {
 	case len(healthy) > 0:
+		link.Facts = []Fact{F(subj, FactOwnerRunning)}
 		verdict = OwnerRunning
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle shows it running: %s. It is working on the object: wait, or read its logs for why the cleanup does not finish.",
 			finalizer, who, strings.Join(healthy, ", "))
@@ -124,6 +126,7 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link,
 			link.Finding += " Not healthy: " + strings.Join(failing, ", ") + "."
 		}
 	case len(failing) > 0:
+		link.Facts = []Fact{F(subj, FactOwnerFailing)}
 		verdict = OwnerFailing
 		link.Fault = true
 		link.Fix = &RemediationStep{Risk: RiskSafe, Command: Comment("fix " + strings.Join(failing, ", ") + " (its events and logs say why); it then removes " + finalizer),
@@ -135,10 +138,15 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link,
 		verdict = OwnerUnknown
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle has no Deployments, StatefulSets, DaemonSets or Pods, so it cannot show whether it runs (collect: kubectl get deploy,sts,ds,pods -A -o json).", finalizer, who)
 	default:
+		link.Facts = []Fact{F(subj, FactOwnerAbsent)}
 		verdict = OwnerNotFound
 		link.Fault = true
-		link.Fix = &RemediationStep{Risk: RiskSafe, Command: Comment("reinstall " + who + " (the controller that owns " + finalizer + "), then watch the objects go"),
-			Why: fmt.Sprintf("Nothing in the bundle runs %s: reinstall or restart it so it can do its cleanup and remove %s; only it knows what the finalizer guards.", who, finalizer)}
+		find := Cmd("kubectl", "get", "deployments,statefulsets,daemonsets", "-A", "-o", "wide")
+		if known && len(owner.Workloads) > 0 {
+			find += " | " + Cmd("grep", "-iE", strings.Join(owner.Workloads, "|")) // catalog words, never the bundle's
+		}
+		link.Fix = &RemediationStep{Risk: RiskSafe, Command: find,
+			Why: fmt.Sprintf("Nothing in the bundle runs %s: find it in the cluster (read-only; the bundle may lack it), then reinstall or restart it so it can do its cleanup and remove %s; only it knows what the finalizer guards.", who, finalizer)}
 		if len(tokens) == 0 {
 			link.Finding = fmt.Sprintf("%s is removed by %s, which the bundle cannot name (the finalizer's domain names no product): check that its controller runs, or the finalizer will never be removed.", finalizer, who)
 		} else {

@@ -51,7 +51,7 @@ func RootSentence(c *Cause) string {
 		}
 	}
 	finding := strings.TrimSuffix(firstClause(l.Finding), ".")
-	s := l.Component + ": " + Clip(finding, 200)
+	s := l.Component + ": " + CutSummary(finding, 200)
 	if len(above) > 0 {
 		s += "; this blocks " + strings.Join(reverse(above), " → ")
 	}
@@ -210,34 +210,21 @@ func summarize(r *Report) {
 	switch {
 	case len(r.Namespaces) > 0:
 		r.State = StateStuck
-		n := len(r.Namespaces)
-		s := fmt.Sprintf("%d namespace%s stuck in Terminating", n, Plural(n, "s", ""))
-		if len(r.Problems) > 0 {
-			p := r.Problems[0]
-			h := p.Headline
-			if h == "" { // a copy (JSON, redaction) drops the headline: the root's first clause
-				h = Clip(strings.TrimSuffix(firstClause(p.Root), "."), 160)
-			}
-			s += ": " + h
-			if len(r.Problems) > 1 {
-				s += fmt.Sprintf(" (+%d more independent problem%s)", len(r.Problems)-1, Plural(len(r.Problems)-1, "s", ""))
-			}
-		}
-		r.Summary = Clip(s, 240)
+		r.Summary = SummaryOf(r)
 	case r.State == StateUnknown:
-		r.Summary = "Namespace state unknown: " + r.StateReason
+		r.Summary = CutSummary("Namespace state unknown: "+r.StateReason, MaxSummary)
 	case r.State == StateDeleting:
 		var names []string
 		for _, d := range r.Deleting {
 			names = append(names, d.Name+" ("+d.DeletingFor+")")
 		}
-		r.Summary = Clip(fmt.Sprintf("No namespace is stuck: %d %s still being deleted with no blocker in the evidence: %s",
-			len(r.Deleting), Plural(len(r.Deleting), "namespaces", "namespace"), strings.Join(names, ", ")), 200)
+		r.Summary = CutSummary(fmt.Sprintf("No namespace is stuck: %d %s still being deleted with no blocker in the evidence: %s",
+			len(r.Deleting), Plural(len(r.Deleting), "namespaces", "namespace"), strings.Join(names, ", ")), MaxSummary)
 	default:
 		r.State = StateNoneStuck
 		r.Summary = "No namespace is stuck in Terminating"
 		if r.StateReason != "" {
-			r.Summary += " (" + r.StateReason + ")"
+			r.Summary = CutSummary(r.Summary+" ("+r.StateReason+")", MaxSummary)
 		}
 	}
 }

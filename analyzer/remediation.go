@@ -37,8 +37,17 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 		if l := RootLink(c); l != nil && l.Fix != nil {
 			steps = append([]RemediationStep{*l.Fix}, steps...) // act on the root first
 		}
+		steps = p.Index.checkPremises(nr.Name, c, steps)
+		if !slices.ContainsFunc(steps, func(s RemediationStep) bool { return s.Risk == RiskSafe }) {
+			steps = append([]RemediationStep{findFirst(p, c)}, steps...) // never /finalize first
+		}
+		mine := map[string]bool{}
 		for _, s := range steps {
 			s.Command = p.checkCmd(s.Command)
+			if mine[s.Command] {
+				continue // the same command twice in one cause's ladder (root fix and rung)
+			}
+			mine[s.Command] = true
 			c.ladder = append(c.ladder, s)
 			if seen[s.Command] {
 				continue
@@ -68,8 +77,19 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 	steps = append(steps, RemediationStep{Risk: RiskDestructive,
 		Command: finalize,
 		Why: last + ": it removes the namespace without deleting what is left in it. Any object still stored for that namespace stays in etcd, invisible to kubectl get, and reappears if a namespace of the same name is created again; resources guarded by finalizers (cloud load balancers, volumes) are leaked. It does not fix the cause: the next namespace deletion hangs the same way. " +
-			"`kubectl delete --force --grace-period=0` does not help (the namespace already has a deletionTimestamp; force only skips pod grace periods), and `kubectl edit`/`patch` of spec.finalizers is silently discarded: spec.finalizers can only be changed through the /finalize subresource."})
+			"kubectl delete --force --grace-period=0 does not help (the namespace already has a deletionTimestamp; force only skips pod grace periods), and kubectl edit or patch of spec.finalizers is silently discarded: spec.finalizers can only be changed through the /finalize subresource."})
 	return steps
+}
+
+// findFirst is the safe first rung of a cause whose rule knows none for what the bundle
+// shows: a read-only command that lists what is left in the namespace and what the
+// namespace's conditions say, so the next step acts on named objects (never /finalize).
+func findFirst(p *Pass, c *Cause) RemediationStep {
+	ns := p.Namespace
+	return RemediationStep{Risk: RiskSafe,
+		Command: Cmd("kubectl", "get", "namespace", ns, "-o", "jsonpath={range .status.conditions[*]}{.type}={.status} {.message}{\"\\n\"}{end}") + " && " +
+			"kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns),
+		Why: "Find what still holds the namespace: its conditions name the failing calls and the finalizers left, and the listing names the objects that remain; act on those (their owner, their backend) before anything destructive."}
 }
 
 // BackendWorkload finds the Deployment/StatefulSet/DaemonSet whose pods a Service selects.

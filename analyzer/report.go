@@ -261,6 +261,8 @@ type Link struct {
 	// FirstSeen and LastSeen are the earliest and latest times of the link's evidence.
 	FirstSeen *time.Time `json:"firstSeen,omitempty"`
 	LastSeen  *time.Time `json:"lastSeen,omitempty"`
+	// Facts are what the link's evidence establishes, for the rungs' premises (premise.go).
+	Facts []Fact `json:"-"`
 }
 
 // ObjectRef names a Kubernetes object.
@@ -293,6 +295,9 @@ type RemediationStep struct {
 	Risk    string `json:"risk"`
 	Command string `json:"command"`
 	Why     string `json:"why"`
+	// Premise are the chain facts the rung relies on; the analyzer checks them against
+	// the cause's chain (premise.go).
+	Premise []Fact `json:"-"`
 }
 
 // RuledOut is a cause that was checked and rejected.

@@ -28,6 +28,7 @@ type htmlReport struct {
 	Generator  string
 	Kube       string
 	Captured   string
+	Read       string
 	Problems   []htmlProblem
 	Namespaces []htmlNamespace
 	Gaps       []gapGroup
@@ -79,7 +80,7 @@ type htmlNamespace struct {
 
 func htmlData(r *analyzer.Report) htmlReport {
 	v := newView(r)
-	d := htmlReport{R: r, V: v, Generator: generatorLine(r.Generator), Kube: kubeVersion(r.Bundle), Captured: captureLine(r.Bundle), Gaps: groupGaps(r)}
+	d := htmlReport{R: r, V: v, Generator: generatorLine(r.Generator), Kube: kubeVersion(r.Bundle), Captured: captureLine(r.Bundle), Read: readLine(r.Bundle), Gaps: groupGaps(r)}
 	nsID := map[string]string{}
 	for i, ns := range r.Namespaces {
 		nsID[ns.Name] = fmt.Sprintf("ns-%d", i+1)
@@ -388,7 +389,7 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 <header>
 <h1>nsanalyze report</h1>
 <p class="summaryline">{{.R.Summary}}</p>
-<p class="muted">{{.Generator}}; {{.Kube}}; bundle <code>{{.R.Bundle.Path}}</code>, {{.Captured}}; read {{.R.Bundle.Objects}} objects from {{.R.Bundle.ObjectFiles}} files and {{len .R.Bundle.LogFiles}} log files.</p>
+<p class="muted">{{.Generator}}; {{.Kube}}; bundle <code>{{.R.Bundle.Path}}</code>, {{.Captured}}; {{.Read}}.</p>
 </header>
 <section id="summary">
 <h2>Summary</h2>

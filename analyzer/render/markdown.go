@@ -19,8 +19,8 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 	v := newView(r)
 	m.p("# nsanalyze report\n\n")
 	m.p("**%s**\n\n", mdText(r.Summary))
-	m.p("%s; %s; bundle %s, %s; read %d objects from %d files and %d log files.\n\n", mdText(generatorLine(r.Generator)),
-		mdText(kubeVersion(r.Bundle)), code(r.Bundle.Path), mdText(captureLine(r.Bundle)), r.Bundle.Objects, r.Bundle.ObjectFiles, len(r.Bundle.LogFiles))
+	m.p("%s; %s; bundle %s, %s; %s.\n\n", mdText(generatorLine(r.Generator)),
+		mdText(kubeVersion(r.Bundle)), code(r.Bundle.Path), mdText(captureLine(r.Bundle)), mdText(readLine(r.Bundle)))
 	m.p("## Summary\n\n")
 	if len(r.Namespaces) == 0 {
 		if r.State == analyzer.StateUnknown {

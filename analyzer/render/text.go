@@ -53,8 +53,8 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 	v := newView(r)
 	p.line(p.c(sBold, "nsanalyze report: "+r.Bundle.Path))
 	p.wrap("", "", p.c(sBold, r.Summary))
-	p.wrap("", "", fmt.Sprintf("%s; %s; %s; read %d objects from %d files and %d log files.",
-		generatorLine(r.Generator), kubeVersion(r.Bundle), captureLine(r.Bundle), r.Bundle.Objects, r.Bundle.ObjectFiles, len(r.Bundle.LogFiles)))
+	p.wrap("", "", fmt.Sprintf("%s; %s; %s; %s.",
+		generatorLine(r.Generator), kubeVersion(r.Bundle), captureLine(r.Bundle), readLine(r.Bundle)))
 	p.line("")
 	if len(r.Namespaces) == 0 {
 		if r.State == analyzer.StateUnknown {
@@ -192,7 +192,7 @@ func (p *tprinter) wrap(first, indent, text string) {
 func wrapLines(text string, w1, w int) []string {
 	var out []string
 	cur, curLen, limit := "", 0, w1
-	for _, word := range strings.Fields(text) {
+	for _, word := range proseWords(text) {
 		wl := visibleLen(word)
 		if curLen > 0 && curLen+1+wl > limit {
 			out = append(out, cur)
@@ -209,6 +209,40 @@ func wrapLines(text string, w1, w int) []string {
 		out = append(out, cur)
 	}
 	return out
+}
+
+// proseWords splits text into the words wrapping may break between, except inside a
+// command: what follows "collect: " (up to the parenthesis that closes "(collect: ...)",
+// or to the end) is one word, so it goes whole on a line of its own when it does not fit.
+func proseWords(text string) []string {
+	var out []string
+	for {
+		i := strings.Index(text, "collect: ")
+		if i < 0 {
+			return append(out, strings.Fields(text)...)
+		}
+		out = append(out, strings.Fields(text[:i+len("collect:")])...)
+		rest := text[i+len("collect: "):]
+		end := len(rest)
+		if strings.HasSuffix(strings.TrimRight(text[:i], " "), "(") {
+			depth := 1
+			for j, r := range rest {
+				if r == '(' {
+					depth++
+				} else if r == ')' {
+					if depth--; depth == 0 {
+						end = j + 1
+						break
+					}
+				}
+			}
+		}
+		cmd := strings.Join(strings.Fields(rest[:end]), " ")
+		if cmd != "" {
+			out = append(out, cmd)
+		}
+		text = rest[end:]
+	}
 }
 
 // visibleLen counts runes, not ANSI escapes.

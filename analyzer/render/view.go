@@ -300,6 +300,17 @@ func safeSteps(p *problemView) []analyzer.RemediationStep {
 	return out
 }
 
+// readLine says what was read: "read 1 object from 1 file and 2 log files".
+func readLine(b analyzer.BundleInfo) string {
+	n := func(k int, what string) string {
+		if k == 1 {
+			return "1 " + what
+		}
+		return fmt.Sprintf("%d %ss", k, what)
+	}
+	return "read " + n(b.Objects, "object") + " from " + n(b.ObjectFiles, "file") + " and " + n(len(b.LogFiles), "log file")
+}
+
 // firstSentence is the first sentence of a step's explanation (the first screen's
 // short form); the full text is in the ladder.
 func firstSentence(s string) string {

@@ -59,7 +59,7 @@ func TestRuleChains(t *testing.T) {
 			[]string{"MissingEndpoints", "named \"https\" but the endpoints offer ports [metrics]"}, nil, ""},
 		{"handmade/operator-deleted-before-cr", "etcd-operator", finalizers.Name, "high",
 			[]string{"etcd.database.coreos.com/cleanup", "will never be removed"},
-			[]string{apidiscovery.Name, admissionwebhook.Name}, "# reinstall its controller (the controller that owns etcd.database.coreos.com/cleanup)"},
+			[]string{apidiscovery.Name, admissionwebhook.Name}, "kubectl get deployments,statefulsets,daemonsets -A -o wide"},
 		{"real/v1.35.8/f-controller-not-running", "reports", controllernotrunning.Name, "high",
 			[]string{"Leases dumped with it", "conditions are stale", "backups.batch.example.org.json"}, []string{finalizers.Name, apidiscovery.Name}, ""},
 		{"realdata/b-finalizer-remaining", "kubevirt", finalizers.Name, "high",

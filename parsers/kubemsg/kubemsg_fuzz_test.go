@@ -174,6 +174,7 @@ func FuzzParseBackendFailures(f *testing.F) {
 		`v1beta1.metrics.k8s.io failed with: failing or missing response from https://10.96.0.1:443/apis/metrics.k8s.io/v1beta1: bad status from https://10.96.0.1:443/apis/metrics.k8s.io/v1beta1: 503`,
 		`loading OpenAPI spec for "v1beta1.metrics.k8s.io" failed with: failed to retrieve openAPI spec, http error: ResponseCode: 503`,
 		`error resolving kube-system/metrics-server: no endpoints available for service "metrics-server"`,
+		`failed to call webhook: Post "https://hook-svc.team-a.svc:443/validate?timeout=10s": service "hook-svc" not found`,
 		`failed calling webhook "`+strings.Repeat("é", 400)+`": `+strings.Repeat("é", 400),
 		`failed calling webhook "x": a`+strings.Repeat("é", 400)) // regression: the 300-byte cut split a character
 	f.Fuzz(func(t *testing.T, text string) {
@@ -209,6 +210,11 @@ func FuzzParseBackendFailures(f *testing.F) {
 		if ns, name, ok := ParseErrorResolving(text); ok {
 			if ns == "" || name == "" || !strings.Contains(text, ns+"/"+name) {
 				t.Fatalf("error resolving %q %q", ns, name)
+			}
+		}
+		if s, ok := ParseCalledService(text); ok {
+			if s.Name == "" || s.Namespace == "" || !strings.Contains(text, s.Name+"."+s.Namespace+".svc") {
+				t.Fatalf("called service %+v", s)
 			}
 		}
 		if c := ClassifyError(text); c.Code == "" || (c.Code != "unknown" && c.Meaning == "") {

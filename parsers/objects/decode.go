@@ -307,6 +307,19 @@ type wireSpec struct {
 	AcquireTime          string  `json:"acquireTime"`
 	LeaseDurationSeconds int     `json:"leaseDurationSeconds"`
 	LeaseTransitions     int     `json:"leaseTransitions"`
+	// Pod
+	Volumes []wireVolume `json:"volumes"`
+}
+
+// wireVolume is a pod's spec.volumes entry: only the claim it mounts matters (a
+// PersistentVolumeClaim is held by kubernetes.io/pvc-protection while a pod mounts it).
+type wireVolume struct {
+	PersistentVolumeClaim *wireClaimSource `json:"persistentVolumeClaim"`
+}
+
+// wireClaimSource is a volume's persistentVolumeClaim.
+type wireClaimSource struct {
+	ClaimName string `json:"claimName"`
 }
 
 // wireServicePort is a Service's spec.ports entry.
@@ -633,6 +646,11 @@ func fillKind(o *Object, w *wire) {
 		}
 		for _, c := range w.Spec.Containers {
 			p.Images = append(p.Images, c.Image)
+		}
+		for _, v := range w.Spec.Volumes {
+			if v.PersistentVolumeClaim != nil && v.PersistentVolumeClaim.ClaimName != "" {
+				p.Claims = append(p.Claims, v.PersistentVolumeClaim.ClaimName)
+			}
 		}
 		if c := o.Condition("Ready"); c != nil && c.Status == "True" {
 			p.Ready = true

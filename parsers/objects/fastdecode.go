@@ -56,6 +56,8 @@ var (
 	namesServiceRef      = fieldNames[ServiceReference]()
 	namesServicePort     = fieldNames[wireServicePort]()
 	namesContainer       = fieldNames[wireContainer]()
+	namesVolume          = fieldNames[wireVolume]()
+	namesClaimSource     = fieldNames[wireClaimSource]()
 	namesTemplate        = fieldNames[wireTemplate]()
 	namesPodSpec         = fieldNames[wirePodSpec]()
 	namesCRDNames        = fieldNames[wireCRDNames]()
@@ -550,6 +552,8 @@ func (r *wireReader) spec(s *wireSpec) bool {
 			return 20, r.int(&s.LeaseDurationSeconds)
 		case "leaseTransitions":
 			return 21, r.int(&s.LeaseTransitions)
+		case "volumes":
+			return 22, slice(r, &s.Volumes, 4, r.volume)
 		}
 		return fieldUnknown, true
 	})
@@ -592,6 +596,23 @@ func (r *wireReader) container(c *wireContainer) bool {
 	return r.fields(&namesContainer, 3, func(k []byte) (int, bool) {
 		if string(k) == "image" {
 			return 0, r.string(&c.Image)
+		}
+		return fieldUnknown, true
+	})
+}
+
+// volume reads a pod's spec.volumes entry (the claim it mounts).
+func (r *wireReader) volume(v *wireVolume) bool {
+	return r.fields(&namesVolume, 3, func(k []byte) (int, bool) {
+		if string(k) == "persistentVolumeClaim" {
+			return 0, pointer(r, &v.PersistentVolumeClaim, func(c *wireClaimSource) bool {
+				return r.fields(&namesClaimSource, 4, func(k []byte) (int, bool) {
+					if string(k) == "claimName" {
+						return 0, r.string(&c.ClaimName)
+					}
+					return fieldUnknown, true
+				})
+			})
 		}
 		return fieldUnknown, true
 	})

@@ -204,6 +204,7 @@ type PodInfo struct {
 	Terminated []string // last terminated reasons
 	Images     []string
 	PodIP      string
+	Claims     []string // PersistentVolumeClaims its volumes mount (spec.volumes[].persistentVolumeClaim.claimName)
 }
 
 // WorkloadInfo holds what matters of a Deployment, StatefulSet, DaemonSet or ReplicaSet.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // Name is the cause type this rule reports.
@@ -226,44 +227,156 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		return nil, ""
 	}
 
-	// one cause per failing group/version: each APIService is an independent problem
-	// with its own chain, root and ladder
+	// one cause per failing backend: the group/versions whose APIServices point at the
+	// same Service are one fault (one chain, one root, one ladder); the others, and
+	// those whose APIService is not in the bundle, one cause each
 	var causes []analyzer.Cause
-	for _, gv := range order {
-		f := found[gv]
-		name := kubemsg.APIServiceName(gv)
-		chain, summary, kasLines := apiServiceChain(p, gv, name, f.errText, causeEvidence, nsLines, wide)
+	for _, gvs := range byBackend(ix, order) {
+		var names []string
+		var heads [][]analyzer.Link
+		var backend []analyzer.Link
+		var summaries []string
+		var kasAll []*logs.Entry
+		for i, gv := range gvs {
+			f := found[gv]
+			name := kubemsg.APIServiceName(gv)
+			names = append(names, name)
+			head, back, summary, kasLines := apiServiceChain(p, gv, name, f.errText, causeEvidence, nsLines, wide)
+			if i > 0 {
+				head = head[1:] // one namespace-controller link for all (merged below)
+			}
+			heads = append(heads, head)
+			if i == 0 {
+				backend = back
+			}
+			summaries = append(summaries, summary)
+			kasAll = append(kasAll, kasLines...)
+		}
+		var chain []analyzer.Link
+		for _, h := range heads {
+			chain = append(chain, h...)
+		}
+		if len(gvs) > 1 {
+			chain = mergeSiblings(chain)
+			for i := range summaries[:len(summaries)-1] {
+				summaries[i] = strings.TrimSuffix(summaries[i], ", backed by "+backendOf(ix, names[i]))
+			}
+			var errs []string
+			for _, gv := range gvs {
+				errs = append(errs, gv+": "+found[gv].errText)
+			}
+			chain[0].Finding = "discovery of " + strings.Join(gvs, " and ") + " fails: " + strings.Join(errs, "; ")
+		}
+		chain = append(chain, backend...)
 		cause := analyzer.Cause{Confidence: confidence, Finalizers: []string{}, Objects: []analyzer.ObjectRef{},
-			GroupVersions: []string{gv}, APIServices: []string{name}, Chain: chain, Notes: notes}
+			GroupVersions: gvs, APIServices: names, Chain: chain, Notes: notes}
 		ev := append([]analyzer.Evidence{}, causeEvidence...)
-		if a := ix.APIServices[name]; a != nil {
-			cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(a))
-			if c := a.Condition("Available"); c != nil && c.Status != "True" && len(ev) == 0 {
-				ev = append(ev, analyzer.ConditionEvidence(a, c)) // the only evidence: the APIService's own condition
+		for _, name := range names {
+			if a := ix.APIServices[name]; a != nil {
+				cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(a))
+				if c := a.Condition("Available"); c != nil && c.Status != "True" && len(causeEvidence) == 0 {
+					ev = append(ev, analyzer.ConditionEvidence(a, c)) // the only evidence: the APIService's own condition
+				}
 			}
 		}
-		if len(kasLines) > 0 && confidence == "medium" && cond != nil {
+		if len(kasAll) > 0 && confidence == "medium" && cond != nil {
 			cause.Confidence = "high"
 		}
-		if a := ix.APIServices[name]; wideOnly && a != nil {
+		if a := ix.APIServices[names[0]]; wideOnly && a != nil {
 			if c := a.Condition("Available"); c != nil && c.Status != "True" {
 				cause.Confidence = "medium"
 			}
-		} else if wideOnly && len(kasLines) > 0 {
+		} else if wideOnly && len(kasAll) > 0 {
 			cause.Confidence = "medium"
 		}
-		cause.Summary = fmt.Sprintf("Discovery of %s fails: %s. The namespace controller cannot list the namespace's content, so it keeps the namespace's \"kubernetes\" finalizer; every namespace deleted while this lasts hangs the same way.",
-			gv, summary)
-		all := append(filterGV(lines, gv), kasLines...)
-		if len(order) == 1 {
-			all = append(append([]*logs.Entry{}, lines...), kasLines...)
+		what := "Discovery of " + strings.Join(gvs, " and ") + " fails"
+		cause.Summary = fmt.Sprintf("%s: %s. The namespace controller cannot list the namespace's content, so it keeps the namespace's \"kubernetes\" finalizer; every namespace deleted while this lasts hangs the same way.",
+			what, strings.Join(summaries, "; "))
+		var all []*logs.Entry
+		if len(order) == len(gvs) {
+			all = append(append(all, lines...), kasAll...)
+		} else {
+			for _, gv := range gvs {
+				all = append(all, filterGV(lines, gv)...)
+			}
+			all = append(all, kasAll...)
 		}
 		cause.Evidence = ev
-		cause.AttachLines(all, p.Deletion, "discovery errors for "+gv, 8)
-		cause.ClaimGroup(kubemsg.GroupOf(gv)) // objects of the group cannot be listed or deleted
+		cause.AttachLines(all, p.Deletion, "discovery errors for "+strings.Join(gvs, ", "), 8)
+		for _, gv := range gvs {
+			cause.ClaimGroup(kubemsg.GroupOf(gv)) // objects of the group cannot be listed or deleted
+		}
 		causes = append(causes, cause)
 	}
 	return causes, ""
+}
+
+// backendOf names the Service an APIService points at ("Service ns/name"), or "".
+func backendOf(ix *analyzer.Index, name string) string {
+	if a := ix.APIServices[name]; a != nil && a.APIService != nil && a.APIService.Service != nil {
+		return analyzer.ServiceSubject(a.APIService.Service)
+	}
+	return ""
+}
+
+// mergeSiblings makes one link of the links of several APIServices (and of their
+// kube-apiserver lines) that share a backend: they are one step of the chain, side by
+// side, not one behind the other.
+func mergeSiblings(chain []analyzer.Link) []analyzer.Link {
+	var out []analyzer.Link
+	at := map[string]int{}
+	for _, l := range chain {
+		kind := l.Component
+		switch {
+		case strings.HasPrefix(kind, "APIService "):
+			kind = "APIService"
+		case kind == "deadlock" || strings.HasPrefix(kind, "kube-apiserver"):
+		default:
+			out = append(out, l)
+			continue
+		}
+		i, ok := at[kind]
+		if !ok {
+			at[kind] = len(out)
+			out = append(out, l)
+			continue
+		}
+		m := &out[i]
+		if kind == "APIService" {
+			m.Component = "APIServices " + strings.TrimPrefix(m.Component, "APIService ") + ", " + strings.TrimPrefix(l.Component, "APIService ")
+		}
+		if m.Finding != l.Finding {
+			m.Finding += "; " + l.Finding
+		}
+		m.Fault = m.Fault || l.Fault
+		m.Evidence = append(m.Evidence, l.Evidence...)
+		m.Facts = append(m.Facts, l.Facts...)
+		if m.Fix == nil {
+			m.Fix = l.Fix
+		}
+	}
+	return out
+}
+
+// byBackend groups failing group/versions by the Service their APIService points at
+// (in the order first seen); a group/version whose APIService is not in the bundle, or
+// names no Service, is a group of its own.
+func byBackend(ix *analyzer.Index, order []string) [][]string {
+	var out [][]string
+	at := map[string]int{}
+	for _, gv := range order {
+		key := "gv:" + gv
+		if a := ix.APIServices[kubemsg.APIServiceName(gv)]; a != nil && a.APIService != nil && a.APIService.Service != nil {
+			key = "svc:" + analyzer.ServiceSubject(a.APIService.Service)
+		}
+		if i, ok := at[key]; ok {
+			out[i] = append(out[i], gv)
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, []string{gv})
+	}
+	return out
 }
 
 func anyGV(fs []kubemsg.GroupVersionError, found map[string]*gvFinding) bool {
@@ -276,17 +389,20 @@ func anyGV(fs []kubemsg.GroupVersionError, found map[string]*gvFinding) bool {
 }
 
 // apiServiceChain follows one failing group/version from the namespace controller to
-// the deepest component the bundle has evidence for.
-func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyzer.Evidence, nsLines, wide []*logs.Entry) (chain []analyzer.Link, summary string, kasLines []*logs.Entry) {
+// the deepest component the bundle has evidence for: head is the namespace controller,
+// kube-apiserver and APIService links, backend the links of the Service it points at
+// (and of the network path), which APIServices sharing the Service share.
+func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyzer.Evidence, nsLines, wide []*logs.Entry) (head, backend []analyzer.Link, summary string, kasLines []*logs.Entry) {
 	ix := p.Index
 	kcm := analyzer.Link{Component: "namespace controller (kube-controller-manager)", Fault: true,
 		Finding: fmt.Sprintf("discovery of %s fails: %s", gv, errText)}
 	kcm.Evidence = append(kcm.Evidence, condEv...)
 	kcm.Evidence = append(kcm.Evidence, analyzer.SampleLines(filterGV(append(append([]*logs.Entry{}, nsLines...), wide...), gv), 4)...)
-	chain = append(chain, kcm)
+	head = append(head, kcm)
 
 	summary = "APIService " + name
 	kasLines = p.Lines(name)
+	network := false
 	if len(kasLines) > 0 {
 		sorted := append([]*logs.Entry{}, kasLines...)
 		analyzer.SortEntries(sorted)
@@ -306,16 +422,18 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 		for _, code := range order {
 			finding += "; " + code + ": " + classes[code].Meaning
 		}
-		chain = append(chain, analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: finding, Evidence: analyzer.SampleLines(sorted, 6), Fault: true})
+		head = append(head, analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: finding, Evidence: analyzer.SampleLines(sorted, 6), Fault: true})
 		_, timeout := classes["timeout"]
 		_, noRoute := classes["no-route"]
-		if timeout || noRoute {
-			// the network path is the deepest link: append it after the backend's links
-			defer func() { chain = append(chain, networkLinks(p)...) }()
-		}
+		network = timeout || noRoute // the network path is the deepest link: after the backend's links
 	} else if ix.HasLogsOf("kube-apiserver") {
-		chain = append(chain, analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: "the kube-apiserver log in the bundle has no line about APIService " + name})
+		head = append(head, analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: "the kube-apiserver log in the bundle has no line about APIService " + name})
 	}
+	defer func() {
+		if network {
+			backend = append(backend, networkLinks(p)...)
+		}
+	}()
 
 	a := ix.APIServices[name]
 	group := kubemsg.GroupOf(gv)
@@ -329,14 +447,14 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 			f += " (collect: kubectl get apiservices -o json)"
 		}
 		// not in the bundle: a gap, not a proven fault (the ladder says what to look at)
-		chain = append(chain, analyzer.Link{Component: "APIService " + name, Finding: f})
+		head = append(head, analyzer.Link{Component: "APIService " + name, Finding: f, Facts: []analyzer.Fact{analyzer.F("APIService "+name, analyzer.FactNotInBundle)}})
 		if owner != "" {
 			summary += " (usually " + owner + ")"
 		}
 		summary += " cannot serve it (" + kubemsg.ClassifyError(errText).Code + ")"
-		return chain, summary, kasLines
+		return head, backend, summary, kasLines
 	}
-	link := analyzer.Link{Component: "APIService " + name}
+	link := analyzer.Link{Component: "APIService " + name, Facts: []analyzer.Fact{analyzer.F("APIService "+name, analyzer.FactInBundle)}}
 	if c := a.Condition("Available"); c != nil {
 		link.Finding = fmt.Sprintf("Available=%s reason=%s", c.Status, c.Reason)
 		if c.Message != "" {
@@ -351,27 +469,54 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 		if cl := kubemsg.ClassifyError(c.Reason + " " + c.Message); cl.Code != "unknown" {
 			link.Finding += " — " + cl.Meaning
 		}
+		if a.APIService != nil && a.APIService.Service != nil {
+			link.Facts = append(link.Facts, conditionFacts(a.APIService.Service, c)...)
+		}
 	} else {
 		link.Finding = "no Available condition recorded"
 		summary += " has no Available condition"
 	}
-	chain = append(chain, link)
+	head = append(head, link)
 	if a.APIService == nil || a.APIService.Service == nil {
-		return chain, summary, kasLines
+		return head, backend, summary, kasLines
 	}
 	svcRef := a.APIService.Service
 	port := analyzer.Port(svcRef)
 	summary += fmt.Sprintf(", backed by Service %s/%s", svcRef.Namespace, svcRef.Name)
+	backend = ix.BackendChain(svcRef)
+	if c := a.Condition("Available"); c != nil && c.Status != "True" && c.Reason == "ServiceNotFound" &&
+		len(backend) > 0 && analyzer.HasFact(backend[0].Facts, analyzer.ServiceSubject(svcRef), analyzer.FactServiceUnknown) {
+		// the Service is not in the bundle, but the aggregator's condition says it does not exist
+		backend[0] = analyzer.ServiceMissingLink(svcRef, "APIService "+name+" reports ServiceNotFound", []analyzer.Evidence{analyzer.ConditionEvidence(a, c)})
+	}
+	// a backend in a namespace being deleted is the deepest link: why the Service or its
+	// pods are gone, and why they cannot come back
 	if p.Stuck[svcRef.Namespace] {
-		chain = append(chain, analyzer.Link{Component: "deadlock", Fault: true,
+		backend = append(backend, analyzer.Link{Component: "deadlock", Fault: true,
+			Facts: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(svcRef.Namespace), analyzer.FactDeleting)},
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "delete", "apiservice", name),
-				Why: fmt.Sprintf("The backend lives in namespace %s, which is being deleted: delete the APIService to break the cycle; reinstall its server in a namespace that stays, if it is still needed.", svcRef.Namespace)},
+				Premise: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(svcRef.Namespace), analyzer.FactDeleting)},
+				Why:     fmt.Sprintf("The backend lives in namespace %s, which is being deleted: delete the APIService to break the cycle; reinstall its server in a namespace that stays, if it is still needed.", svcRef.Namespace)},
 			Finding:  fmt.Sprintf("the APIService's backend Service lives in namespace %q, which is itself being deleted: its pods are gone or going, so discovery can never recover on its own. Delete the APIService (or recreate the backend elsewhere) to break the cycle", svcRef.Namespace),
 			Evidence: []analyzer.Evidence{analyzer.FieldEvidence(a, "spec.service", fmt.Sprintf("spec.service: %s/%s:%d", svcRef.Namespace, svcRef.Name, port))}})
 		summary += fmt.Sprintf(" in namespace %s, which is itself being deleted (self-inflicted deadlock)", svcRef.Namespace)
 	}
-	chain = append(chain, ix.BackendChain(svcRef)...)
-	return chain, summary, kasLines
+	return head, backend, summary, kasLines
+}
+
+// conditionFacts are what an APIService's Available condition establishes about its
+// Service: the aggregator checks that the Service exists and has endpoints.
+func conditionFacts(ref *objects.ServiceReference, c *objects.Condition) []analyzer.Fact {
+	if c.Status == "True" {
+		return nil
+	}
+	switch c.Reason {
+	case "ServiceNotFound":
+		return []analyzer.Fact{analyzer.F(analyzer.ServiceSubject(ref), analyzer.FactServiceMissing)}
+	case "MissingEndpoints":
+		return []analyzer.Fact{analyzer.F(analyzer.ServiceSubject(ref), analyzer.FactNoReadyEndpoints)}
+	}
+	return nil
 }
 
 // networkLinks adds what the bundle says about the network path from the control
@@ -385,7 +530,7 @@ func networkLinks(p *analyzer.Pass) []analyzer.Link {
 		return []analyzer.Link{{Component: "network path (control plane → pod network)",
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "nodes", "-o", "wide") + " && " + analyzer.CloudLogsCommand,
 				Why: "kube-apiserver's calls to the backend time out or find no route: check the routes from the control-plane hosts to the pod network (cloud route table, CNI, firewalls, security groups)."},
-			Finding: "the calls time out or find no route, which points at the network path (routes, CNI, firewalls) rather than at the backend pods; the bundle has no cloud-controller-manager or CNI log line about routes or permissions (collect: cloud-controller-manager and CNI logs, the node's routing table `ip route`, the cloud route table)"}}
+			Finding: "the calls time out or find no route, which points at the network path (routes, CNI, firewalls) rather than at the backend pods; the bundle has no cloud-controller-manager or CNI log line about routes or permissions (collect: cloud-controller-manager and CNI logs, the node's routing table (ip route), the cloud route table)"}}
 	}
 	// a refused call ("Couldn't reconcile node routes: ... UnauthorizedOperation") is
 	// filed as a refusal: the permission link says it; the route link shows the others

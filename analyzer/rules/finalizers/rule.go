@@ -31,7 +31,7 @@ metadata.finalizers, with whether anything in the bundle looks like their contro
 
 A generic rule: it reports the objects and finalizers no specific cause claims (a
 finalizer a specific rule explains, on an object it names, is not reported twice).`,
-	Kinds:   []string{"Deployment", "StatefulSet", "DaemonSet", "Pod", "CustomResourceDefinition"},
+	Kinds:   []string{"Deployment", "StatefulSet", "DaemonSet", "Pod", "CustomResourceDefinition", "Node"},
 	Run:     runFinalizers,
 	Generic: true,
 	Ladder:  ladder,
@@ -149,7 +149,7 @@ func runFinalizers(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			// the link names the objects it holds: "2,500 PipelineRuns (tekton.dev) keep F"
 			link.Component = fmt.Sprintf("%s keep %s", analyzer.DescribeGroups(carriers), f)
 		}
-		cause.Chain = append(cause.Chain, link)
+		cause.Chain = append(cause.Chain, p.FinalizerChain(&cause, f, link, objs)...) // who removes it, and what holds it
 		owners = append(owners, link.Finding)
 	}
 	// a few objects are named one by one; more are named by their groups
@@ -161,24 +161,28 @@ func runFinalizers(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	} else {
 		what = []string{analyzer.DescribeGroups(cause.Groups)}
 	}
-	if len(what) == 0 {
-		what = append(what, "objects not included in the bundle")
-		cause.Notes = append(cause.Notes, fmt.Sprintf("the objects holding the finalizers are not in the bundle; collect: kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n %s -o json", p.Namespace))
-	}
 	n := len(objs)
 	if n == 0 {
 		n = len(what)
 	}
-	cause.Summary = fmt.Sprintf("%s in the namespace still carr%s finalizer%s %s. %s",
-		strings.Join(what, ", "), analyzer.Plural(n, "y", "ies"), analyzer.Plural(len(cause.Finalizers), "s", ""),
+	subject := strings.Join(what, ", ") + " in the namespace still carr" + analyzer.Plural(n, "y", "ies")
+	if len(what) == 0 {
+		subject = "Objects of the namespace that the bundle does not include still carry"
+		cause.Notes = append(cause.Notes, fmt.Sprintf("the objects holding the finalizers are not in the bundle; collect: kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n %s -o json", p.Namespace))
+	}
+	cause.Summary = fmt.Sprintf("%s finalizer%s %s. %s",
+		subject, analyzer.Plural(len(cause.Finalizers), "s", ""),
 		strings.Join(cause.Finalizers, ", "), strings.Join(owners, " "))
 	cause.Correlation = "finalizers leave no log line at default verbosity; see the objects' deletionTimestamp"
 	return []analyzer.Cause{cause}, ""
 }
 
 func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
-	var steps []analyzer.RemediationStep
+	steps := analyzer.MechanismSteps(c) // what holds each finalizer, found or to be found
 	for _, f := range c.Finalizers {
+		if analyzer.HasMechanism(f) {
+			continue // its mechanism says what holds it (above), not "restart its controller"
+		}
 		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
 			Command: analyzer.Comment(fmt.Sprintf("reinstall or restart the controller that owns %s, then watch: ", f)) + analyzer.Cmd("kubectl", "get", "ns", p.Namespace, "-w"),
 			Why:     fmt.Sprintf("Only the owner of %s knows what it guards (cloud resources, data, other objects); letting it finish is the only clean way.", f)})
