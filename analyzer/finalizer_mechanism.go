@@ -29,7 +29,6 @@ var finalizerMechanisms = []struct {
 	{exact("orphan"), orphanFinalizer},
 	{exact("customresourcecleanup.apiextensions.k8s.io"), crdCleanup},
 	{domain("external-attacher"), externalAttacher},
-	{exact("service.kubernetes.io/load-balancer-cleanup"), loadBalancerCleanup},
 	{exact("kubernetes"), namespaceContent},
 }
 
@@ -386,31 +385,6 @@ func externalAttacher(p *Pass, c *Cause, finalizer string, objs []*objects.Objec
 		Finding: "the CSI driver's external-attacher removes " + finalizer + " once the volume is detached: a VolumeAttachment on a node that is gone, or a CSI driver that no longer runs, holds it",
 		Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "get", "volumeattachments", "-o", "custom-columns=NAME:.metadata.name,PV:.spec.source.persistentVolumeName,NODE:.spec.nodeName,ATTACHED:.status.attached,DELETING:.metadata.deletionTimestamp") + " && " + Cmd("kubectl", "get", "csidrivers,nodes"),
 			Why: "Find the VolumeAttachments of the volume and their nodes (read-only): the attacher of its CSI driver detaches it and removes the finalizer; a node that is gone or a driver that is not running keeps it."}}}
-}
-
-// loadBalancerCleanup: the cloud-controller-manager's service controller removes it once
-// the cloud load balancer is deleted; its Warning events on the Service say why not.
-func loadBalancerCleanup(p *Pass, c *Cause, finalizer string, objs []*objects.Object) []Link {
-	var out []Link
-	for _, o := range objs {
-		var evs []Evidence
-		for _, e := range p.Index.ByKind["Event"] {
-			if e.Event != nil && e.Event.Type == "Warning" && e.Event.Involved.Kind == o.Kind && e.Event.Involved.Name == o.Name && e.Namespace == o.Namespace {
-				evs = append(evs, Evidence{File: e.Source.File, Line: e.Source.Line, Time: TimePtr(e.Event.Last), Object: e.Ref(), Text: e.Event.Reason + ": " + e.Event.Message})
-			}
-		}
-		l := Link{Component: "cloud load balancer of " + o.Kind + " " + o.Name, Evidence: evs,
-			Finding: "the cloud-controller-manager's service controller removes " + finalizer + " once it has deleted the cloud load balancer",
-			Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", o.Namespace, "get", "events", "--field-selector", "involvedObject.kind=Service,involvedObject.name="+o.Name) + " && " +
-				Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=cloud-controller-manager", "--tail=2000") + " | grep -F " + ShellQuote(o.Name),
-				Why: "See why the load balancer is not deleted (read-only: the Service's events and the cloud-controller-manager's log): cloud permissions, a load balancer already removed by hand, or no cloud-controller-manager."}}
-		if len(evs) > 0 {
-			l.Fault = true
-			l.Finding += fmt.Sprintf("; %d Warning event%s on the Service say%s why it does not: %s", len(evs), Plural(len(evs), "s", ""), Plural(len(evs), "", "s"), Clip(evs[len(evs)-1].Text, 200))
-		}
-		out = append(out, l)
-	}
-	return out
 }
 
 // namespaceContent: "kubernetes" is the namespace controller's own finalizer, removed

@@ -120,9 +120,16 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	for _, n := range names {
 		lines = append(lines, p.Lines(p.Namespace+"/"+n)...)
 	}
-	events := warningEvents(ix, p.Namespace, names)
-	perm, denied := ix.CloudPermissionLink(kubemsg.CloudService, "service controller",
-		"It then deletes the load balancer, removes "+Finalizer+" and the namespace finishes on its own.")
+	events, eventDenial := warningEvents(ix, p.Namespace, names)
+	rest := "It then deletes the load balancer, removes " + Finalizer + " and the namespace finishes on its own."
+	perm, denied := ix.CloudPermissionLink(kubemsg.CloudService, "service controller", rest)
+	if !denied && eventDenial != nil {
+		// no log line, but the Service's own event quotes the cloud's refusal
+		perm, denied = analyzer.Link{Component: "cloud permissions of the service controller", Fault: true, Evidence: []analyzer.Evidence{*eventDenial},
+			Finding: "the cloud refuses the service controller's calls (the Service's event quotes the refusal): its IAM role or policy lacks the permissions it needs",
+			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.CloudLogsCommand + " | " + analyzer.Cmd("grep", "-F", "load balancer"),
+				Why: "Restore the cloud service controller's permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + analyzer.Clip(eventDenial.Text, 200) + "). " + rest}}, true
+	}
 	switch {
 	case denied:
 		cause.Confidence = "high"
@@ -184,9 +191,8 @@ func namesService(e *logs.Entry, ns string, names []string) bool {
 }
 
 // warningEvents cites the Services' load balancer events (DeleteLoadBalancerFailed,
-// SyncLoadBalancerFailed).
-func warningEvents(ix *analyzer.Index, ns string, names []string) []analyzer.Evidence {
-	var out []analyzer.Evidence
+// SyncLoadBalancerFailed), and the first that quotes a cloud's refusal.
+func warningEvents(ix *analyzer.Index, ns string, names []string) (out []analyzer.Evidence, denial *analyzer.Evidence) {
 	ix.EachOfKind("Event", func(o *objects.Object) bool {
 		ev := o.Event
 		if ev == nil || ev.Involved.Kind != "Service" || ev.Involved.Namespace != ns || !analyzer.Contains(names, ev.Involved.Name) {
@@ -194,10 +200,13 @@ func warningEvents(ix *analyzer.Index, ns string, names []string) []analyzer.Evi
 		}
 		if ev.Reason == "DeleteLoadBalancerFailed" || ev.Reason == "SyncLoadBalancerFailed" {
 			out = append(out, analyzer.FieldEvidence(o, "message", fmt.Sprintf("Event %s on Service %s (x%d): %s", ev.Reason, ev.Involved.Name, max(ev.Count, 1), ev.Message)))
+			if l, _ := kubemsg.ParseCloudLine(ev.Message, ""); l.Denial && denial == nil {
+				denial = &out[len(out)-1]
+			}
 		}
 		return len(out) < 3
 	})
-	return out
+	return out, denial
 }
 
 func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
