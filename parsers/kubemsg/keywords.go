@@ -25,6 +25,11 @@ var LogKeywords = []string{
 	"error resolving ",                       // aggregator proxy
 	"ailed calling webhook",                  // admission webhooks (both capitalisations)
 	"failed calling admission webhook",       // admission webhooks 1.8-1.12
+	"denied the request",                     // admission webhook denials (and the policy engines' messages inside them)
+	"rejected by webhook",                    // kube-apiserver: a webhook denied a request
+	"blocked due to the following policies",  // Kyverno 1.x denial, quoted without Kubernetes' wrapping
+	":kube-system:namespace-controller",      // kube-apiserver request log: the namespace controller's user agent (service account credentials)
+	"/namespace-controller",                  // ... (its client name: "kube-controller-manager/v1.x ... kubernetes/<hash>/namespace-controller")
 	"conversion webhook",                     // CRD conversion webhooks
 	"Namespace has been deleted",             // namespace controller: a namespace finished
 	"Starting namespace controller",          // namespace controller (re)started
