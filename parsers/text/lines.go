@@ -22,7 +22,7 @@ var (
 	// a headerless `kubectl get ns` row: NAME STATUS AGE
 	reNamespaceRow = regexp.MustCompile(`^\s*([a-z0-9]([-a-z0-9]*[a-z0-9])?)\s+(Active|Terminating)\s+(\S+)\s*$`)
 	// a row of a namespace's describe Conditions table: Type Status LastTransitionTime Reason Message
-	reCondRow = regexp.MustCompile(`^\s+(Namespace\w+)\s+(True|False|Unknown)\s+(\w{3}, \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d [+-]\d{4}|\S+)\s+(\w+)\s+(.*)$`)
+	reCondRow = regexp.MustCompile(`^\s*(Namespace\w+)\s+(True|False|Unknown)\s+(\w{3}, \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d [+-]\d{4}|\S+)\s+(\w+)\s+(.*)$`)
 	// `-o name` output: "namespace/foo", "apiservice.apiregistration.k8s.io/v1.foo"
 	reNameOutput = regexp.MustCompile(`^([a-z0-9.-]+)/([a-z0-9.:-]+)$`)
 )
@@ -199,6 +199,9 @@ func headerColumns(l string) []column {
 		t = expandTabs(t)
 	}
 	cols := splitCells(t)
+	if len(cols) == 1 && strings.Contains(t, " ") {
+		cols = singleSpaced(t) // a header whose padding was collapsed: "NAME STATUS AGE"
+	}
 	if len(cols) < 2 || cols[0].name != "NAME" && cols[0].name != "NAMESPACE" {
 		return nil
 	}
@@ -228,6 +231,29 @@ func headerWord(w string) bool {
 type column struct {
 	name  string
 	start int
+}
+
+// twoWordColumns are the column names kubectl prints with a space inside.
+var twoWordColumns = map[string]bool{"CREATED AT": true, "DISPLAY NAME": true, "NOMINATED NODE": true,
+	"READINESS GATES": true, "LAST SEEN": true, "LAST SCHEDULE": true, "INTERNAL IP": true, "EXTERNAL IP": true,
+	"OS IMAGE": true, "KERNEL VERSION": true, "CONTAINER RUNTIME": true, "ACCESS MODES": true, "RECLAIM POLICY": true,
+	"VOLUME MODE": true, "LAST TRANSITION TIME": false}
+
+// singleSpaced splits a header whose columns are one space apart into its column names
+// (the known two-word names kept whole); the offsets are of no use for its rows, which
+// are split at their spaces (splitLoose).
+func singleSpaced(t string) []column {
+	w := strings.Fields(t)
+	var out []column
+	for i := 0; i < len(w); i++ {
+		if i+1 < len(w) && twoWordColumns[w[i]+" "+w[i+1]] {
+			out = append(out, column{name: w[i] + " " + w[i+1], start: -1})
+			i++
+			continue
+		}
+		out = append(out, column{name: w[i], start: -1})
+	}
+	return out
 }
 
 // splitCells splits a line at runs of two or more spaces (tabwriter pads columns with

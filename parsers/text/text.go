@@ -78,7 +78,8 @@ type synth struct {
 
 type parser struct {
 	path   string
-	lines  []string
+	lines  []string // the normalised lines (normalize)
+	orig   []int    // the file's line of each
 	warn   *diag.Sink
 	res    *Result
 	opts   Options
@@ -107,12 +108,20 @@ func Parse(r io.Reader, path string, opts Options, warn *diag.Sink) (res *Result
 		data = data[:max]
 	}
 	data = bytes.ReplaceAll(data, []byte{0}, nil)
-	p := &parser{path: path, warn: warn, res: res, opts: opts, stderr: map[int]bool{}, logOut: map[int]*Command{}}
+	// the readers work on the normalised lines and a sink of their own; records and
+	// warnings are moved back to the file's lines at the end
+	local := &diag.Sink{}
+	p := &parser{path: path, warn: local, res: res, opts: opts, stderr: map[int]bool{}, logOut: map[int]*Command{}}
 	s := strings.TrimPrefix(string(data), "\ufeff")
-	p.lines = strings.Split(s, "\n")
-	for i, l := range p.lines {
-		p.lines[i] = strings.TrimRight(l, "\r")
+	raw := strings.Split(s, "\n")
+	for i, l := range raw {
+		raw[i] = strings.TrimRight(l, "\r")
 	}
+	p.lines, p.orig = normalize(raw)
+	defer func() {
+		p.remap()
+		warn.Merge(local)
+	}()
 	if opts.Command != "" {
 		if c := parseCommand("$ "+opts.Command, 0); c != nil && c.Tool == "kubectl" {
 			p.cmd = c
@@ -338,11 +347,22 @@ func splitLoose(l string, want int) ([]string, bool) {
 // when the row is aligned with it, else at runs of two or more spaces, else loosely.
 func splitRow(l string, cols []column) ([]string, bool) {
 	if strings.ContainsRune(l, '\t') {
+		// tab-separated: each run of tabs ends a cell, whatever the tab stops
+		if f := strings.FieldsFunc(strings.TrimSpace(l), func(r rune) bool { return r == '\t' }); len(f) == len(cols) {
+			for k := range f {
+				f[k] = strings.TrimSpace(f[k])
+			}
+			return f, true
+		}
 		l = expandTabs(l)
 	}
 	aligned := true
 	cells := make([]string, len(cols))
 	for k, c := range cols {
+		if c.start < 0 {
+			aligned = false // a header without offsets (singleSpaced)
+			break
+		}
 		if c.start >= len(l) && k > 0 && k == len(cols)-1 {
 			break // an empty last cell
 		}
