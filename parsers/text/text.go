@@ -840,6 +840,7 @@ func (p *parser) scanLog(data []byte) {
 		lo.Keywords = stderrKeywords
 	}
 	lo.SizeHint = int64(buf.Len())
+	lo.Repaired = true
 	f, _ := logs.ScanFile(&buf, p.path, lo, p.warn)
 	if f == nil {
 		return
