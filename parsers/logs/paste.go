@@ -35,19 +35,25 @@ func logContinues(_, next string) bool {
 // maxPasteBytes (then rest reads it whole). Whether a file is repaired depends on its
 // content only (never on SizeHint): the same text reads the same way.
 func repairPaste(r io.Reader, opts Options) (data []byte, orig []int, rest io.Reader, ok bool) {
+	data, orig, _, rest, ok = repairPasteN(r, opts)
+	return data, orig, rest, ok
+}
+
+// repairPasteN is repairPaste, with the number of physical lines of the input.
+func repairPasteN(r io.Reader, opts Options) (data []byte, orig []int, physical int, rest io.Reader, ok bool) {
 	if opts.Repaired {
-		return nil, nil, r, false
+		return nil, nil, 0, r, false
 	}
 	if opts.SizeHint > maxPasteBytes {
-		return nil, nil, r, false // known to be large: streamed without a first copy
+		return nil, nil, 0, r, false // known to be large: streamed without a first copy
 	}
 	raw, failed, err := readSafe(io.LimitReader(r, maxPasteBytes+1))
 	if failed != nil {
 		// the reader panicked: what it gave is scanned, then the panic goes on
-		return nil, nil, io.MultiReader(bytes.NewReader(raw), panicReader{failed}), false
+		return nil, nil, 0, io.MultiReader(bytes.NewReader(raw), panicReader{failed}), false
 	}
 	if err != nil || len(raw) > maxPasteBytes || bytes.IndexByte(raw, 0) >= 0 {
-		return nil, nil, io.MultiReader(bytes.NewReader(raw), r), false
+		return nil, nil, 0, io.MultiReader(bytes.NewReader(raw), r), false
 	}
 	in := strings.Split(string(raw), "\n")
 	maxLine := opts.MaxLineBytes
@@ -56,7 +62,7 @@ func repairPaste(r io.Reader, opts Options) (data []byte, orig []int, rest io.Re
 	}
 	for i, l := range in {
 		if len(l) > maxLine {
-			return nil, nil, bytes.NewReader(raw), false // skipped as it is, with its warning
+			return nil, nil, 0, bytes.NewReader(raw), false // skipped as it is, with its warning
 		}
 		in[i] = strings.TrimRight(l, "\r")
 	}
@@ -66,13 +72,17 @@ func repairPaste(r io.Reader, opts Options) (data []byte, orig []int, rest io.Re
 		same = lines[i] == strings.TrimRight(in[i], " \t")
 	}
 	if same {
-		return nil, nil, bytes.NewReader(raw), false
+		return nil, nil, 0, bytes.NewReader(raw), false
 	}
-	return []byte(strings.Join(lines, "\n")), orig, nil, true
+	physical = bytes.Count(raw, []byte{'\n'})
+	if len(raw) > 0 && raw[len(raw)-1] != '\n' {
+		physical++
+	}
+	return []byte(strings.Join(lines, "\n")), orig, physical, nil, true
 }
 
 // scanPaste scans a repaired paste and moves its entries and warnings to the file's lines.
-func scanPaste(s *scanner, data []byte, orig []int) error {
+func scanPaste(s *scanner, data []byte, orig []int, physical int) error {
 	local := &diag.Sink{}
 	w := s.warn
 	s.warn = local
@@ -93,15 +103,7 @@ func scanPaste(s *scanner, data []byte, orig []int) error {
 		}
 	}
 	w.Merge(local)
-	// the file's own lines, as a scan of it would count them
-	n := 0
-	if last := len(orig); last > 0 {
-		n = orig[last-1]
-		if data := data; len(data) > 0 && data[len(data)-1] == '\n' {
-			n-- // the empty piece after the final newline
-		}
-	}
-	s.info.Lines = n
+	s.info.Lines = physical // the file's own lines, as a scan of it counts them
 	return err
 }
 

@@ -136,8 +136,8 @@ func ScanFile(r io.Reader, path string, opts Options, warn *diag.Sink) (f *File,
 			f, err = s.file, nil
 		}
 	}()
-	if data, orig, rest, ok := repairPaste(r, opts); ok {
-		err = scanPaste(s, data, orig)
+	if data, orig, n, rest, ok := repairPasteN(r, opts); ok {
+		err = scanPaste(s, data, orig, n)
 	} else {
 		err = s.run(rest)
 	}

@@ -241,6 +241,7 @@ func (p *parser) describeObject(root *dnode, line int) {
 	}
 	spec, st := map[string]any{}, map[string]any{}
 	var condLines []int
+	deleting := false
 	// the generic describer: Metadata, Spec, Status hold the object's fields
 	if m := root.kid("Metadata"); m != nil && len(m.kids) > 0 {
 		if v, ok := convert(m).(map[string]any); ok {
@@ -269,6 +270,7 @@ func (p *parser) describeObject(root *dnode, line int) {
 		if kind != "Pod" || ph != "Terminating" {
 			st["phase"] = ph
 		}
+		deleting = kind == "Pod" && ph == "Terminating" // "Terminating (lasts 13h)": a deletionTimestamp, not shown
 	}
 	if cn := root.kid("Conditions"); cn != nil && cn.table != nil {
 		var conds []any
@@ -313,7 +315,7 @@ func (p *parser) describeObject(root *dnode, line int) {
 	if len(st) > 0 {
 		obj["status"] = st
 	}
-	p.add(synth{line: line, obj: obj, rendering: RenderingDescribe, condLines: condLines})
+	p.add(synth{line: line, obj: obj, rendering: RenderingDescribe, condLines: condLines, deleting: deleting})
 }
 
 func (p *parser) describePod(root *dnode, spec, st map[string]any) {

@@ -85,14 +85,14 @@ func parseCommand(line string, n int) *Command {
 	}
 	c := &Command{Line: n, Text: rest, Tool: "kubectl"}
 	args := m[2]
-	if i := strings.IndexByte(args, '|'); i >= 0 {
+	if i := unquotedIndex(args, "|"); i >= 0 {
 		c.Piped = true
 		args = args[:i]
 	}
-	if i := strings.IndexAny(args, ">;&"); i >= 0 {
+	if i := unquotedIndex(args, ">;&"); i >= 0 {
 		args = args[:i]
 	}
-	f := strings.Fields(args)
+	f := shellFields(args)
 	pos := []string{}
 	for i := 0; i < len(f); i++ {
 		a := f[i]
@@ -332,4 +332,59 @@ func describeKey(t string, indent int) (key, val string, ok bool) {
 		}
 	}
 	return key, strings.TrimSpace(rest), true
+}
+
+// unquotedIndex is the index of the first of chars outside shell quotes, or -1.
+func unquotedIndex(s, chars string) int {
+	var q byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			}
+		case c == '\'' || c == '"':
+			q = c
+		case strings.IndexByte(chars, c) >= 0:
+			return i
+		}
+	}
+	return -1
+}
+
+// shellFields splits a command's arguments as a shell does: at blanks outside quotes,
+// the quotes removed (-o jsonpath='{range .items[*]}{.metadata.name}{"\n"}{end}' is
+// one argument).
+func shellFields(s string) []string {
+	var out []string
+	var b strings.Builder
+	var q byte
+	in := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			} else {
+				b.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			q, in = c, true
+		case c == ' ' || c == '\t':
+			if in {
+				out = append(out, b.String())
+				b.Reset()
+				in = false
+			}
+		default:
+			b.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		out = append(out, b.String())
+	}
+	return out
 }

@@ -26,6 +26,7 @@ import (
 const (
 	RenderingTable    = "kubectl-get-table" // a row of a `kubectl get` table (or `-o name` line)
 	RenderingDescribe = "kubectl-describe"  // a `kubectl describe` block
+	RenderingTemplate = "kubectl-template"  // the output of `-o jsonpath=...` or `-o go-template=...`
 )
 
 // ComponentKubectl is the component of kubectl's (and oc's) own stderr lines.
@@ -74,6 +75,7 @@ type synth struct {
 	obj       map[string]any
 	rendering string
 	condLines []int
+	deleting  bool // the rendering shows the deletion without its time (objects.Object.DeletionShown)
 }
 
 type parser struct {
@@ -173,6 +175,10 @@ func (p *parser) run() {
 		}
 		if yamlStart(l, p.cmd) {
 			i = p.yamlBlock(i)
+			continue
+		}
+		if j := p.templateBlock(i); j > i {
+			i = j
 			continue
 		}
 		if j := p.conditionRows(i); j > i {
@@ -554,6 +560,7 @@ func (p *parser) row(kind string, names, cells []string, line int, c *Command) {
 	obj := map[string]any{"apiVersion": gv, "kind": kind, "metadata": md}
 	spec, status := map[string]any{}, map[string]any{}
 	var conds []any
+	deleting := false
 	switch kind {
 	case "Namespace":
 		if st := get("STATUS"); st == "Active" || st == "Terminating" {
@@ -602,6 +609,7 @@ func (p *parser) row(kind string, names, cells []string, line int, c *Command) {
 			}
 		}
 		st := get("STATUS")
+		deleting = st == "Terminating" // kubectl prints it for a pod with a deletionTimestamp
 		phase, waiting, terminated := podStatus(st)
 		if phase != "" {
 			status["phase"] = phase
@@ -701,7 +709,7 @@ func (p *parser) row(kind string, names, cells []string, line int, c *Command) {
 	if len(status) > 0 {
 		obj["status"] = status
 	}
-	s := synth{line: line, obj: obj, rendering: RenderingTable}
+	s := synth{line: line, obj: obj, rendering: RenderingTable, deleting: deleting}
 	for range conds {
 		s.condLines = append(s.condLines, line)
 	}
@@ -781,6 +789,7 @@ func (p *parser) decode() {
 		o.Source.Fields = nil
 		if s != nil {
 			o.Source.Rendering = s.rendering
+			o.DeletionShown = s.deleting && o.DeletionTimestamp.IsZero()
 			for i := range o.Conditions {
 				o.Conditions[i].Line = 0
 				if i < len(s.condLines) {
