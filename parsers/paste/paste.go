@@ -111,7 +111,7 @@ func NormChars(l string) string {
 			break
 		}
 	}
-	if ascii && !strings.HasPrefix(l, "\t") {
+	if ascii && !strings.ContainsRune(l[:len(l)-len(strings.TrimLeft(l, " \t"))], '\t') {
 		return l
 	}
 	var b strings.Builder
@@ -171,6 +171,9 @@ func unframe(l string) (string, bool) {
 	}
 	if onlyRule(t) {
 		return "", false
+	}
+	if r, _ := utf8.DecodeRuneInString(t); strings.ContainsRune("┌┐└┘╭╮╰╯╔╗╚╝┏┓┗┛", r) {
+		return "", false // a frame's top or bottom, with its title ("┌── Describe(ns/x) ──┐")
 	}
 	if r, n := utf8.DecodeRuneInString(t); strings.ContainsRune(boxSides, r) {
 		// "│ Name:   foo    │": the side, one space of padding, the content

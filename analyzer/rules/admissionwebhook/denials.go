@@ -34,8 +34,9 @@ type denial struct {
 // collectDenials keeps the denial lines and the namespace controller's refused DELETEs.
 func collectDenials(e *logs.Entry, detail string) []string {
 	var keys []string
-	if strings.Contains(detail, "namespace-controller") {
-		if r, ok := kubemsg.ParseRequestLog(detail); ok && r.NamespaceControllerDenied() {
+	if strings.Contains(e.Text, "namespace-controller") {
+		// the whole line: a structured request log's message is only "HTTP"
+		if r, ok := kubemsg.ParseRequestLog(e.Text); ok && r.NamespaceControllerDenied() {
 			keys = append(keys, keyHTTP(r.Namespace))
 		}
 	}
@@ -103,7 +104,14 @@ func denialLinks(p *analyzer.Pass, cause *analyzer.Cause, ds []*denial, ev []ana
 		if d.Policy != "" && d.Webhook != "" {
 			s += fmt.Sprintf(" (webhook %q)", d.Webhook)
 		}
-		link := analyzer.Link{Component: "webhook " + orDash(name), Fault: true,
+		comp := "webhook " + orDash(name)
+		if d.Policy != "" {
+			comp = d.Named()
+			if name != "" {
+				comp += " (webhook " + name + ")"
+			}
+		}
+		link := analyzer.Link{Component: comp, Fault: true,
 			Finding: fmt.Sprintf("%s: the policy itself refuses the namespace controller's delete (%s)", denyFinding, why)}
 		if name != "" {
 			if cfg, wh := ix.FindWebhook(name); cfg != nil {
@@ -122,7 +130,7 @@ func denialLinks(p *analyzer.Pass, cause *analyzer.Cause, ds []*denial, ev []ana
 	if len(http) > 0 {
 		codes, res := map[int]int{}, map[string]bool{}
 		for _, e := range http {
-			r, _ := kubemsg.ParseRequestLog(e.Detail())
+			r, _ := kubemsg.ParseRequestLog(e.Text)
 			codes[r.Code]++
 			res[r.Resource] = true
 		}
@@ -134,7 +142,13 @@ func denialLinks(p *analyzer.Pass, cause *analyzer.Cause, ds []*denial, ev []ana
 		analyzer.SortEntries(http)
 		f := fmt.Sprintf("the namespace controller's DELETE calls of %s in the namespace are refused (%s: Forbidden or Invalid, what an admission webhook or policy answers when it denies)",
 			strings.Join(analyzer.SortedKeys(res), ", "), strings.Join(cs, ", "))
-		cause.Chain = append(cause.Chain, analyzer.Link{Component: "kube-apiserver (request log)", Fault: true, Finding: f, Evidence: analyzer.SampleLines(http, 4)})
+		link := analyzer.Link{Component: "kube-apiserver (request log)", Fault: true, Finding: f, Evidence: analyzer.SampleLines(http, 4)}
+		if len(ds) == 0 {
+			link.Fix = &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: policyCommand(kubemsg.AdmissionDenial{}),
+				Why: "Find the webhook (or policy engine) that intercepts DELETE of " + strings.Join(analyzer.SortedKeys(res), ", ") +
+					" and exempt the namespace or the controller's service account from it; a 403 may also be RBAC: check the namespace controller's ClusterRole system:controller:namespace-controller."}
+		}
+		cause.Chain = append(cause.Chain, link)
 		lines = append(lines, http...)
 		if len(ds) == 0 {
 			summaries = append(summaries, "kube-apiserver refuses the namespace controller's deletes ("+strings.Join(cs, ", ")+"); the bundle does not say which webhook or policy (collect: the namespace's conditions and kube-controller-manager's log)")
