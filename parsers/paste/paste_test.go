@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-func never(string, string) bool { return false }
+func never(string, string) bool  { return false }
 func always(_, next string) bool { return strings.TrimSpace(next) != "" }
 
 // TestLines: each repair on real lines (the k9s pane of fixtures/realworld/netbird-*,
