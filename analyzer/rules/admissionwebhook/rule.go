@@ -99,7 +99,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	if len(order) == 0 {
 		if c := p.Condition(kubemsg.CondContentFailure); c != nil && c.Status != "True" {
-			return nil, fmt.Sprintf("%s is %s (%s): every delete call succeeded", c.Type, c.Status, c.Reason)
+			return nil, analyzer.CondState(c) + ": every delete call succeeded"
 		}
 		if c := inferBlockingWebhook(p); c != nil {
 			return []analyzer.Cause{*c}, ""

@@ -42,7 +42,7 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	if c == nil {
 		if cc := p.Condition(kubemsg.CondContentRemaining); cc != nil {
-			return nil, fmt.Sprintf("%s is %s (%s)", cc.Type, cc.Status, cc.Reason)
+			return nil, analyzer.CondState(cc)
 		}
 		return nil, "no NamespaceContentRemaining condition on the namespace"
 	}
