@@ -48,7 +48,7 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 		Namespaces: []NamespaceReport{},
 		Risks:      []Risk{},
 		Coverage:   []Gap{},
-		Warnings:   append(append([]diag.Warning{}, rec.Warnings...), NameWarnings(rec)...),
+		Warnings:   append(append([]diag.Warning{}, rec.Warnings...), ix.nameWarnings...),
 	}
 	if r.Warnings == nil {
 		r.Warnings = []diag.Warning{}
@@ -248,39 +248,41 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		nr.StuckFor = FmtDuration(d)
 		nr.StuckSeconds = int64(d / time.Second)
 	}
-	found := map[string]bool{}
 	ruledOut := map[string]string{}
-	for _, rule := range rules {
-		p.Rule = rule
-		causes, why := rule.Run(p)
-		for i := range causes {
-			causes[i].Type = rule.Name
-			found[rule.Name] = true
-		}
-		nr.Causes = append(nr.Causes, causes...)
-		if len(causes) == 0 && why != "" {
-			ruledOut[rule.Name] = why
+	var notApplicable []string // rules that found nothing they read (said nothing)
+	byRule := make([][]Cause, len(rules))
+	p.claims = newNamespaceClaims()
+	// specific rules first, then the generic ones, which see only what nobody claimed
+	for _, generic := range []bool{false, true} {
+		for i, rule := range rules {
+			if rule.Generic != generic {
+				continue
+			}
+			p.Rule = rule
+			causes, why := rule.Run(p)
+			for j := range causes {
+				causes[j].Type = rule.Name
+				p.claims.add(&causes[j])
+			}
+			byRule[i] = causes
+			if len(causes) == 0 && why != "" {
+				ruledOut[rule.Name] = why
+			} else if len(causes) == 0 {
+				notApplicable = append(notApplicable, rule.Name)
+			}
 		}
 	}
 	p.Rule = nil
-	// causes explained by another cause found for the namespace are ruled out
-	explained := explainedBy(rules, found)
-	kept := nr.Causes[:0]
-	for _, c := range nr.Causes {
-		if by := explained[c.Type]; len(by) > 0 {
-			ruledOut[c.Type] = "explained by " + strings.Join(by, ", ") + " (" + Clip(c.Summary, 200) + ")"
-			continue
-		}
-		kept = append(kept, c)
+	for _, cs := range byRule {
+		nr.Causes = append(nr.Causes, cs...)
 	}
-	nr.Causes = kept
 	for _, rule := range rules {
 		if why, ok := ruledOut[rule.Name]; ok {
 			nr.RuledOut = append(nr.RuledOut, RuledOut{Type: rule.Name, Reason: why})
 		}
 	}
 	if len(nr.Causes) == 0 {
-		nr.Causes = append(nr.Causes, undetermined(p, nr.RuledOut))
+		nr.Causes = append(nr.Causes, undetermined(p, nr.RuledOut, notApplicable))
 	}
 	for i := range nr.Causes {
 		for j := range nr.Causes[i].Chain {
@@ -288,12 +290,12 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		}
 		markRoots(&nr.Causes[i])
 	}
-	names := append(namesOf(nr), p.Index.invalidNames...)
+	p.guard = namespaceGuard(nr)
 	for i := range nr.Causes {
 		for j := range nr.Causes[i].Chain {
 			if f := nr.Causes[i].Chain[j].Fix; f != nil {
 				g := *f
-				g.Command = guardNames(g.Command, names)
+				g.Command = p.checkCmd(g.Command)
 				nr.Causes[i].Chain[j].Fix = &g
 			}
 		}
@@ -321,6 +323,7 @@ func verdict(nr NamespaceReport) string {
 	return v
 }
 
+// Contains reports whether list holds s.
 func Contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -331,10 +334,13 @@ func Contains(list []string, s string) bool {
 }
 
 // undetermined is reported when no rule found a cause.
-func undetermined(p *Pass, ruled []RuledOut) Cause {
+func undetermined(p *Pass, ruled []RuledOut, notApplicable []string) Cause {
 	var checked []string
 	for _, r := range ruled {
 		checked = append(checked, r.Type+": "+r.Reason)
+	}
+	for _, n := range notApplicable {
+		checked = append(checked, n+": nothing in the bundle it reads")
 	}
 	c := Cause{Type: CauseUndetermined, Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []ObjectRef{}, Evidence: []Evidence{}}
 	c.Summary = "The bundle does not show why this namespace is stuck. Checked: " + strings.Join(checked, "; ") + "."

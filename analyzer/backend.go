@@ -2,12 +2,10 @@ package analyzer
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -136,6 +134,9 @@ func servicePortName(s *objects.ServiceInfo, port int) string {
 	return ""
 }
 
+// PodState describes a pod in a few words for evidence and chains: its phase,
+// readiness, node, restarts, waiting and terminated containers, and why it is not
+// scheduled.
 func PodState(pod *objects.Object) string {
 	pi := pod.Pod
 	s := "phase " + OrDefault(pod.Phase, "unknown")
@@ -167,62 +168,13 @@ func PodState(pod *objects.Object) string {
 	return s
 }
 
+// ServicesDumped reports whether the bundle holds a dump of the namespace's Services
+// (possibly empty), so a Service absent from it does not exist.
 func (ix *Index) ServicesDumped(ns string) bool { return ix.KindDumped(ns, "Service") }
 
+// PodsDumped reports whether the bundle holds a dump of the namespace's Pods (possibly
+// empty), so a pod absent from it does not exist.
 func (ix *Index) PodsDumped(ns string) bool { return ix.KindDumped(ns, "Pod") }
-
-// KindDumped reports whether the bundle has a dump of a kind covering namespace ns,
-// even an empty one: an object of it in ns, a dump file of it inside a directory named
-// after ns (`namespaces/ns/services.json`, `ns/pods.json`), or an all-namespaces dump
-// (a file of it that holds several namespaces, or that lies outside every namespace
-// directory, like `cluster/services.json`).
-func (ix *Index) KindDumped(ns, kind string) bool {
-	perFile := map[string]map[string]bool{}
-	found := false
-	note := func(file, namespace string) bool {
-		if namespace == ns {
-			found = true
-			return false
-		}
-		if perFile[file] == nil {
-			perFile[file] = map[string]bool{}
-		}
-		perFile[file][namespace] = true
-		return true
-	}
-	for _, o := range ix.ByKind[kind] {
-		if !note(o.Source.File, o.Namespace) {
-			break
-		}
-	}
-	if kind == "Pod" && !found {
-		ix.slim.eachFileNamespace(note)
-	}
-	if found {
-		return true
-	}
-	for _, nss := range perFile {
-		if len(nss) > 1 {
-			return true
-		}
-	}
-	plural := strings.ToLower(kind) + "s"
-	for _, f := range ix.Records.Files {
-		base := path.Base(f)
-		if !strings.HasPrefix(base, plural+".") && base != plural {
-			continue
-		}
-		dir := path.Base(path.Dir(f))
-		if dir == ns {
-			return true
-		}
-		_, isNS := ix.Namespaces[dir]
-		if !isNS && !ix.hasObjectsIn(dir) {
-			return true // e.g. cluster/services.json: an all-namespaces dump
-		}
-	}
-	return false
-}
 
 func ObjectRefOf(o *objects.Object) ObjectRef {
 	ev := Evidence{File: o.Source.File, Line: o.Source.Line, Object: o.Ref(), Text: o.Ref()}
@@ -230,6 +182,7 @@ func ObjectRefOf(o *objects.Object) ObjectRef {
 		Finalizers: o.Finalizers, Deletion: TimePtr(o.DeletionTimestamp), Source: &ev}
 }
 
+// FmtLabels renders labels as a kubectl selector: k=v pairs, sorted, comma-separated.
 func FmtLabels(m map[string]string) string {
 	var parts []string
 	for k, v := range m {
@@ -239,6 +192,7 @@ func FmtLabels(m map[string]string) string {
 	return strings.Join(parts, ",")
 }
 
+// OrDefault returns s, or d when s is empty.
 func OrDefault(s, d string) string {
 	if s == "" {
 		return d
@@ -246,6 +200,7 @@ func OrDefault(s, d string) string {
 	return s
 }
 
+// SortedKeys returns the keys of m in order.
 func SortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -255,15 +210,8 @@ func SortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-func ContainsEntry(es []*logs.Entry, e *logs.Entry) bool {
-	for _, x := range es {
-		if x == e {
-			return true
-		}
-	}
-	return false
-}
-
+// FindWebhook returns the webhook configuration holding the webhook of that name, and
+// the webhook (nil, nil when the bundle holds none).
 func (ix *Index) FindWebhook(name string) (*objects.Object, *objects.Webhook) {
 	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
 		for _, cfg := range ix.ByKind[kind] {
@@ -277,6 +225,7 @@ func (ix *Index) FindWebhook(name string) (*objects.Object, *objects.Webhook) {
 	return nil, nil
 }
 
+// FmtRules renders a webhook's rules (operations on resources) in one line.
 func FmtRules(rs []objects.WebhookRule) string {
 	var parts []string
 	for _, r := range rs {

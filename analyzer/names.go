@@ -14,6 +14,8 @@ import (
 // would have refused (HostileName): such a bundle was damaged or forged, and no
 // command of the report uses the name. The analysis appends them to the report's
 // warnings.
+//
+// Analyze takes them from the index, which validates every name once while it is built.
 func NameWarnings(rec *bundle.Records) []diag.Warning {
 	var out []diag.Warning
 	invalidNames(rec, func(file string, line int, kind NameKind, name string) {

@@ -425,7 +425,18 @@ func Redact(r *Report, namespaces, names []string) (*Report, *Redaction) {
 		return s
 	})
 	rd.assign()
+	// fingerprints hold only public vocabulary and hashed placeholders (fingerprint.go),
+	// and known issues are the catalog's words: both are kept as they are, so a
+	// fingerprint reads the same with and without --redact
+	kept := make([]Problem, len(cp.Problems))
+	for i, p := range cp.Problems {
+		kept[i] = Problem{Fingerprint: p.Fingerprint, KnownIssues: p.KnownIssues}
+		cp.Problems[i].Fingerprint, cp.Problems[i].KnownIssues = "", nil
+	}
 	walkStrings(reflect.ValueOf(&cp).Elem(), rd.replace)
+	for i := range cp.Problems {
+		cp.Problems[i].Fingerprint, cp.Problems[i].KnownIssues = kept[i].Fingerprint, kept[i].KnownIssues
+	}
 	cp.Bundle.Path = "(redacted)"
 	summarize(&cp) // the summary clips the root: write it again from the redacted values
 	out := &Redaction{Tokens: rd.tokens}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nsanalyze/nsanalyze/internal/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -15,9 +16,8 @@ import (
 func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 	var safe, caution []RemediationStep
 	seen := map[string]bool{}
-	names := append(namesOf(nr), p.Index.invalidNames...)
-	if p.example {
-		names = nil
+	if p.guard == nil {
+		p.guard = namespaceGuard(nr)
 	}
 	for i := range nr.Causes {
 		c := &nr.Causes[i]
@@ -35,7 +35,7 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 			steps = append([]RemediationStep{*l.Fix}, steps...) // act on the root first
 		}
 		for _, s := range steps {
-			s.Command = guardNames(s.Command, names)
+			s.Command = p.checkCmd(s.Command)
 			c.ladder = append(c.ladder, s)
 			if seen[s.Command] {
 				continue
@@ -125,12 +125,12 @@ func latentRisks(ix *Index, r *Report, rules []*Rule) []Risk {
 			continue
 		}
 		for _, rk := range rule.Risks(ix, reported) {
-			names := ix.invalidNames
+			var own shellsafe.Guard
 			if _, name, ok := strings.Cut(rk.Object, "/"); ok {
-				names = append(names, checkedName{ObjectName, name})
+				own.Add(ObjectName, name)
 			}
 			for i := range rk.Fix {
-				rk.Fix[i].Command = guardNames(rk.Fix[i].Command, names)
+				rk.Fix[i].Command = ix.checkCmd(own.Check(rk.Fix[i].Command))
 			}
 			risks = append(risks, rk)
 		}
@@ -201,7 +201,7 @@ func coverage(ix *Index, r *Report) []Gap {
 	if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") && !ix.Dumped("webhookconfiguration") {
 		add("no webhook configurations", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json")
 	}
-	guard := func(g Gap) Gap { g.Collect = guardNames(g.Collect, ix.invalidNames); return g }
+	guard := func(g Gap) Gap { g.Collect = ix.checkCmd(g.Collect); return g }
 	defer func() {
 		for i := range gaps {
 			gaps[i] = guard(gaps[i])
@@ -283,60 +283,54 @@ func backendPods(ix *Index) []*objects.Object {
 	return out
 }
 
-// checkedName is a name from the bundle that a command may carry, with its kind.
-type checkedName struct {
-	kind  NameKind
-	value string
-}
-
-// namesOf lists the names from the bundle that a namespace's commands may carry: the
-// namespace, and every object, APIService, webhook and finalizer its causes name.
-func namesOf(nr NamespaceReport) []checkedName {
-	out := []checkedName{{NamespaceName, nr.Name}}
+// namespaceGuard validates, once each, the names from the bundle that a namespace's
+// commands may carry (the namespace, and every object, APIService, webhook and
+// finalizer its causes name) and keeps those Kubernetes would refuse. Names of the
+// bundle's objects are in the index's guard already; this one adds those known only
+// from log lines and conditions.
+func namespaceGuard(nr NamespaceReport) *shellsafe.Guard {
+	g := &shellsafe.Guard{}
+	g.Add(NamespaceName, nr.Name)
 	for _, c := range nr.Causes {
 		for _, o := range c.Objects {
-			out = append(out, checkedName{ObjectName, o.Name})
-			if o.Namespace != "" {
-				out = append(out, checkedName{NamespaceName, o.Namespace})
-			}
+			g.Add(ObjectName, o.Name)
+			g.Add(NamespaceName, o.Namespace)
 			for _, f := range o.Finalizers {
-				out = append(out, checkedName{FinalizerName, f})
+				g.Add(FinalizerName, f)
 			}
 		}
 		for _, a := range c.APIServices {
-			out = append(out, checkedName{APIServiceName, a})
+			g.Add(APIServiceName, a)
 		}
 		for _, w := range c.Webhooks {
-			out = append(out, checkedName{ObjectName, w})
+			g.Add(ObjectName, w)
 		}
 		for _, f := range c.Finalizers {
-			out = append(out, checkedName{FinalizerName, f})
+			g.Add(FinalizerName, f)
 		}
 	}
-	return out
+	g.Prepare()
+	return g
 }
 
-// guardNames replaces a command that carries a name Kubernetes would refuse (raw or
+// checkCmd replaces a command that carries a name Kubernetes would refuse (raw or
 // shell-quoted) by a comment saying so: such names only come from damaged or hostile
-// bundles, and no command is built on them.
-func guardNames(cmd string, names []checkedName) string {
-	if i := strings.Index(cmd, "# no command:"); i > 0 {
-		// a word of a compound command was refused (Cmd): the whole rung is that comment
-		rest := cmd[i:]
-		for _, sep := range []string{" && ", " | ", "; "} {
-			if j := strings.Index(rest, sep); j > 0 {
-				rest = rest[:j]
-			}
-		}
-		return rest
+// bundles, and no command is built on them. Each command is read once per guard,
+// whatever the number of names (shellsafe.Guard).
+func (p *Pass) checkCmd(cmd string) string {
+	if p.example {
+		return cmd
 	}
-	for _, n := range names {
-		if n.value == "" || ValidName(n.kind, n.value) {
-			continue
-		}
-		if strings.Contains(cmd, n.value) || strings.Contains(cmd, ShellQuote(n.value)) || strings.Contains(cmd, strings.ReplaceAll(n.value, "'", `'\''`)) {
-			return NotRun(n.kind, n.value)
-		}
+	if p.guard != nil {
+		cmd = p.guard.Check(cmd)
 	}
-	return cmd
+	return p.Index.checkCmd(cmd)
+}
+
+// checkCmd is Pass.checkCmd with the bundle's invalid object names only.
+func (ix *Index) checkCmd(cmd string) string {
+	if ix == nil || ix.guard == nil {
+		return (&shellsafe.Guard{}).Check(cmd)
+	}
+	return ix.guard.Check(cmd)
 }

@@ -60,6 +60,12 @@ type Generator struct {
 type Problem struct {
 	ID        string `json:"id"` // "P1", "P2", ... in reporting order
 	CauseType string `json:"causeType"`
+	// Fingerprint names the root so that the same fault reads the same in every bundle
+	// (cause type, identity, root kind and state; see fingerprint.go and docs/fingerprint.md).
+	Fingerprint string `json:"fingerprint"`
+	// KnownIssues are the catalog entries whose fingerprint pattern fits, best first
+	// (set by the command from analyzer/knownissues).
+	KnownIssues []KnownIssueRef `json:"knownIssues,omitempty"`
 	// Root is one sentence: the deepest link the evidence proves, and the component
 	// chain above it.
 	Root          string             `json:"root"`
@@ -75,6 +81,17 @@ type Problem struct {
 	Correlation string `json:"correlation,omitempty"`
 	// Headline is the root in a few words, for the report's one-line summary.
 	Headline string `json:"-"`
+}
+
+// KnownIssueRef is a known issue whose fingerprint pattern fits a problem.
+type KnownIssueRef struct {
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	URL     string `json:"url"`
+	Pattern string `json:"pattern"`
+	Fix     string `json:"fix,omitempty"`
+	// Source is "builtin" for the shipped catalog, else the --known-issues file.
+	Source string `json:"source"`
 }
 
 // ProblemNamespace is one namespace a problem holds stuck.
@@ -177,8 +194,11 @@ type Cause struct {
 	Finalizers    []string    `json:"finalizers"`
 	Webhooks      []string    `json:"webhooks,omitempty"`
 	Objects       []ObjectRef `json:"objects"`
-	Chain         []Link      `json:"chain,omitempty"`
-	Evidence      []Evidence  `json:"evidence"`
+	// Groups are the Objects that share kind, finalizers and verdict, one entry each
+	// (what the reports show; Objects keep every object).
+	Groups   []ObjectGroup `json:"objectGroups,omitempty"`
+	Chain    []Link        `json:"chain,omitempty"`
+	Evidence []Evidence    `json:"evidence"`
 	// Time correlation of the log lines that support this cause, relative to the
 	// namespace's deletion timestamp.
 	FirstSeen          *time.Time `json:"firstSeen"`
@@ -193,6 +213,8 @@ type Cause struct {
 	Related []*logs.Entry `json:"-"`
 	// ladder is this cause's own safe and caution rungs (its problem's ladder).
 	ladder []RemediationStep
+	// claims is what the cause claims beyond Objects and Related (claims.go).
+	claims *claimSet
 }
 
 // Link is one step of a causal chain, from the namespace towards the root cause.

@@ -37,6 +37,7 @@ type htmlProblem struct {
 	*problemView
 	Anchor    string
 	Radius    string
+	Known     []analyzer.KnownIssueRef
 	Safe      []htmlStep
 	Steps     []htmlStep
 	LastWhy   string
@@ -84,7 +85,7 @@ func htmlData(r *analyzer.Report) htmlReport {
 		nsID[ns.Name] = fmt.Sprintf("ns-%d", i+1)
 	}
 	for _, pv := range v.Problems {
-		h := htmlProblem{problemView: pv, Anchor: "problem-" + pv.ID, Radius: v.blastRadius(pv)}
+		h := htmlProblem{problemView: pv, Anchor: "problem-" + pv.ID, Radius: v.blastRadius(pv), Known: firstKnown(pv)}
 		for _, s := range safeSteps(pv) {
 			h.Safe = append(h.Safe, htmlStep{RemediationStep: s, Short: firstSentence(s.Why)})
 		}
@@ -396,6 +397,7 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 {{range .Problems}}<div class="problem-card" data-problem="{{.ID}}">
 <p><a href="#{{.Anchor}}"><strong>{{.ID}}</strong></a> <code>{{.CauseType}}</code>, confidence {{.Confidence}}</p>
 <p><strong>Root:</strong> {{.Root}}</p>
+{{if .Fingerprint}}<p><strong>Fingerprint:</strong> <code class="fingerprint">{{.Fingerprint}}</code></p>{{end}}{{range .Known}}<p><strong>Known issue:</strong> <code>{{.ID}}</code> {{.Title}}: <a href="{{.URL}}">{{.URL}}</a></p>{{end}}
 <p><strong>Holds:</strong> {{.Radius}}{{if eq (len .Held) 1}}.</p>{{else if le (len .Held) 5}}:</p>
 <ul>{{range .Held}}<li><a href="#{{.Anchor}}"><code>{{.Name}}</code></a>: deleted {{.Deleted}}{{if .Stuck}}, stuck for {{.Stuck}}{{end}}</li>{{end}}</ul>{{else}} (listed under <a href="#{{.Anchor}}">{{.ID}}</a>).</p>{{end}}
 {{if .Safe}}<p><strong>First (safe):</strong></p>

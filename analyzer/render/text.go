@@ -22,9 +22,6 @@ const (
 	sReset  = "\x1b[0m"
 )
 
-// Text writes the report without colours.
-func Text(w io.Writer, r *analyzer.Report) error { return TextWith(w, r, Options{}) }
-
 // Width limits of the text report: COLUMNS outside them is clamped.
 const (
 	MinTextWidth = 60
@@ -72,8 +69,15 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 		n := len(v.Problems)
 		p.line(p.c(sRed+sBold, fmt.Sprintf("%d namespace%s stuck in Terminating, %d independent problem%s:",
 			len(r.Namespaces), plural(len(r.Namespaces)), n, plural(n))))
-		for _, pv := range v.Problems {
-			p.firstScreen(v, pv)
+		for i, pv := range v.Problems {
+			if i < firstScreenProblems {
+				p.firstScreen(v, pv)
+				continue
+			}
+			if i == firstScreenProblems {
+				p.line("")
+			}
+			p.wrap(fmt.Sprintf("%-4s", pv.ID)+"[", "      ", pv.CauseType+"] "+clipProse(pv.Root, 160)+fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces))))
 		}
 	}
 	if len(r.Risks) > 0 || len(r.Coverage) > 0 || len(r.Warnings) > 0 {
@@ -81,13 +85,25 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 		p.wrap("", "", fmt.Sprintf("Also: %d latent risk%s, %d coverage gap%s, %d warning%s (at the end).",
 			len(r.Risks), plural(len(r.Risks)), len(r.Coverage), plural(len(r.Coverage)), len(r.Warnings), plural(len(r.Warnings))))
 	}
-	for _, pv := range v.Problems {
+	shown, rest := firstOf(v.Problems, shownProblems)
+	for _, pv := range shown {
 		p.problem(v, pv)
+	}
+	if rest > 0 {
+		p.heading(fmt.Sprintf("%d more problems (chains and ladders in the JSON report)", rest))
+		for _, pv := range v.Problems[shownProblems:] {
+			p.wrap(fmt.Sprintf("%-4s", pv.ID)+"[", "      ", pv.CauseType+"] "+clipProse(pv.Root, 160)+fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces))))
+		}
 	}
 	if v.Condensed {
 		p.heading(fmt.Sprintf("Namespaces (%d): what each one shows of its own", len(r.Namespaces)))
-		for i := range r.Namespaces {
-			p.nsCondensed(v, &r.Namespaces[i])
+		nss, more := firstOf(r.Namespaces, shownNamespaces)
+		for i := range nss {
+			p.nsCondensed(v, &nss[i])
+		}
+		if more > 0 {
+			p.line("")
+			p.wrap("", "", moreLine(more, "namespaces"))
 		}
 	} else {
 		for i := range r.Namespaces {
@@ -96,7 +112,8 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 	}
 	if len(r.Risks) > 0 {
 		p.heading("Latent risks (will hang the next namespace deletion)")
-		for _, rk := range r.Risks {
+		risks, more := firstOf(r.Risks, shownRisks)
+		for _, rk := range risks {
 			p.wrap("- ", "  ", p.c(sYellow, "["+rk.Type+"]")+" "+rk.Summary)
 			for _, e := range rk.Evidence {
 				p.evidence("    ", e)
@@ -106,20 +123,35 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 				p.ladder("  ", rk.Fix)
 			}
 		}
+		if more > 0 {
+			p.wrap("- ", "  ", moreLine(more, "latent risks"))
+		}
 	}
 	if len(r.Coverage) > 0 {
 		p.heading("Not in the bundle (collect for a complete diagnosis)")
-		for _, g := range groupGaps(r) {
+		gaps, more := firstOf(groupGaps(r), shownItems)
+		for _, g := range gaps {
 			p.wrap("- ", "  ", g.Sentence()+"; collect with:")
-			for _, c := range g.Collect {
+			cmds, rest := firstOf(g.Collect, shownItems)
+			for _, c := range cmds {
 				p.command("    ", c)
 			}
+			if rest > 0 {
+				p.wrap("    ", "    ", moreLine(rest, "commands"))
+			}
+		}
+		if more > 0 {
+			p.wrap("- ", "  ", moreLine(more, "gaps"))
 		}
 	}
 	if len(r.Warnings) > 0 {
 		p.heading("Warnings (input that could not be read completely)")
-		for _, wn := range r.Warnings {
+		ws, more := firstOf(r.Warnings, shownWarnings)
+		for _, wn := range ws {
 			p.wrap("- ", "  ", wn.String())
+		}
+		if more > 0 {
+			p.wrap("- ", "  ", moreLine(more, "warnings"))
 		}
 	}
 	return p.err

@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
@@ -52,6 +53,8 @@ type Options struct {
 	// KeepObject, when set, decides which objects are kept in Records.Objects
 	// (the others are only counted), so memory grows with what the analysis needs.
 	KeepObject func(*objects.Object) bool
+	// RecordReads fills Records.Reads: how each file was read (nsanalyze -v debug).
+	RecordReads bool
 	// WholePods keeps every kept Pod as a whole *objects.Object in Records.Objects;
 	// by default those without finalizers or deletion timestamp go to Records.SlimPods
 	// (tests compare the two).
@@ -114,6 +117,9 @@ type Records struct {
 	// TextFiles lists the files read as kubectl text renderings (parsers/text): their
 	// objects carry Source.Rendering, their stderr lines are entries of component "kubectl".
 	TextFiles []string
+	// Reads says, with Options.RecordReads, how each file and link of the bundle was
+	// read, or why it was not; by bundle, then path.
+	Reads []FileRead
 }
 
 // Source is one bundle read into Records.
@@ -209,9 +215,10 @@ type loader struct {
 	podStart    int // index of this bundle's first row in rec.SlimPods
 	readable    int
 	depth       int
-	empty       int                 // empty files seen
-	strip       func(string) string // bundle path → reported path
-	links       map[string]string   // resolved symlinks (full paths)
+	empty       int                  // empty files seen
+	strip       func(string) string  // bundle path → reported path
+	links       map[string]string    // resolved symlinks (full paths)
+	reads       map[string]*FileRead // how each file was read (Options.RecordReads), by full path
 }
 
 type logFile struct {
@@ -225,9 +232,13 @@ type crRef struct {
 }
 
 func newLoader(rec *Records, opts Options, label string) *loader {
-	return &loader{rec: rec, opts: opts, label: label, warn: &diag.Sink{}, br: bufio.NewReaderSize(nil, 64<<10),
+	l := &loader{rec: rec, opts: opts, label: label, warn: &diag.Sink{}, br: bufio.NewReaderSize(nil, 64<<10),
 		objFiles: map[string]bool{}, fileObjects: map[string]int{},
 		stdoutFiles: map[string]bool{}, textFiles: map[string]bool{}, nsFiles: map[string]*nsCount{}, objStart: len(rec.Objects), podStart: rec.SlimPods.Len(), errStart: len(rec.CollectorErrors)}
+	if opts.RecordReads {
+		l.reads = map[string]*FileRead{}
+	}
+	return l
 }
 
 func (l *loader) load(p string) (int, error) {
@@ -250,7 +261,8 @@ func (l *loader) load(p string) (int, error) {
 	resolved := resolveLinks(links, files, dirLookup(files), l.warn)
 	l.emitTextObjects()
 	l.fixCRKinds()
-	layouts := detectLayouts(&bundleView{files: l.rels, objectFiles: l.objFiles, textFiles: l.textFiles, stdoutFiles: l.stdoutFiles}, format)
+	view := &bundleView{files: l.rels, objectFiles: l.objFiles, textFiles: l.textFiles, stdoutFiles: l.stdoutFiles}
+	layouts := detectLayouts(view, format)
 	root := wrapperRoot(l.rels)
 	strip := func(s string) string {
 		s = strings.TrimPrefix(s, root)
@@ -294,6 +306,7 @@ func (l *loader) load(p string) (int, error) {
 		l.rec.Links[strip(k)] = strip(v)
 	}
 	l.namespaceLists(strip)
+	l.finishReads(view, resolved, strip)
 	l.strip, l.links = strip, resolved
 	l.rec.Warnings = append(l.rec.Warnings, l.warn.List...)
 	l.rec.Bundles = append(l.rec.Bundles, Source{Path: p, Label: l.label, Format: format, Root: strings.TrimSuffix(root, "/"), Layouts: layouts})
@@ -358,10 +371,16 @@ var compressedExt = []string{".gz", ".xz", ".bz2"}
 func (l *loader) member(m member, r io.Reader) {
 	defer l.warn.Catch(m.rel) // a bug reading one file never ends the run
 	l.rels = append(l.rels, m.rel)
-	if excluded(m.rel, l.opts.Exclude) || skippedExt[strings.ToLower(path.Ext(m.rel))] {
+	if excluded(m.rel, l.opts.Exclude) {
+		l.skip(m.rel, "excluded (--exclude)")
+		return
+	}
+	if ext := strings.ToLower(path.Ext(m.rel)); skippedExt[ext] {
+		l.skip(m.rel, "%s files are never objects or logs", ext)
 		return
 	}
 	if m.size == 0 {
+		l.skip(m.rel, "empty")
 		l.noteEmpty(m.rel)
 		return
 	}
@@ -374,6 +393,7 @@ func (l *loader) member(m member, r io.Reader) {
 	br.Reset(r)
 	head, _ := br.Peek(8192)
 	if len(head) == 0 {
+		l.skip(m.rel, "empty")
 		l.noteEmpty(m.rel)
 		return
 	}
@@ -382,6 +402,7 @@ func (l *loader) member(m member, r io.Reader) {
 	dr, comp, err := decompress(br, head)
 	if err != nil {
 		l.warn.Add(m.rel, 0, "cannot read %s member: %v", comp, err)
+		l.skip(m.rel, "cannot decompress it (%s)", comp)
 		return
 	}
 	if comp != "" {
@@ -404,8 +425,10 @@ func (l *loader) member(m member, r io.Reader) {
 		}
 		if l.depth >= maxDepth {
 			l.warn.Add(m.rel, 0, "archive nested more than %d levels deep, skipped (limit: --max-archive-nesting)", maxDepth)
+			l.skip(m.rel, "an archive nested more than %d levels deep (--max-archive-nesting)", maxDepth)
 			return
 		}
+		l.readAs(m.rel, ReadArchive, map[bool]string{true: "tar", false: "zip"}[nested])
 		l.depth++
 		defer func() { l.depth-- }()
 		// an archive inside the bundle (sonobuoy results, a node's logs): its members
@@ -431,6 +454,7 @@ func (l *loader) member(m member, r io.Reader) {
 	switch {
 	case kind == "binary":
 		l.warn.Add(m.rel, 0, "binary file skipped")
+		l.skip(m.rel, "binary")
 		return
 	case kind == "text" && (ext == ".yaml" || ext == ".yml"):
 		kind = "yaml" // YAML may start with comments
@@ -442,17 +466,26 @@ func (l *loader) member(m member, r io.Reader) {
 	l.readable++
 	switch {
 	case kind == "kubectl-text":
+		l.readAs(m.rel, ReadKubectlText, "")
 		l.text(m, name, src)
 	case isClusterInfoStdout(head, kind, ext):
+		l.readAs(m.rel, ReadClusterInfo, "")
 		l.clusterInfoStdout(m, src)
 	case kind == "json" && strings.HasSuffix(path.Base(name), "-errors.json"):
+		l.readAs(m.rel, ReadCollectorErrors, "json")
 		l.collectorErrors(m.rel, src)
 	case kind == "json" || kind == "yaml":
+		l.readAs(m.rel, ReadObjects, kind)
 		l.objects(m, name, kind, src)
 	default:
+		l.readAs(m.rel, ReadLog, "")
 		l.log(m, src)
 	}
 }
+
+// collectorScanned counts the bytes collectorErrors looks through
+// (TestCollectorErrorsLinear: work is counted, not timed).
+var collectorScanned atomic.Int64
 
 // maxCollectorErrorsBytes caps a troubleshoot *-errors.json file.
 const maxCollectorErrorsBytes = 4 << 20
@@ -483,13 +516,16 @@ func (l *loader) collectorErrors(rel string, r io.Reader) {
 		if enc, err := json.Marshal(t); err == nil {
 			if i := bytes.Index(data[pos:], enc); i >= 0 {
 				line += bytes.Count(data[pos:pos+i], []byte{'\n'})
+				collectorScanned.Add(int64(2*i + len(enc)))
 				pos += i
 				at = line
 			} else if fallbacks < 100 {
 				// out of order (never in a collector's own file): look from the start
 				fallbacks++
+				collectorScanned.Add(int64(len(data) - pos))
 				if i := bytes.Index(data, enc); i >= 0 {
 					at += bytes.Count(data[:i], []byte{'\n'})
+					collectorScanned.Add(int64(2*i + len(enc)))
 				}
 			}
 		}

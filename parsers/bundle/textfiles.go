@@ -88,6 +88,8 @@ func (l *loader) emitTextObjects() {
 	for _, o := range l.textObjs {
 		if !dumped[o.Kind+"/"+o.Namespace+"/"+o.Name] {
 			emit(o)
+		} else if l.reads != nil {
+			l.read(o.Source.File).Dumped++
 		}
 	}
 	l.textObjs = nil

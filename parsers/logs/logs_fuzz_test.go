@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 // Fuzz targets for the log scanner and each line format, through the exported Scan
@@ -22,7 +21,7 @@ import (
 // run by every plain `go test`.
 
 // fuzzKeywords are the analyzer's phrases plus a short one, so that many lines match.
-var fuzzKeywords = append([]string{"err"}, kubemsg.LogKeywords...)
+var fuzzKeywords = append([]string{"err"}, samplePhrases...)
 
 // fuzzRef is the reference time klog years are completed from.
 var fuzzRef = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
@@ -45,7 +44,7 @@ func fixtureLogSeeds(f *testing.F) [][]byte {
 			}
 			// the part around the first keyword match, at most 16 KiB
 			start := 0
-			for _, k := range kubemsg.LogKeywords {
+			for _, k := range samplePhrases {
 				if i := bytes.Index(b, []byte(k)); i >= 0 {
 					start = max(0, bytes.LastIndexByte(b[:i], '\n')-4<<10)
 					break
@@ -70,7 +69,7 @@ func fixtureLogLines(f *testing.F, max int) []string {
 	var out []string
 	for _, b := range fixtureLogSeeds(f) {
 		for _, l := range strings.Split(string(b), "\n") {
-			for _, k := range kubemsg.LogKeywords {
+			for _, k := range samplePhrases {
 				if strings.Contains(l, k) && len(out) < max {
 					out = append(out, l)
 					break

@@ -25,7 +25,8 @@ var reLogStart = regexp.MustCompile(`^(?:[IWEF]\d{4} \d\d:\d\d:\d\d|\d{4}-\d\d-\
 
 // logContinues: a line cut at the terminal's width goes on in the next line unless that
 // starts a log line of its own.
-func logContinues(_, next string) bool {
+func logContinues(c paste.Cut) bool {
+	next := c.Next
 	// a tab starts klog's own continuation lines (multi-line values), never a cut
 	return strings.TrimSpace(next) != "" && next[0] != '\t' && !reLogStart.MatchString(strings.TrimLeft(next, " "))
 }

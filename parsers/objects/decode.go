@@ -530,6 +530,10 @@ func objectFromWire(it item, w *wire, path string, yamlLine int, opts Options, w
 }
 
 // managers lists the distinct field managers of an object (managedFields[].manager).
+// managerCompares counts the comparisons managers makes (TestManagersLinear: work is
+// counted, not timed).
+var managerCompares atomic.Int64
+
 func managers(mf []wireManagedField) []string {
 	var out []string
 	var seen map[string]bool // past a few managers: linear, not quadratic
@@ -544,12 +548,16 @@ func managers(mf []wireManagedField) []string {
 			}
 		}
 		if seen != nil {
+			managerCompares.Add(1)
 			if !seen[m.Manager] {
 				seen[m.Manager] = true
 				out = append(out, m.Manager)
 			}
-		} else if !slices.Contains(out, m.Manager) {
-			out = append(out, m.Manager)
+		} else {
+			managerCompares.Add(int64(len(out)))
+			if !slices.Contains(out, m.Manager) {
+				out = append(out, m.Manager)
+			}
 		}
 	}
 	return out

@@ -26,9 +26,9 @@ import (
 
 // Options tune Lines.
 type Options struct {
-	// Continues tells whether next goes on the line prev that a terminal cut at its
-	// width (the reader knows what starts a line of its own).
-	Continues func(prev, next string) bool
+	// Continues tells whether a line a terminal cut at its width goes on in the next
+	// (the reader knows what starts a line of its own).
+	Continues func(Cut) bool
 	// KeepTabs keeps leading tabs (logs: klog's multi-line values are tab-indented).
 	KeepTabs bool
 }
@@ -226,13 +226,52 @@ func Elision(l string) bool {
 	return t != "" && elisionMarks[t]
 }
 
+// Cut is a line a terminal may have cut at its width, and the line after it.
+type Cut struct {
+	First string // the first piece of the line so far: its indentation and shape
+	Last  string // the piece that reached the width
+	Next  string // the line after it
+	// Open says the line so far leaves a quoted value open (an odd double quote, or a
+	// YAML value opened with ": '"): the next line can only be its rest.
+	Open bool
+}
+
+// quotes follows the quoted values of a line over its pieces, in one pass.
+type quotes struct {
+	dq, sq   bool
+	esc      bool
+	prev2    [2]byte // the last two bytes seen
+	squoteAt bool
+}
+
+func (q *quotes) feed(s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q.esc:
+			q.esc = false
+		case c == '\\' && q.dq:
+			q.esc = true
+		case c == '"' && !q.sq:
+			q.dq = !q.dq
+		case c == '\'' && q.sq:
+			q.sq = false // ('' inside: closed and opened again, the same parity)
+		case c == '\'' && !q.dq && q.prev2 == [2]byte{':', ' '}:
+			q.sq = true
+		}
+		q.prev2 = [2]byte{q.prev2[1], c}
+	}
+}
+
+func (q *quotes) open() bool { return q.dq || q.sq }
+
 // commonWidths are terminal widths people use; a single wrapped line at one of them is
 // taken for a wrap.
 var commonWidths = map[int]bool{80: true, 100: true, 120: true, 132: true, 140: true, 150: true, 160: true,
 	180: true, 200: true, 220: true, 240: true, 250: true, 256: true}
 
 // unwrap joins the lines a terminal wrapped at its width.
-func unwrap(lines []string, orig []int, continuation func(prev, next string) bool) ([]string, []int) {
+func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, []int) {
 	w := 0
 	for _, l := range lines {
 		if n := utf8.RuneCountInString(l); n > w {
@@ -243,11 +282,20 @@ func unwrap(lines []string, orig []int, continuation func(prev, next string) boo
 		return lines, orig
 	}
 	joins := make([]bool, len(lines))
-	n := 0
+	n, first := 0, 0
+	var q quotes
+	q.feed(lines[0])
 	for i := range lines {
-		if i+1 < len(lines) && utf8.RuneCountInString(lines[i]) == w && continuation(lines[i], lines[i+1]) {
+		if i+1 < len(lines) && utf8.RuneCountInString(lines[i]) == w &&
+			continuation(Cut{First: lines[first], Last: lines[i], Next: lines[i+1], Open: q.open()}) {
 			joins[i] = true
 			n++
+			q.feed(lines[i+1])
+			continue
+		}
+		if i+1 < len(lines) {
+			first, q = i+1, quotes{}
+			q.feed(lines[i+1])
 		}
 	}
 	cont := func(i int) bool { return joins[i] }

@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-func never(string, string) bool  { return false }
-func always(_, next string) bool { return strings.TrimSpace(next) != "" }
+func never(Cut) bool    { return false }
+func always(c Cut) bool { return strings.TrimSpace(c.Next) != "" }
 
 // TestLines: each repair on real lines (the k9s pane of fixtures/realworld/netbird-*,
 // kubectl stderr wrapped at 80 columns, a Markdown quote, a web page's quotes).
@@ -15,7 +15,7 @@ func TestLines(t *testing.T) {
 	cases := []struct {
 		name string
 		in   string
-		cont func(string, string) bool
+		cont func(Cut) bool
 		want []string
 		orig []int
 	}{

@@ -66,16 +66,22 @@ func yamlOpen(before []string) bool {
 // continuation reports whether next, after a line cut at the terminal's width, is the
 // rest of it: it starts nothing of its own (a command, a header, a log line, a
 // describe block, a document) and is not the next row of the same table.
-func continuation(prev, next string) bool {
+func continuation(c paste.Cut) bool {
+	prev, next := c.Last, c.Next
 	t := strings.TrimSpace(next)
 	if headerColumns(prev) != nil {
 		// a header goes on only with more of its own words
 		return headerColumns(prev+next) != nil
 	}
 	if t == "" || parseCommand(next, 0) != nil || stderrLine(strings.TrimLeft(next, " ")) || headerColumns(next) != nil ||
-		strings.HasPrefix(next, "Name:") || jsonStart(t) && indentOf(next) == 0 ||
-		reYAMLTop.MatchString(next) || logLine(next) || reAPIServiceRow.MatchString(next) || reNamespaceRow.MatchString(next) ||
-		t == "---" {
+		strings.HasPrefix(next, "Name:") || reYAMLTop.MatchString(next) || logLine(next) ||
+		reAPIServiceRow.MatchString(next) || reNamespaceRow.MatchString(next) || t == "---" {
+		return false
+	}
+	if c.Open {
+		return true // cut inside a quoted value ('{"Conditions":[...' of an annotation)
+	}
+	if jsonStart(t) && indentOf(next) == 0 {
 		return false
 	}
 	// rows of one table: cells at the same offsets
@@ -92,7 +98,7 @@ func continuation(prev, next string) bool {
 		}
 	}
 	// YAML: the next key or list item at an indentation of its own
-	if ind := indentOf(next); ind > 0 && (reYAMLKey.MatchString(t) || strings.HasPrefix(t, "- ")) && ind <= indentOf(prev)+2 {
+	if ind := indentOf(next); ind > 0 && (reYAMLKey.MatchString(t) || strings.HasPrefix(t, "- ")) && ind <= indentOf(c.First)+2 {
 		return false
 	}
 	return true

@@ -35,22 +35,22 @@ Evidence: the condition, kube-controller-manager's "deletion of namespace ... fa
 lines, kube-apiserver's "Failed calling webhook, failing closed" and "rejected by
 webhook" lines and its request log, and the webhook configuration with its backend
 Service, endpoints and pods.`,
-	// admission webhooks (both capitalisations; 1.8-1.12 wording), denials, and the
-	// request log of the namespace controller's calls
-	Phrases: []string{"ailed calling webhook", "failed calling admission webhook", "denied the request", "rejected by webhook", "blocked due to the following policies",
-		":kube-system:namespace-controller", "/namespace-controller"},
-	Kinds:    []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
-	Collect:  collect,
-	Run:      runAdmissionWebhook,
-	Explains: []string{"content-remaining"},
-	Ladder:   ladder,
-	Risks:    risks,
-	Example:  example,
+	Lines: []analyzer.Match{{Phrases: []string{"ailed calling webhook", "failed calling admission webhook"}, // admission webhooks (both capitalisations; 1.8-1.12 wording)
+		Keys: collect},
+		// denials, in Kubernetes' and the policy engines' words, and the request log of
+		// the namespace controller's calls (its user agent: its service account or client name)
+		{Phrases: []string{"denied the request", "rejected by webhook", "blocked due to the following policies",
+			":kube-system:namespace-controller", "/namespace-controller"}, Keys: collectDenials}},
+	Kinds:   []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
+	Run:     runAdmissionWebhook,
+	Ladder:  ladder,
+	Risks:   risks,
+	Example: example,
 }
 
 // collect keeps the lines naming a failing webhook, by webhook name.
-func collect(e *logs.Entry, detail string) []string {
-	keys := collectDenials(e, detail)
+func collect(_ *logs.Entry, detail string) []string {
+	var keys []string
 	for _, w := range kubemsg.ParseWebhookFailures(detail) {
 		keys = append(keys, w.Webhook)
 	}
@@ -95,6 +95,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		cause.Summary = strings.Join(summaries, "; ") + ". Objects it guards stay in the namespace."
 		cause.Evidence = denialEv
 		cause.AttachLines(lines, p.Deletion, "refused deletes", 8)
+		cause.ClaimContent() // the objects it guards stay: the deletes are refused
 		return []analyzer.Cause{cause}, ""
 	}
 	if len(order) == 0 {
@@ -102,6 +103,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			return nil, analyzer.CondState(c) + ": every delete call succeeded"
 		}
 		if c := inferBlockingWebhook(p); c != nil {
+			c.ClaimContent() // the objects it guards stay
 			return []analyzer.Cause{*c}, ""
 		}
 		return nil, "no webhook failure in the namespace's conditions or in the controller's log lines for it"
@@ -174,6 +176,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	cause.Summary = strings.Join(summaries, "; ") + ". Objects it guards stay in the namespace."
 	cause.Evidence = ev
 	cause.AttachLines(lines, p.Deletion, "webhook call failures", 8)
+	cause.ClaimContent() // the objects it guards stay: the deletes are refused
 	return []analyzer.Cause{cause}, ""
 }
 

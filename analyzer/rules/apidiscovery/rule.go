@@ -32,47 +32,95 @@ Evidence: the NamespaceDeletionDiscoveryFailure condition, kube-controller-manag
 1.31; "stale GroupVersion discovery" with aggregated discovery), kube-apiserver's
 "<apiservice> failed with: ..." and "changing APIService availability" lines, and the
 APIService objects' Available condition.`,
-	Phrases: []string{
-		"unable to retrieve the complete list of server APIs", // client-go discovery (KCM quota, pre-1.16 namespace controller, kubectl)
-		"failed to discover some groups",                      // KCM garbage collector
-		"nable to get all supported resources from server",    // namespace deleter start-up (1.35: "Unable to get ...")
-		"Discovery failed for some groups",                    // the NamespaceDeletionDiscoveryFailure message echoed in logs and events
-		"unable to fetch metrics from",                        // HPA metrics clients (metrics.k8s.io & co. unavailable)
-		"couldn't get resource list for",                      // client-go memcache (KCM RESTMapper, kubectl)
-		"failed with: ",                                       // aggregator availability and OpenAPI aggregation
-		"changing APIService availability",                    // aggregator, V(2), 1.22+
-		"error resolving ",                                    // aggregator proxy
-		"currently unable to handle the request",              // 503 rendered by clients
-		"reconcile node routes",                               // cloud route controller: "Couldn't reconcile node routes"
-		"Could not create route",                              // cloud route controller
-		"UnauthorizedOperation",                               // AWS permission error
-		"AuthorizationFailed",                                 // Azure permission error
-		"AccessDenied",                                        // AWS/GCP permission error
+	Lines: []analyzer.Match{
+		{Phrases: []string{
+			"unable to retrieve the complete list of server APIs", // client-go discovery (KCM quota, pre-1.16 namespace controller, kubectl)
+			"failed to discover some groups",                      // KCM garbage collector
+			"nable to get all supported resources from server",    // namespace deleter start-up (1.35: "Unable to get ...")
+			"Discovery failed for some groups",                    // the NamespaceDeletionDiscoveryFailure message echoed in logs and events
+			"unable to fetch metrics from",                        // HPA metrics clients (metrics.k8s.io & co. unavailable)
+			"couldn't get resource list for",                      // client-go memcache (KCM RESTMapper, kubectl)
+			"currently unable to handle the request",              // 503 rendered by clients
+		}, Keys: discoveryKeys},
+		{Phrases: []string{
+			"failed with: ",                    // aggregator availability and OpenAPI aggregation
+			"changing APIService availability", // aggregator, V(2), 1.22+
+			"error resolving ",                 // aggregator proxy
+		}, Keys: apiServiceKeys},
 	},
 	Kinds:   []string{"APIService", "Service", "Endpoints", "EndpointSlice", "Pod", "Node", "Deployment", "StatefulSet", "DaemonSet"},
-	Collect: collect,
 	Run:     runAPIDiscovery,
 	Ladder:  ladder,
 	Risks:   risks,
 	Example: example,
 }
 
-// cloudKey is the key under which collect keeps cloud route and permission lines.
-const cloudKey = "\x00cloud"
-
-// collect keeps kube-apiserver's lines about an APIService (by APIService name) and
-// the cloud route-controller and permission lines (cloudKey).
-func collect(e *logs.Entry, d string) []string {
-	var keys []string
+// apiServiceKeys keeps kube-apiserver's lines about an APIService, by APIService name.
+func apiServiceKeys(e *logs.Entry, d string) []string {
 	if f, ok := kubemsg.ParseAPIServiceFailure(d); ok {
-		keys = append(keys, f.APIService)
+		return []string{f.APIService}
 	} else if e.Message == "changing APIService availability" && e.Field("name") != "" {
-		keys = append(keys, e.Field("name"))
+		return []string{e.Field("name")}
 	}
-	if kubemsg.IsCloudRouteOrPermissionError(d) {
-		keys = append(keys, cloudKey)
+	return nil
+}
+
+// Keys of the discovery lines: nsKey+NAMESPACE for the namespace controller's own
+// failures, wideKey for the cluster-wide ones (quota, garbage collector, kubectl, the
+// pre-1.16 namespace controller). Both start with a NUL, which no APIService name has.
+const (
+	nsKey   = "\x00ns/"
+	wideKey = "\x00wide"
+)
+
+// discoveryKeys keeps the lines that list failing group/versions.
+func discoveryKeys(e *logs.Entry, d string) []string {
+	if ns, fs := parseDiscovery(e, d); len(fs) > 0 {
+		if ns != "" {
+			return []string{nsKey + ns}
+		}
+		return []string{wideKey}
 	}
-	return keys
+	return nil
+}
+
+// parseDiscovery returns the failing group/versions a line lists, and the namespace
+// it names when it is the namespace controller's own failure.
+func parseDiscovery(e *logs.Entry, d string) (string, []kubemsg.GroupVersionError) {
+	ns, errText, ok := kubemsg.ParseNamespaceDeletionFailed(d)
+	if !ok && e.Message == "Deletion of namespace failed" && kubemsg.IsNamespaceName(e.Field("namespace")) {
+		// 1.35+: "Deletion of namespace failed" err="..." namespace="<ns>"
+		ns, errText, ok = e.Field("namespace"), e.Field("err"), true
+	}
+	if ok {
+		return ns, kubemsg.ParseDiscoveryFailure(errText)
+	}
+	if f := kubemsg.ParseDiscoveryFailure(d); len(f) > 0 {
+		return "", f
+	}
+	if f, ok := kubemsg.ParseMemcacheFailure(d); ok {
+		return "", []kubemsg.GroupVersionError{f}
+	}
+	if g := e.Field("groups"); g != "" && strings.Contains(d, "failed to discover some groups") {
+		return "", kubemsg.ParseDiscoveryFailure("failed to discover some groups " + g)
+	}
+	return "", nil
+}
+
+// discoveryLine is a kept line with the group/versions it lists.
+type discoveryLine struct {
+	entry    *logs.Entry
+	failures []kubemsg.GroupVersionError
+}
+
+// discoveryLines returns the kept discovery lines under a key, parsed.
+func discoveryLines(p *analyzer.Pass, key string) []discoveryLine {
+	var out []discoveryLine
+	for _, e := range p.Lines(key) {
+		_, fs := parseDiscovery(e, e.Detail())
+		out = append(out, discoveryLine{e, fs})
+	}
+	return out
 }
 
 type gvFinding struct {
@@ -115,12 +163,10 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	// kube-controller-manager lines naming this namespace
 	var nsLines []*logs.Entry
-	for _, dl := range ix.DiscoveryFailures {
-		if dl.Namespace == p.Namespace {
-			nsLines = append(nsLines, dl.Entry)
-			for _, f := range dl.Failures {
-				add(f.GroupVersion, f.Err)
-			}
+	for _, dl := range discoveryLines(p, nsKey+p.Namespace) {
+		nsLines = append(nsLines, dl.entry)
+		for _, f := range dl.failures {
+			add(f.GroupVersion, f.Err)
 		}
 	}
 	if len(nsLines) > 0 {
@@ -138,13 +184,13 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	specific := len(found) > 0
 	var wide []*logs.Entry
-	for _, dl := range ix.DiscoveryFailures {
-		if dl.Namespace != "" || (specific && !anyGV(dl.Failures, found)) {
+	for _, dl := range discoveryLines(p, wideKey) {
+		if specific && !anyGV(dl.failures, found) {
 			continue
 		}
-		wide = append(wide, dl.Entry)
+		wide = append(wide, dl.entry)
 		if !specific {
-			for _, f := range dl.Failures {
+			for _, f := range dl.failures {
 				add(f.GroupVersion, f.Err)
 			}
 		}
@@ -213,6 +259,7 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		}
 		cause.Evidence = ev
 		cause.AttachLines(all, p.Deletion, "discovery errors for "+gv, 8)
+		cause.ClaimGroup(kubemsg.GroupOf(gv)) // objects of the group cannot be listed or deleted
 		causes = append(causes, cause)
 	}
 	return causes, ""
@@ -330,60 +377,33 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 // plane to the pod network when the aggregator's calls time out or find no route:
 // cloud route-controller failures and cloud permission errors.
 func networkLinks(p *analyzer.Pass) []analyzer.Link {
-	cloud := p.Lines(cloudKey)
-	if len(cloud) == 0 {
+	ix := p.Index
+	routeLines, denials := ix.CloudLines(kubemsg.CloudRoute)
+	if len(routeLines)+len(denials) == 0 {
 		// a hypothesis from the error class, not a proven fault: never the root
 		return []analyzer.Link{{Component: "network path (control plane → pod network)",
-			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "nodes", "-o", "wide") + " && " + analyzer.Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=cloud-controller-manager", "--tail=500"),
+			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "nodes", "-o", "wide") + " && " + analyzer.CloudLogsCommand,
 				Why: "kube-apiserver's calls to the backend time out or find no route: check the routes from the control-plane hosts to the pod network (cloud route table, CNI, firewalls, security groups)."},
 			Finding: "the calls time out or find no route, which points at the network path (routes, CNI, firewalls) rather than at the backend pods; the bundle has no cloud-controller-manager or CNI log line about routes or permissions (collect: cloud-controller-manager and CNI logs, the node's routing table `ip route`, the cloud route table)"}}
 	}
-	lines := append([]*logs.Entry{}, cloud...)
-	analyzer.SortEntries(lines)
-	var perm, route bool
-	for _, e := range lines {
-		d := e.Detail()
-		if strings.Contains(d, "reconcile node routes") || strings.Contains(d, "Could not create route") {
-			route = true
-		}
-		if strings.Contains(d, "UnauthorizedOperation") || strings.Contains(d, "AuthorizationFailed") || strings.Contains(d, "AccessDenied") {
-			perm = true
-		}
-	}
+	// a refused call ("Couldn't reconcile node routes: ... UnauthorizedOperation") is
+	// filed as a refusal: the permission link says it; the route link shows the others
 	comp := "cloud-controller-manager (route controller)"
-	if c := lines[0].Component; c != "" && c != "cloud-controller-manager" {
+	first := append(append([]*logs.Entry{}, routeLines...), denials...)
+	analyzer.SortEntries(first)
+	if c := first[0].Component; c != "" && c != "cloud-controller-manager" {
 		comp = c
 	}
-	var routeLines, permLines []*logs.Entry
-	for _, e := range lines {
-		d := e.Detail()
-		if strings.Contains(d, "UnauthorizedOperation") || strings.Contains(d, "AuthorizationFailed") || strings.Contains(d, "AccessDenied") {
-			permLines = append(permLines, e)
-		} else {
-			routeLines = append(routeLines, e)
-		}
-	}
-	span := func(ls []*logs.Entry) string {
-		return fmt.Sprintf("%d log lines, first %s, last %s", len(ls), analyzer.FmtTime(ls[0].Time), analyzer.FmtTime(ls[len(ls)-1].Time))
-	}
-	logsCmd := analyzer.Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=cloud-controller-manager", "--tail=500")
 	var out []analyzer.Link
-	if route && len(routeLines) > 0 {
+	if len(routeLines) > 0 {
 		out = append(out, analyzer.Link{Component: comp, Fault: true, Evidence: analyzer.SampleLines(routeLines, 3),
-			Finding: "the route controller cannot create the routes to the pod network, so kube-apiserver cannot reach pods on other nodes. " + span(routeLines) + ".",
+			Finding: "the route controller cannot create the routes to the pod network, so kube-apiserver cannot reach pods on other nodes. " + analyzer.LineSpan(routeLines) + ".",
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "nodes", "-o", "custom-columns=NAME:.metadata.name,PODCIDR:.spec.podCIDR,NETWORK:.status.conditions[?(@.type==\"NetworkUnavailable\")].reason"),
 				Why: "Restore the routes from the control plane to every node's pod CIDR (the route controller recreates them once it can)."}})
 	}
-	if perm {
-		quote := strings.TrimSpace(permLines[0].Detail())
-		out = append(out, analyzer.Link{Component: "cloud permissions of the route controller", Fault: true, Evidence: analyzer.SampleLines(permLines, 3),
-			Finding: "the cloud refuses the route controller's calls: its IAM role or policy lacks the permissions it needs. " + span(permLines) + ".",
-			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: logsCmd + " | grep -E 'UnauthorizedOperation|AuthorizationFailed|AccessDenied'",
-				Why: "Restore the cloud route controller's permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + analyzer.Clip(quote, 200) + "). The routes come back on its next pass, kube-apiserver reaches the backend again and every stuck namespace finishes on its own."}})
-	}
-	if len(out) == 0 {
-		out = append(out, analyzer.Link{Component: comp, Fault: true, Evidence: analyzer.SampleLines(lines, 4),
-			Finding: "lines about pod-network routes or cloud permissions (" + span(lines) + ")"})
+	if l, ok := ix.CloudPermissionLink(kubemsg.CloudRoute, "route controller",
+		"The routes come back on its next pass, kube-apiserver reaches the backend again and every stuck namespace finishes on its own."); ok {
+		out = append(out, l)
 	}
 	return out
 }

@@ -24,14 +24,13 @@ deleting its objects at another version than the stored one calls the webhook. W
 webhook's Service gone, every list fails ("conversion webhook for <group/version>,
 Kind=<Kind> failed: ..."), so the namespace controller cannot delete the objects and
 the garbage collector and quota controllers cannot list them.`,
-	Phrases:  []string{"conversion webhook"}, // apiextensions-apiserver: "conversion webhook for %v failed: %v"
-	Kinds:    []string{"CustomResourceDefinition", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
-	Collect:  collect,
-	Run:      runConversionWebhook,
-	Explains: []string{"content-remaining"},
-	Ladder:   ladder,
-	Risks:    risks,
-	Example:  example,
+	Lines: []analyzer.Match{{Phrases: []string{"conversion webhook"}, // apiextensions-apiserver: "conversion webhook for %v failed: %v"
+		Keys: collect}},
+	Kinds:   []string{"CustomResourceDefinition", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
+	Run:     runConversionWebhook,
+	Ladder:  ladder,
+	Risks:   risks,
+	Example: example,
 }
 
 // collect keeps every conversion webhook failure (key "").
@@ -77,6 +76,7 @@ func runConversionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			continue
 		}
 		cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(crd))
+		cause.ClaimResource(crd.CRD.Plural + "." + crd.CRD.Group) // its objects can be neither listed nor deleted
 		fd := fmt.Sprintf("CRD %s: conversion strategy %s, versions %v (storage %s)", crd.Name, crd.CRD.ConversionStrategy, crd.CRD.Versions, crd.CRD.StorageVersion)
 		chain = append(chain, analyzer.Link{Component: "CRD " + crd.Name, Finding: fd, Evidence: []analyzer.Evidence{{File: crd.Source.File, Line: crd.Source.Line, Object: crd.Ref(), Text: fd}}, Fault: true,
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "crd", crd.Name, "-o", "jsonpath={.spec.conversion}"),
@@ -95,6 +95,9 @@ func runConversionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	cause.Summary = s + ", so the namespace controller cannot list or delete those objects."
 	cause.Evidence = ev
 	cause.AttachLines(lines, p.Deletion, "conversion webhook failures", 8)
+	if len(cause.Objects) == 0 && f.GroupVersion != "" {
+		cause.ClaimGroup(kubemsg.GroupOf(f.GroupVersion)) // the CRD is not in the bundle: its group
+	}
 	return []analyzer.Cause{cause}, ""
 }
 
