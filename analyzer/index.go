@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -62,9 +63,15 @@ type Index struct {
 
 	CapturedAt       time.Time
 	CapturedAtSource string
-	// KubernetesVersion is the server version from a saved `kubectl version -o json`
-	// or a component's start-up log line ("" when unknown).
-	KubernetesVersion string
+	// CaptureRecorded is true when CapturedAt is the collector's own record of when it
+	// ran (Records.CaptureClock), not an estimate from the newest time in the bundle
+	// (which only bounds the capture from below).
+	CaptureRecorded bool
+	// KubernetesVersion is the server version from a layout's version file, a saved
+	// `kubectl version -o json`, a component's start-up log line or, failing those, the
+	// kubelet version of the nodes ("" when unknown); KubernetesVersionSource says which.
+	KubernetesVersion       string
+	KubernetesVersionSource string
 	// ControllerStarts are kube-controller-manager (re)starts and leadership gains.
 	ControllerStarts []*logs.Entry
 }
@@ -103,8 +110,19 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 	}
 	ix.indexObjects(rec)
 	ix.NamespaceListed = rec.NamespaceListSeen
+	if ix.KubernetesVersion != "" {
+		ix.KubernetesVersionSource = "kubectl version -o json"
+	}
+	if rec.ServerVersion != "" {
+		// the layout's own record of the server's version (sonobuoy serverversion.json,
+		// troubleshoot cluster_version.json) wins over log lines
+		ix.KubernetesVersion, ix.KubernetesVersionSource = rec.ServerVersion, rec.ServerVersionFile
+	}
 	for i := range rec.Entries {
 		ix.addEntry(&rec.Entries[i])
+	}
+	if ix.KubernetesVersion == "" {
+		ix.nodeVersion()
 	}
 	for _, ce := range rec.CollectorErrors {
 		// a collector's saved error is evidence like a log line without a time: the
@@ -164,6 +182,9 @@ func (ix *Index) addEntry(e *logs.Entry) {
 		} else if i := strings.Index(d, "Version: v1."); i >= 0 {
 			ix.KubernetesVersion = strings.Fields(d[i+len("Version: "):])[0]
 		}
+		if ix.KubernetesVersion != "" {
+			ix.KubernetesVersionSource = fmt.Sprintf("%s start-up line (%s:%d)", e.Component, e.File, e.Line)
+		}
 	}
 	if e.Component == "kube-controller-manager" && (strings.Contains(d, "Starting namespace controller") ||
 		strings.Contains(d, "successfully acquired lease kube-system/kube-controller-manager")) {
@@ -213,11 +234,80 @@ func (ix *Index) captureTime() {
 			src = "newest log line (" + f.Path + ")"
 		}
 	}
+	for _, b := range ix.Records.CaptureBounds {
+		// a table's AGE (describe's "lasts") added to the dumped object's own timestamp
+		if b.Time.After(limit) {
+			ignored = append(ignored, b.Why())
+			continue
+		}
+		if b.Time.After(t) {
+			t, src = b.Time, b.Why()
+		}
+	}
+	if c := ix.Records.CaptureClock; !c.IsZero() && !c.After(limit) {
+		switch {
+		case !c.Before(t):
+			t, src = c, "recorded by the collector ("+ix.Records.CaptureClockSource+")"
+			ix.CaptureRecorded = true
+		default:
+			// a time in the bundle after the collector's clock: the clock is not the end
+			src += "; the collector's record (" + ix.Records.CaptureClockSource + ", " + FmtTime(c) + ") is older"
+		}
+	}
 	if len(ignored) > 0 {
 		src += "; ignored as in the future: " + strings.Join(ignored, ", ")
 	}
 	ix.CapturedAt = t
 	ix.CapturedAtSource = src
+}
+
+// nodeVersion takes the cluster version from the nodes' kubelet versions (a Node dump's
+// status.nodeInfo.kubeletVersion, a `kubectl get nodes` table's VERSION column) when the
+// bundle says nothing better: the newest one, since the control plane is never older
+// than its kubelets.
+func (ix *Index) nodeVersion() {
+	var best *objects.Object
+	for _, o := range ix.ByKind["Node"] {
+		v := o.KubeletVersion
+		if !strings.HasPrefix(v, "v1.") || len(v) > 64 {
+			continue
+		}
+		if best == nil || versionLess(best.KubeletVersion, v) {
+			best = o
+		}
+	}
+	if best == nil {
+		return
+	}
+	ix.KubernetesVersion = best.KubeletVersion
+	ix.KubernetesVersionSource = fmt.Sprintf("kubelet version of node %s (%s:%d); the control plane is this version or newer", best.Name, best.Source.File, best.Source.Line)
+}
+
+// versionLess compares "v1.X.Y..." versions by minor, then patch.
+func versionLess(a, b string) bool {
+	pa, pb := versionParts(a), versionParts(b)
+	for i := range pa {
+		if pa[i] != pb[i] {
+			return pa[i] < pb[i]
+		}
+	}
+	return false
+}
+
+func versionParts(v string) [3]int {
+	var out [3]int
+	v = strings.TrimPrefix(v, "v")
+	for i, p := range strings.SplitN(v, ".", 3) {
+		n := 0
+		for _, c := range p {
+			if c < '0' || c > '9' {
+				break
+			}
+			n = n*10 + int(c-'0')
+		}
+		out[i] = n
+	}
+	return out
 }
 
 // now is the machine's clock (the capture time can only be before it).

@@ -226,6 +226,13 @@ func summarize(r *Report) {
 		r.Summary = Clip(s, 240)
 	case r.State == StateUnknown:
 		r.Summary = "Namespace state unknown: " + r.StateReason
+	case r.State == StateDeleting:
+		var names []string
+		for _, d := range r.Deleting {
+			names = append(names, d.Name+" ("+d.DeletingFor+")")
+		}
+		r.Summary = Clip(fmt.Sprintf("No namespace is stuck: %d %s still being deleted with no blocker in the evidence: %s",
+			len(r.Deleting), Plural(len(r.Deleting), "namespaces", "namespace"), strings.Join(names, ", ")), 200)
 	default:
 		r.State = StateNoneStuck
 		r.Summary = "No namespace is stuck in Terminating"

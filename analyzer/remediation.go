@@ -2,10 +2,13 @@ package analyzer
 
 import (
 	"fmt"
+	"path"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/internal/shellsafe"
+	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -218,12 +221,8 @@ func coverage(ix *Index, r *Report) []Gap {
 		}
 		add(fmt.Sprintf("logs of pod %s/%s, a backend of an APIService or webhook, which is not running normally (%s)", pod.Namespace, pod.Name, PodState(pod)), cmd)
 	}
-	for _, ce := range ix.Records.CollectorErrors {
-		if len(kubemsg.ParseDiscoveryFailure(ce.Text)) > 0 {
-			continue // used as discovery evidence
-		}
-		add(fmt.Sprintf("the bundle collector could not collect everything (%s:%d: %s)", ce.File, ce.Line, ce.Text),
-			Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
+	for _, ce := range collectorGaps(ix.Records.CollectorErrors) {
+		add(ce, Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
 	}
 	var undumped []string
 	for _, ns := range r.Namespaces {
@@ -240,6 +239,41 @@ func coverage(ix *Index, r *Report) []Gap {
 			"for ns in "+Cmd(undumped...)+"; do kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -o json -n \"$ns\"; done")
 	}
 	return gaps
+}
+
+// collectorGaps says what the bundle collector could not collect: one sentence per file
+// and error text, naming the namespaces it was about (troubleshoot's per-namespace error
+// maps repeat one error for every namespace). Discovery errors are evidence, not gaps.
+func collectorGaps(errs []bundle.CollectorError) []string {
+	type key struct{ file, text string }
+	var order []key
+	byKey := map[key][]bundle.CollectorError{}
+	for _, ce := range errs {
+		if len(kubemsg.ParseDiscoveryFailure(ce.Text)) > 0 {
+			continue // used as discovery evidence
+		}
+		k := key{ce.File, ce.Text}
+		if _, ok := byKey[k]; !ok {
+			order = append(order, k)
+		}
+		byKey[k] = append(byKey[k], ce)
+	}
+	var out []string
+	for _, k := range order {
+		ces := byKey[k]
+		var nss []string
+		for _, ce := range ces {
+			if ce.Namespace != "" && !slices.Contains(nss, ce.Namespace) {
+				nss = append(nss, ce.Namespace)
+			}
+		}
+		what := "everything"
+		if len(nss) > 0 {
+			what = fmt.Sprintf("%s in %s %s", strings.TrimSuffix(path.Base(k.file), "-errors.json"), Plural(len(nss), "namespaces", "namespace"), strings.Join(firstN(nss, 8), ", "))
+		}
+		out = append(out, fmt.Sprintf("the bundle collector could not collect %s (%s:%d: %s)", what, ces[0].File, ces[0].Line, k.text))
+	}
+	return out
 }
 
 // backendPods returns the pods behind the Services that APIServices, webhooks and CRD

@@ -37,9 +37,12 @@ type Report struct {
 	// stuck, its chain and one ladder (namespaces[] keeps every namespace in full).
 	Problems   []Problem         `json:"problems"`
 	Namespaces []NamespaceReport `json:"namespaces"`
-	Risks      []Risk            `json:"risks"`
-	Coverage   []Gap             `json:"coverage"`
-	Warnings   []diag.Warning    `json:"warnings"`
+	// Deleting are the namespaces still being deleted, not stuck: Terminating for less
+	// than DeletingThreshold with no blocker in the evidence (deleting.go).
+	Deleting []DeletingNamespace `json:"deleting,omitempty"`
+	Risks    []Risk              `json:"risks"`
+	Coverage []Gap               `json:"coverage"`
+	Warnings []diag.Warning      `json:"warnings"`
 }
 
 // Report states.
@@ -47,7 +50,26 @@ const (
 	StateStuck     = "stuck"      // at least one namespace is stuck in Terminating
 	StateNoneStuck = "none-stuck" // the bundle holds the namespace list and none is stuck
 	StateUnknown   = "unknown"    // the bundle cannot show whether a namespace is stuck
+	// StateDeleting: no namespace is stuck, but some are still being deleted (Report.Deleting)
+	StateDeleting = "deleting"
 )
+
+// DeletingNamespace is a namespace still being deleted: Terminating for less than
+// DeletingThreshold, with no blocker in the evidence. It gets what to look at should it
+// not finish, never a ladder.
+type DeletingNamespace struct {
+	Name              string            `json:"name"`
+	DeletionTimestamp *time.Time        `json:"deletionTimestamp"`
+	Phase             string            `json:"phase,omitempty"`
+	DeletingFor       string            `json:"deletingFor"`
+	DeletingSeconds   int64             `json:"deletingSeconds"`
+	Conditions        []ConditionReport `json:"conditions,omitempty"`
+	Source            *Evidence         `json:"source,omitempty"`
+	// Why says why it is not called stuck (its age, the threshold, the rules that found nothing).
+	Why string `json:"why"`
+	// Watch are read-only commands for when it does not finish.
+	Watch []RemediationStep `json:"watch"`
+}
 
 // Generator identifies the nsanalyze build that wrote a report.
 type Generator struct {
@@ -110,8 +132,14 @@ type BundleInfo struct {
 	Objects          int        `json:"objects"`
 	ObjectFiles      int        `json:"objectFiles"`
 	LogFiles         []LogFile  `json:"logFiles"`
-	// KubernetesVersion is read from a saved `kubectl version -o json`, when present.
-	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	// CapturedAtRecorded is true when capturedAt is the collector's own record of when
+	// it ran (must-gather's timestamp file, sonobuoy's meta/run.log), not an estimate.
+	CapturedAtRecorded bool `json:"capturedAtRecorded,omitempty"`
+	// KubernetesVersion is read from a layout's version file, a saved `kubectl version
+	// -o json`, a component's start-up line or the nodes' kubelet version;
+	// KubernetesVersionSource says which.
+	KubernetesVersion       string `json:"kubernetesVersion,omitempty"`
+	KubernetesVersionSource string `json:"kubernetesVersionSource,omitempty"`
 	// Layouts names the bundle layouts recognised (troubleshoot, must-gather, ...).
 	Layouts []string `json:"layouts"`
 }

@@ -137,6 +137,10 @@ func (p *Pass) Lines(key string) []*logs.Entry {
 	return p.Index.ruleLines[p.Rule.Name][key]
 }
 
+// RuleLines returns the log lines a rule's matchers kept under key, for what the rule
+// reads outside a namespace's pass (its Risks).
+func (ix *Index) RuleLines(rule, key string) []*logs.Entry { return ix.ruleLines[rule][key] }
+
 // LineKeys returns the keys under which the running rule's matchers kept lines, sorted.
 func (p *Pass) LineKeys() []string {
 	if p.Rule == nil {

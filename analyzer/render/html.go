@@ -392,7 +392,9 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 </header>
 <section id="summary">
 <h2>Summary</h2>
-{{if not .R.Namespaces}}{{if eq .R.State "unknown"}}<p class="unknown"><strong>Namespace state unknown (inconclusive):</strong> {{.R.StateReason}}</p>{{else}}<p class="ok">No namespace is stuck in Terminating. {{.R.StateReason}}</p>{{end}}{{else}}
+{{if not .R.Namespaces}}{{if eq .R.State "unknown"}}<p class="unknown"><strong>Namespace state unknown (inconclusive):</strong> {{.R.StateReason}}</p>{{else}}<p class="ok">No namespace is stuck in Terminating. {{.R.StateReason}}</p>{{end}}
+{{range .R.Deleting}}<div class="problem-card"><p><code>{{.Name}}</code> is still being deleted (not stuck): {{.Why}}.</p><p>If it does not finish:</p>
+<ol>{{range .Watch}}<li>{{.Why}}<pre><code>{{.Command}}</code></pre></li>{{end}}</ol></div>{{end}}{{else}}
 <p>{{len .R.Namespaces}} namespace{{plural (len .R.Namespaces)}} stuck in Terminating, {{len .Problems}} independent problem{{plural (len .Problems)}}.</p>
 {{range .Problems}}<div class="problem-card" data-problem="{{.ID}}">
 <p><a href="#{{.Anchor}}"><strong>{{.ID}}</strong></a> <code>{{.CauseType}}</code>, confidence {{.Confidence}}</p>

@@ -32,6 +32,7 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 			}
 			m.p("\n\n")
 		}
+		m.deleting(r)
 	} else {
 		m.p("%d namespace%s stuck in Terminating, %d independent problem%s.\n\n", len(r.Namespaces), plural(len(r.Namespaces)),
 			len(v.Problems), plural(len(v.Problems)))

@@ -65,6 +65,7 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 				p.wrap("", "", r.StateReason)
 			}
 		}
+		p.deleting(r)
 	} else {
 		n := len(v.Problems)
 		p.line(p.c(sRed+sBold, fmt.Sprintf("%d namespace%s stuck in Terminating, %d independent problem%s:",

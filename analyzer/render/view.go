@@ -356,6 +356,9 @@ func kubeVersion(b analyzer.BundleInfo) string {
 	if b.KubernetesVersion == "" {
 		return "Kubernetes version not in the bundle"
 	}
+	if strings.HasPrefix(b.KubernetesVersionSource, "kubelet version") {
+		return "Kubernetes " + b.KubernetesVersion + " (the nodes' kubelet version)"
+	}
 	return "Kubernetes " + b.KubernetesVersion
 }
 
@@ -365,7 +368,10 @@ func captureLine(b analyzer.BundleInfo) string {
 		return "capture time unknown (no timestamp in the bundle)"
 	}
 	s := "captured " + ts(b.CapturedAt)
-	if b.CapturedAtSource != "" {
+	switch {
+	case b.CapturedAtRecorded:
+		s += " (" + b.CapturedAtSource + ")"
+	case b.CapturedAtSource != "":
 		s += " (estimated: " + b.CapturedAtSource + ")"
 	}
 	return s

@@ -39,6 +39,8 @@ const (
 	ReadClusterInfo     = "cluster-info-stdout" // a cluster-info dump on stdout: objects and logs
 	ReadCollectorErrors = "collector-errors"    // a troubleshoot *-errors.json
 	ReadArchive         = "archive"             // an archive inside the bundle: its members are listed on their own
+	ReadVersion         = "version"             // a layout's version file (sonobuoy serverversion.json, troubleshoot cluster_version.json)
+	ReadClock           = "capture-clock"       // a layout's record of when it ran (must-gather's timestamp)
 )
 
 // Nothing says, when the file gave nothing to the analysis, why ("" when it gave something).

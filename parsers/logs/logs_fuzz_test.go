@@ -285,6 +285,11 @@ func FuzzJSONLogLine(f *testing.F) {
 	f.Add(`{"ts":1e308,"msg":"err","v":0}`)
 	f.Add(`{"ts":-1e308,"msg":"err","caller":5}`)
 	f.Add(`{"ts":"x","msg":["err"]}`)
+	f.Add(`{"level":"error","msg":"err","time":"2021-08-17T17:43:58Z"}`)
+	f.Add(`{"level":"error","msg":"err","time":"0000-01-01T00:00:00-23:59"}`)
+	f.Add(`{"SYSLOG_IDENTIFIER":"kubelet","MESSAGE":"E0817 16:07:14.536031 1 x.go:1] err","__REALTIME_TIMESTAMP":"1629216434536089"}`)
+	f.Add(`{"MESSAGE":[101,114,114],"__REALTIME_TIMESTAMP":"-5"}`)
+	f.Add(`{"MESSAGE":"err","__REALTIME_TIMESTAMP":"99999999999999999999"}`)
 	f.Add(`{"msg":"err","x":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`)
 	for _, l := range fixtureLogLines(f, 100) {
 		if strings.HasPrefix(l, "{") {

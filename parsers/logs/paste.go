@@ -48,13 +48,16 @@ func repairPasteN(r io.Reader, opts Options) (data []byte, orig []int, physical 
 	if opts.SizeHint > maxPasteBytes {
 		return nil, nil, 0, r, false // known to be large: streamed without a first copy
 	}
-	raw, failed, err := readSafe(io.LimitReader(r, maxPasteBytes+1))
+	raw, failed, err := readSafe(io.LimitReader(r, maxPasteBytes+1), opts.SizeHint)
 	if failed != nil {
 		// the reader panicked: what it gave is scanned, then the panic goes on
 		return nil, nil, 0, io.MultiReader(bytes.NewReader(raw), panicReader{failed}), false
 	}
 	if err != nil || len(raw) > maxPasteBytes || bytes.IndexByte(raw, 0) >= 0 {
 		return nil, nil, 0, io.MultiReader(bytes.NewReader(raw), r), false
+	}
+	if !mayNeedRepair(raw) {
+		return nil, nil, 0, bytes.NewReader(raw), false // the common case: a log as collected
 	}
 	in := strings.Split(string(raw), "\n")
 	maxLine := opts.MaxLineBytes
@@ -109,8 +112,11 @@ func scanPaste(s *scanner, data []byte, orig []int, physical int) error {
 }
 
 // readSafe reads r to its end; a panic of the reader is returned, with what was read.
-func readSafe(r io.Reader) (data []byte, failed any, err error) {
+func readSafe(r io.Reader, size int64) (data []byte, failed any, err error) {
 	var buf bytes.Buffer
+	if size > 0 && size <= maxPasteBytes {
+		buf.Grow(int(size) + 1) // one exact buffer when the size is known
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			data, failed = buf.Bytes(), p
@@ -124,3 +130,59 @@ func readSafe(r io.Reader) (data []byte, failed any, err error) {
 type panicReader struct{ v any }
 
 func (p panicReader) Read([]byte) (int, error) { panic(p.v) }
+
+// mayNeedRepair is a pass over the bytes, without allocating, that tells a log as
+// collected (nothing for paste.Lines to do) from one that may be a damaged paste: a
+// character the repair replaces (any non-ASCII byte, a Markdown escape), a frame, quote,
+// fence or elision line, an indentation every line shares, or a line as long as the
+// widest followed by one that starts no log line of its own (a terminal's cut).
+func mayNeedRepair(b []byte) bool {
+	widest, lines, indented := 0, 0, 0
+	for pos := 0; pos < len(b); {
+		end := bytes.IndexByte(b[pos:], '\n')
+		if end < 0 {
+			end = len(b) - pos
+		}
+		l := bytes.TrimRight(b[pos:pos+end], "\r")
+		pos += end + 1
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		lines++
+		widest = max(widest, len(l))
+		switch l[0] {
+		case ' ':
+			indented++
+		case '>', '|', '`', '~', '+':
+			return true
+		}
+		for i, c := range l {
+			if c >= 0x80 || c == '\\' && i+1 < len(l) && bytes.IndexByte([]byte("_*[]#<>|`"), l[i+1]) >= 0 {
+				return true
+			}
+		}
+		if t := bytes.TrimSpace(l); len(t) <= 20 && paste.Elision(string(t)) {
+			return true
+		}
+	}
+	if lines > 0 && indented == lines {
+		return true
+	}
+	if widest < 60 {
+		return false
+	}
+	prevWide := false
+	for pos := 0; pos < len(b); {
+		end := bytes.IndexByte(b[pos:], '\n')
+		if end < 0 {
+			end = len(b) - pos
+		}
+		l := bytes.TrimRight(b[pos:pos+end], "\r")
+		pos += end + 1
+		if prevWide && len(bytes.TrimSpace(l)) > 0 && l[0] != '\t' && !reLogStart.Match(bytes.TrimLeft(l, " ")) {
+			return true
+		}
+		prevWide = len(l) == widest
+	}
+	return false
+}

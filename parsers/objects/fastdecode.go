@@ -80,6 +80,7 @@ var (
 	namesObjectRef       = fieldNames[ObjectReference]()
 	namesEventSource     = fieldNames[wireEventSource]()
 	namesServerVersion   = fieldNames[wireServerVersion]()
+	namesNodeInfo        = fieldNames[wireNodeInfo]()
 )
 
 // nameSet holds the lower-case JSON names of a struct's fields.
@@ -689,6 +690,8 @@ func (r *wireReader) status(s *wireStatus) bool {
 			return 3, r.string(&s.PodIP)
 		case "readyReplicas":
 			return 4, r.int(&s.ReadyReplicas)
+		case "nodeInfo":
+			return 5, pointer(r, &s.NodeInfo, r.nodeInfo)
 		}
 		return fieldUnknown, true
 	})
@@ -884,6 +887,16 @@ func (r *wireReader) eventSource(s *wireEventSource) bool {
 }
 
 // serverVersion reads the serverVersion of `kubectl version -o json`.
+// nodeInfo reads a Node's status.nodeInfo.
+func (r *wireReader) nodeInfo(v *wireNodeInfo) bool {
+	return r.fields(&namesNodeInfo, 2, func(k []byte) (int, bool) {
+		if string(k) == "kubeletVersion" {
+			return 0, r.string(&v.KubeletVersion)
+		}
+		return fieldUnknown, true
+	})
+}
+
 func (r *wireReader) serverVersion(v *wireServerVersion) bool {
 	return r.fields(&namesServerVersion, 1, func(k []byte) (int, bool) {
 		if string(k) == "gitVersion" {

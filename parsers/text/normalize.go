@@ -137,6 +137,9 @@ func (p *parser) remap() {
 		for k, v := range o.Source.Fields {
 			o.Source.Fields[k] = p.fileLine(v)
 		}
+		if o.Ages != nil && o.Ages.File == p.path {
+			o.Ages.Line = p.fileLine(o.Ages.Line)
+		}
 	}
 	if p.res.Log != nil {
 		for i := range p.res.Log.Entries {

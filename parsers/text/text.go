@@ -15,6 +15,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -76,6 +77,9 @@ type synth struct {
 	rendering string
 	condLines []int
 	deleting  bool // the rendering shows the deletion without its time (objects.Object.DeletionShown)
+	// age is the AGE column of a table row, lasts describe's "Terminating (lasts 2d)":
+	// both lower bounds of how long before the rendering was printed (objects.Ages)
+	age, lasts time.Duration
 }
 
 type parser struct {
@@ -635,6 +639,9 @@ func (p *parser) row(kind string, names, cells []string, line int, c *Command) {
 			spec["names"] = map[string]any{"plural": pl}
 		}
 	case "Node":
+		if v := get("VERSION"); strings.HasPrefix(v, "v") {
+			status["nodeInfo"] = map[string]any{"kubeletVersion": v}
+		}
 		if st := get("STATUS"); st != "" {
 			s, _, _ := strings.Cut(st, ",")
 			v := map[string]string{"Ready": "True", "NotReady": "False", "Unknown": "Unknown"}[s]
@@ -710,6 +717,9 @@ func (p *parser) row(kind string, names, cells []string, line int, c *Command) {
 		obj["status"] = status
 	}
 	s := synth{line: line, obj: obj, rendering: RenderingTable, deleting: deleting}
+	if a, ok := ParseAge(get("AGE")); ok {
+		s.age = a
+	}
 	for range conds {
 		s.condLines = append(s.condLines, line)
 	}
@@ -790,6 +800,9 @@ func (p *parser) decode() {
 		if s != nil {
 			o.Source.Rendering = s.rendering
 			o.DeletionShown = s.deleting && o.DeletionTimestamp.IsZero()
+			if s.age > 0 || s.lasts > 0 {
+				o.Ages = &objects.Ages{Age: s.age, TerminatingFor: s.lasts, File: p.path, Line: s.line}
+			}
 			for i := range o.Conditions {
 				o.Conditions[i].Line = 0
 				if i < len(s.condLines) {

@@ -3,10 +3,12 @@ package apidiscovery
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -89,7 +91,49 @@ func risks(ix *analyzer.Index, reported map[string]bool) []analyzer.Risk {
 			Evidence: []analyzer.Evidence{analyzer.ConditionEvidence(a, c)},
 			Fix:      append(safe, caution...)})
 	}
-	return append(out, eventRisks(ix)...)
+	out = append(out, eventRisks(ix)...)
+	return append(out, lineRisks(ix, reported, out)...)
+}
+
+// lineRisks finds group/versions that cluster-wide discovery lines (kubectl stderr,
+// the garbage collector, quota, a condition message pasted without its namespace) show
+// failing, when no APIService object or event already speaks for them: a namespace
+// deleted while they fail hangs.
+func lineRisks(ix *analyzer.Index, reported map[string]bool, found []analyzer.Risk) []analyzer.Risk {
+	byName := map[string][]*logs.Entry{}
+	errs := map[string]string{}
+	var names []string
+	for _, e := range ix.RuleLines(Name, wideKey) {
+		_, fs := parseDiscovery(e, e.Detail())
+		for _, f := range fs {
+			name := kubemsg.APIServiceName(f.GroupVersion)
+			if _, ok := byName[name]; !ok {
+				names = append(names, name)
+				errs[name] = f.Err
+			}
+			byName[name] = append(byName[name], e)
+		}
+	}
+	var out []analyzer.Risk
+	for _, name := range names {
+		if reported["APIService/"+name] || ix.APIServices[name] != nil || slices.ContainsFunc(found, func(r analyzer.Risk) bool {
+			return r.Object == "APIService/"+name || strings.Contains(r.Summary, kubemsg.GroupOf(kubemsg.GroupVersionOfAPIService(name)))
+		}) {
+			continue // the APIService object (healthy or not) or an event speaks for it
+		}
+		lines := byName[name]
+		analyzer.SortEntries(lines)
+		gv := kubemsg.GroupVersionOfAPIService(name)
+		safe, caution := apiServiceLadder(ix, nil, name, nil, nil)
+		summary := fmt.Sprintf("Discovery of %s fails (%s, %s): while it does, any namespace deleted will hang in Terminating. The bundle has no APIService object to confirm it (collect: kubectl get apiservice %s -o yaml).",
+			gv, analyzer.Clip(errs[name], 120), analyzer.LineSpan(lines), name)
+		if owner := kubemsg.WellKnownGroupOwner(kubemsg.GroupOf(gv)); owner != "" {
+			summary += " " + kubemsg.GroupOf(gv) + " is usually served by " + owner + "."
+		}
+		out = append(out, analyzer.Risk{Type: Name, Object: "APIService/" + name, Summary: summary,
+			Evidence: analyzer.SampleLines(lines, 3), Fix: append(safe, caution...)})
+	}
+	return out
 }
 
 // unavailableGroupRE finds the group of a client-side 503 in an event message:
