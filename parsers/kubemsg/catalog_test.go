@@ -99,6 +99,21 @@ var catalogParsers = map[string]func(string) map[string]string{
 		ns, name, ok := ParseErrorResolving(s)
 		return map[string]string{"ok": strconv.FormatBool(ok), "namespace": ns, "name": name}
 	},
+	"ParseAdmissionDenials": func(s string) map[string]string {
+		var names, policies []string
+		for _, d := range ParseAdmissionDenials(s) {
+			names = append(names, d.Webhook)
+			if d.Policy != "" {
+				policies = append(policies, d.Policy)
+			}
+		}
+		return map[string]string{"ok": strconv.FormatBool(len(names) > 0), "webhooks": strings.Join(names, ","), "policies": strings.Join(policies, ",")}
+	},
+	"ParseRequestLog": func(s string) map[string]string {
+		r, ok := ParseRequestLog(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "namespace": r.Namespace, "code": strconv.Itoa(r.Code),
+			"controller": strconv.FormatBool(r.NamespaceControllerDenied())}
+	},
 	"ClassifyError": func(s string) map[string]string {
 		return map[string]string{"code": ClassifyError(s).Code}
 	},
@@ -217,6 +232,8 @@ func TestCatalogCoverage(t *testing.T) {
 		"kubectl-stderr":              {8, 35},
 		"conversion-webhook":          {13, 35},
 		"admission-webhook":           {8, 35},
+		"admission-denied":            {8, 35},
+		"request-log":                 {14, 35},
 		"apiservice-failed":           {8, 35},
 		"apiservice-availability":     {22, 35},
 		"aggregator-proxy":            {10, 35},

@@ -314,3 +314,33 @@ func FuzzParseNewMessages(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseDenials: admission denials and request-log lines: no panic, every name found
+// is a DNS subdomain of the text, every request-log namespace a namespace name of it.
+func FuzzParseDenials(f *testing.F) {
+	addSeeds(f,
+		`admission webhook "validation.gatekeeper.sh" denied the request: [denied by ns-must-have-gk] you must provide labels`,
+		"admission webhook \"validate.kyverno.svc\" denied the request: \n\nresource Pod/a/b was blocked due to the following policies\n\np:\n  r: m",
+		`admission webhook "clusterwide-x.kubewarden.admission" denied the request without explanation`,
+		`rejected by webhook "a.b": &errors.StatusError{}`,
+		`"HTTP" verb="DELETE" URI="/api/v1/namespaces/a/pods" userAgent="x/namespace-controller" resp=403`,
+		`DELETE /apis/a/v1/namespaces/b/c: (1ms) 422 [x namespace-controller 1.2.3.4:5]`,
+		`[denied by `, `"HTTP" verb="`)
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, d := range ParseAdmissionDenials(text) {
+			if d.Webhook != "" && !strings.Contains(text, d.Webhook) {
+				t.Fatalf("webhook %q not in the text", d.Webhook)
+			}
+			if d.Policy != "" && !strings.Contains(text, d.Policy) {
+				t.Fatalf("policy %q not in the text", d.Policy)
+			}
+			_ = d.Named()
+		}
+		if r, ok := ParseRequestLog(text); ok {
+			if r.Namespace != "" && (!IsNamespaceName(r.Namespace) || !strings.Contains(text, r.Namespace)) {
+				t.Fatalf("namespace %q", r.Namespace)
+			}
+			_ = r.NamespaceControllerDenied()
+		}
+	})
+}

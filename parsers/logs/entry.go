@@ -51,6 +51,10 @@ const MaxTextBytes = 2000
 func (e *Entry) Detail() string {
 	err := e.Fields["err"]
 	switch {
+	case e.Message == "HTTP" && e.Fields["verb"] != "":
+		// kube-apiserver's request log (httplog, 1.19+): the request is in the fields;
+		// its detail reads as the printf form of 1.14-1.18 did
+		return "HTTP " + e.Fields["verb"] + " " + e.Fields["URI"] + " " + e.Fields["resp"] + " [" + e.Fields["userAgent"] + "]"
 	case err == "":
 		return e.Message
 	case e.Message == "Unhandled Error" || e.Message == "":

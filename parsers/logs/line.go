@@ -58,6 +58,9 @@ func (p *lineParser) parse(line []byte, e *Entry) (hasHeader bool) {
 	if p.parseKlog(content, e, fr.yearless) {
 		return true
 	}
+	if p.parseJSONFragment(content, e) {
+		return true
+	}
 	e.Message = string(bytes.TrimSpace(content))
 	return false
 }
@@ -517,4 +520,146 @@ func stripANSI(b []byte) []byte {
 		}
 	}
 	return out
+}
+
+// parseJSONFragment reads a piece of a JSON logging record cut at either end (a paste
+// from a log viewer: `ler.go:164","msg":"Unhandled Error","err":"deletion of ...`),
+// keys in any order: every complete `"key":value` pair is taken, a string value cut by
+// the end of the line as far as it goes. It needs "msg" or "err" and one more key,
+// so a line that merely quotes JSON is not a record.
+func (p *lineParser) parseJSONFragment(b []byte, e *Entry) bool {
+	if !bytes.Contains(b, []byte(`"msg":`)) && !bytes.Contains(b, []byte(`"err":`)) {
+		return false
+	}
+	m := map[string]string{}
+	pairs := 0
+	for i := 0; i < len(b) && pairs < 64; {
+		k := bytes.Index(b[i:], []byte(`":`))
+		if k < 0 {
+			break
+		}
+		end := i + k // the key's closing quote
+		start := bytes.LastIndexByte(b[i:end], '"')
+		if start < 0 {
+			i = end + 2
+			continue
+		}
+		start += i
+		key := string(b[start+1 : end])
+		if !jsonKey(key) || start > 0 && b[start-1] != ',' && b[start-1] != '{' && b[start-1] != ' ' {
+			i = end + 2
+			continue
+		}
+		v, n := fragmentValue(b[end+2:])
+		i = end + 2 + n
+		if _, dup := m[key]; !dup {
+			m[key] = v
+			pairs++
+		}
+	}
+	msg, hasMsg := m["msg"]
+	errText, hasErr := m["err"]
+	if !hasMsg && !hasErr || pairs < 2 {
+		return false
+	}
+	e.Message = msg
+	if !hasMsg {
+		e.Message = errText
+	}
+	if ts, err := strconv.ParseFloat(m["ts"], 64); err == nil && e.Time.IsZero() && ts >= 0 && ts < maxJSONTs {
+		sec, frac := math.Modf(ts / 1000)
+		e.Time = time.Unix(int64(sec), int64(frac*1e9)).UTC()
+		e.TimeSource = "json"
+	}
+	if c := m["caller"]; c != "" {
+		if i := strings.LastIndexByte(c, '/'); i >= 0 {
+			c = c[i+1:]
+		}
+		e.Caller = c
+	}
+	e.Severity = "E"
+	if _, ok := m["v"]; ok {
+		e.Severity = "I"
+	}
+	for k, v := range m {
+		switch k {
+		case "ts", "msg", "caller", "v":
+			continue
+		}
+		if e.Fields == nil {
+			e.Fields = map[string]string{}
+		}
+		e.Fields[k] = v
+	}
+	return true
+}
+
+func jsonKey(k string) bool {
+	if k == "" || len(k) > 64 {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// fragmentValue reads the JSON value at the start of b: a string (cut by the end of b:
+// as far as it goes), an object's "name" (klog's KObj: {"name":"x","namespace":"y"}),
+// or a bare token; n is how many bytes it took.
+func fragmentValue(b []byte) (v string, n int) {
+	for n < len(b) && b[n] == ' ' {
+		n++
+	}
+	if n >= len(b) {
+		return "", n
+	}
+	switch b[n] {
+	case '"':
+		var out []byte
+		for i := n + 1; i < len(b); i++ {
+			c := b[i]
+			if c == '"' {
+				var s string
+				if json.Unmarshal(b[n:i+1], &s) == nil {
+					return s, i + 1
+				}
+				return string(out), i + 1
+			}
+			if c == '\\' && i+1 < len(b) {
+				i++
+				switch b[i] {
+				case 'n':
+					out = append(out, '\n')
+				case 't':
+					out = append(out, '\t')
+				default:
+					out = append(out, b[i])
+				}
+				continue
+			}
+			out = append(out, c)
+		}
+		return string(out), len(b) // cut by the end of the line
+	case '{':
+		end := bytes.IndexByte(b[n:], '}')
+		if end < 0 {
+			return "", len(b)
+		}
+		var obj map[string]any
+		if json.Unmarshal(b[n:n+end+1], &obj) == nil {
+			if name, ok := obj["name"].(string); ok {
+				return name, n + end + 1
+			}
+		}
+		return string(b[n : n+end+1]), n + end + 1
+	}
+	end := bytes.IndexAny(b[n:], ",}")
+	if end < 0 {
+		end = len(b) - n
+	}
+	return strings.TrimSpace(string(b[n : n+end])), n + end
 }

@@ -38,6 +38,9 @@ type Options struct {
 	// Component, when set, is the component of the whole file (the caller knows better
 	// than the path, e.g. a symlink named after it).
 	Component string
+	// Repaired says the text was repaired already (parsers/text): a small file is not
+	// repaired as a paste again (repairPaste).
+	Repaired bool
 }
 
 // FileInfo summarises one scanned log file (or one section of it).
@@ -133,7 +136,11 @@ func ScanFile(r io.Reader, path string, opts Options, warn *diag.Sink) (f *File,
 			f, err = s.file, nil
 		}
 	}()
-	err = s.run(r)
+	if data, orig, n, rest, ok := repairPasteN(r, opts); ok {
+		err = scanPaste(s, data, orig, n)
+	} else {
+		err = s.run(rest)
+	}
 	s.file.Info = s.info
 	return s.file, err
 }

@@ -23,10 +23,14 @@ type Object struct {
 
 	CreationTimestamp time.Time // zero when absent
 	DeletionTimestamp time.Time // zero when absent
-	Finalizers        []string  // metadata.finalizers
-	Labels            map[string]string
-	OwnerReferences   []OwnerReference
-	Managers          []string // metadata.managedFields[].manager, distinct, in order
+	// DeletionShown says the object's deletion was requested where the rendering that
+	// shows it carries no time: a `kubectl get` table's STATUS "Terminating", describe's
+	// "Status: Terminating (lasts 13h)" (DeletionTimestamp stays zero then).
+	DeletionShown   bool
+	Finalizers      []string // metadata.finalizers
+	Labels          map[string]string
+	OwnerReferences []OwnerReference
+	Managers        []string // metadata.managedFields[].manager, distinct, in order
 
 	Phase          string      // status.phase
 	Conditions     []Condition // status.conditions
@@ -125,6 +129,12 @@ func (o *Object) Ref() string {
 		return o.Kind + "/" + o.Name
 	}
 	return o.Kind + "/" + o.Namespace + "/" + o.Name
+}
+
+// Deleting reports whether the object's deletion was requested: a deletionTimestamp,
+// or a rendering that shows it without its time (DeletionShown).
+func (o *Object) Deleting() bool {
+	return !o.DeletionTimestamp.IsZero() || o.DeletionShown
 }
 
 // Condition returns the status condition of the given type, or nil.

@@ -12,7 +12,7 @@ import (
 
 var (
 	reYAMLTop = regexp.MustCompile(`^(apiVersion|kind|metadata|spec|status|items|data):(\s|$)`)
-	reYAMLKey = regexp.MustCompile(`^[a-z_"'][\w"'.-]*:(\s|$)`)
+	reYAMLKey = regexp.MustCompile(`^[a-z_"'][\w"'./-]*:(\s|$)`)
 )
 
 func jsonStart(t string) bool {
@@ -81,11 +81,24 @@ func (p *parser) jsonBlock(i int) int {
 // line at the left margin that YAML would not start a key, list item or document with.
 func (p *parser) yamlBlock(i int) int {
 	j := i + 1
+	open, literal := quoteOpen(0, p.lines[i]), blockScalar(p.lines[i])
 	for ; j < len(p.lines); j++ {
 		l := p.lines[j]
-		if l == "" || l[0] == ' ' || l[0] == '\t' {
+		if open != 0 {
+			open = quoteOpen(open, strings.TrimSpace(l)) // a quoted scalar over lines (flattened: at the margin)
 			continue
 		}
+		if l == "" || l[0] == ' ' || l[0] == '\t' {
+			if l != "" {
+				open = quoteOpen(0, strings.TrimSpace(l))
+				literal = blockScalar(l)
+			}
+			continue
+		}
+		if literal && !reYAMLKey.MatchString(l) && !strings.HasPrefix(l, "- ") && parseCommand(l, j+1) == nil {
+			continue // a block scalar's text, flattened to the margin
+		}
+		open, literal = quoteOpen(0, l), blockScalar(l)
 		if c := parseCommand(l, j+1); c != nil {
 			break
 		}
@@ -98,6 +111,10 @@ func (p *parser) yamlBlock(i int) int {
 	end := j
 	for end > i && strings.TrimSpace(p.lines[end-1]) == "" {
 		end--
+	}
+	if flattened(p.lines[i:end]) {
+		// indentation lost: restored from the object schema, line for line
+		copy(p.lines[i:end], reindent(p.lines[i:end]))
 	}
 	p.decodeBlock(i, end, true)
 	return j
@@ -179,4 +196,15 @@ func (p *parser) decodeBlock(i, j int, yaml bool) {
 		}
 		p.res.NamespaceLists = append(p.res.NamespaceLists, l)
 	}
+}
+
+// blockScalar reports a key whose value is a literal or folded block ("key: |").
+func blockScalar(l string) bool {
+	t := strings.TrimRight(l, " ")
+	for _, ind := range []string{": |", ": >", ": |-", ": >-", ": |+", ": >+"} {
+		if strings.HasSuffix(t, ind) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"regexp"
 	"strings"
 	"time"
 
@@ -36,10 +37,15 @@ func (p *parser) describe(i int) int {
 	j := i + 1
 	for ; j < len(p.lines); j++ {
 		l := p.lines[j]
-		if strings.HasPrefix(l, "Name:") || parseCommand(l, j+1) != nil || stderrLine(l) || headerColumns(l) != nil ||
-			jsonStart(l) || reYAMLTop.MatchString(l) {
+		// "Name:" starts the next object, unless a key without value opens it
+		// (flattened: "Service:" then "Name:  metrics-server" at the margin)
+		if strings.HasPrefix(l, "Name:") && !opensMap(p.lines[j-1]) || parseCommand(l, j+1) != nil || stderrLine(l) ||
+			headerColumns(l) != nil || jsonStart(l) || reYAMLTop.MatchString(l) {
 			break
 		}
+	}
+	if describeFlattened(p.lines[i:j]) {
+		copy(p.lines[i:j], reindentDescribe(p.lines[i:j]))
 	}
 	root := p.describeTree(i, j)
 	p.describeObject(root, i+1)
@@ -68,14 +74,21 @@ func (p *parser) describeTree(i, j int) *dnode {
 		ind := indentOf(l)
 		if tab != nil {
 			if t == "" {
+				if len(tab.rows) == 0 {
+					continue // a blank line between the header and its first row (trimmed by hand)
+				}
 				tab = nil
 				continue
 			}
 			if key, _, ok := describeKey(t, ind); ok && ind <= tabParent && !(ind == 0 && !isUpper(key)) {
 				tab = nil
 			} else {
-				if ind == tabIndent {
-					if cells, ok := splitRow(l, tab.cols); ok {
+				if ind == tabIndent || len(tab.rows) == 0 && ind <= tabIndent+4 {
+					cells, ok := splitRow(l, tab.cols)
+					if !ok || tab.cols[0].start < 0 {
+						cells, ok = splitCondRow(t, tab.cols)
+					}
+					if ok {
 						tab.rows = append(tab.rows, drow{cells: cells, line: k + 1})
 						continue
 					}
@@ -95,6 +108,15 @@ func (p *parser) describeTree(i, j int) *dnode {
 		if t == "" {
 			continue
 		}
+		// a table header right under a key without value belongs to it, however the
+		// paste indented it (flattened: both at the margin)
+		if last := stack[len(stack)-1].n; last != root && last.val == "" && len(last.kids) == 0 && last.table == nil &&
+			ind <= last.indent && strings.HasPrefix(t, "Type ") {
+			for len(stack) > 1 && stack[len(stack)-1].n != last {
+				stack = stack[:len(stack)-1]
+			}
+			ind = last.indent + 1
+		}
 		for len(stack) > 1 && stack[len(stack)-1].indent >= ind {
 			stack = stack[:len(stack)-1]
 		}
@@ -103,10 +125,14 @@ func (p *parser) describeTree(i, j int) *dnode {
 		if !ok {
 			// a table under a key with no value: "Conditions:" then "  Type  Status ..."
 			if len(top.kids) == 0 && top.val == "" && top != root && top.table == nil {
-				if cols := splitCells(l); len(cols) >= 2 && cols[0].name == "Type" && (cols[1].name == "Status" || cols[1].name == "Reason") {
+				cols := splitCells(l)
+				if len(cols) == 1 && strings.HasPrefix(strings.TrimSpace(l), "Type ") {
+					cols = singleSpaced(strings.TrimSpace(l)) // padding collapsed
+				}
+				if len(cols) >= 2 && cols[0].name == "Type" && (cols[1].name == "Status" || cols[1].name == "Reason") {
 					tab = &dtable{cols: cols}
 					top.table = tab
-					tabIndent, tabParent = ind, top.indent
+					tabIndent, tabParent = indentOf(l), top.indent
 					if k+1 < j && strings.HasPrefix(strings.TrimSpace(p.lines[k+1]), "----") {
 						k++
 					}
@@ -215,6 +241,7 @@ func (p *parser) describeObject(root *dnode, line int) {
 	}
 	spec, st := map[string]any{}, map[string]any{}
 	var condLines []int
+	deleting := false
 	// the generic describer: Metadata, Spec, Status hold the object's fields
 	if m := root.kid("Metadata"); m != nil && len(m.kids) > 0 {
 		if v, ok := convert(m).(map[string]any); ok {
@@ -243,6 +270,7 @@ func (p *parser) describeObject(root *dnode, line int) {
 		if kind != "Pod" || ph != "Terminating" {
 			st["phase"] = ph
 		}
+		deleting = kind == "Pod" && ph == "Terminating" // "Terminating (lasts 13h)": a deletionTimestamp, not shown
 	}
 	if cn := root.kid("Conditions"); cn != nil && cn.table != nil {
 		var conds []any
@@ -287,7 +315,7 @@ func (p *parser) describeObject(root *dnode, line int) {
 	if len(st) > 0 {
 		obj["status"] = st
 	}
-	sy := synth{line: line, obj: obj, rendering: RenderingDescribe, condLines: condLines}
+	sy := synth{line: line, obj: obj, rendering: RenderingDescribe, condLines: condLines, deleting: deleting}
 	if status != nil {
 		// "Status:  Terminating (lasts 13h)": deleted at least that long before the describe
 		if _, rest, ok := strings.Cut(status.val, "(lasts "); ok {
@@ -435,4 +463,114 @@ func describeTime(v string) string {
 		}
 	}
 	return ""
+}
+
+// reDescribeTime is a time as describe prints it in a table cell.
+var reDescribeTime = regexp.MustCompile(`^(?:\w{3}, \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d [+-]\d{4}|\d{4}-\d\d-\d\dT\S+|<unknown>|<nil>|Mon, 01 Jan 0001 00:00:00 \+0000)(?: |$)`)
+
+// splitCondRow reads a row of a describe Conditions table whatever its spacing (the
+// padding collapsed, the header misaligned): one word for each of Type, Status and
+// Reason, a whole time for the time columns, the rest for Message.
+func splitCondRow(t string, cols []column) ([]string, bool) {
+	cells := make([]string, len(cols))
+	rest := strings.TrimSpace(t)
+	for k, c := range cols {
+		if rest == "" {
+			return cells, k >= 2 // Type and Status at least
+		}
+		switch {
+		case c.name == "Message" || k == len(cols)-1:
+			cells[k] = rest
+			rest = ""
+		case strings.HasPrefix(c.name, "Last") && strings.HasSuffix(c.name, "Time"):
+			m := reDescribeTime.FindString(rest)
+			if m == "" {
+				return nil, false
+			}
+			cells[k] = strings.TrimSpace(m)
+			rest = strings.TrimSpace(rest[len(m):])
+		default:
+			w, r, _ := strings.Cut(rest, " ")
+			cells[k], rest = w, strings.TrimSpace(r)
+		}
+	}
+	if cells[0] == "" || !isUpper(cells[0]) || len(cols) > 1 && cells[1] != "True" && cells[1] != "False" && cells[1] != "Unknown" && cols[1].name == "Status" {
+		return nil, false
+	}
+	return cells, true
+}
+
+// opensMap reports a describe line "Key:" without a value.
+func opensMap(l string) bool {
+	k, v, ok := describeKey(strings.TrimSpace(l), indentOf(l))
+	return ok && v == "" && k != "Annotations" && k != "Labels"
+}
+
+// describeFlattened reports a describe block of the generic describer whose nesting
+// was flattened: every key at the margin, and Metadata, Spec or Status followed by a
+// key of theirs.
+func describeFlattened(lines []string) bool {
+	nested := false
+	for k, l := range lines {
+		if l != "" && l[0] == ' ' {
+			return false
+		}
+		if k > 0 && (lines[k-1] == "Metadata:" || lines[k-1] == "Spec:" || lines[k-1] == "Status:") {
+			if key, _, ok := describeKey(l, 0); ok && describeTop[camel(key)] == nil {
+				nested = true
+			}
+		}
+	}
+	return nested
+}
+
+var describeTop = map[string]*yamlShape{"name": leaf, "namespace": leaf, "labels": anyMap, "annotations": anyMap,
+	"apiVersion": leaf, "kind": leaf, "metadata": metadata, "spec": spec, "status": status, "events": leaf}
+
+// reindentDescribe restores the nesting of a flattened generic describe block from the
+// object schema, as reindent does for YAML: describe prints a map's keys two spaces in,
+// and a list of maps as its elements' keys, a repeated key starting the next element.
+func reindentDescribe(lines []string) []string {
+	out := make([]string, len(lines))
+	type frame struct {
+		shape  *yamlShape
+		indent int
+		seen   map[string]bool
+	}
+	stack := []*frame{{shape: shapeMap("map", describeTop), seen: map[string]bool{}}}
+	last := 0
+	for k, l := range lines {
+		t := strings.TrimSpace(l)
+		key, val, ok := describeKey(t, 1)
+		if !ok || t == "" {
+			out[k] = strings.Repeat(" ", last) + t // a value going on (labels, a list item)
+			if t == "" {
+				out[k] = ""
+			}
+			continue
+		}
+		name := camel(key)
+		at := -1
+		for i := len(stack) - 1; i >= 0; i-- {
+			if hasKey(stack[i].shape, name) && (!stack[i].seen[name] || stack[i].shape.kind == "maps") {
+				at = i
+				break
+			}
+		}
+		if at < 0 {
+			at = len(stack) - 1
+		}
+		stack = stack[:at+1]
+		f := stack[at]
+		if f.shape.kind == "maps" && f.seen[name] {
+			f.seen = map[string]bool{} // the next element
+		}
+		f.seen[name] = true
+		out[k] = strings.Repeat(" ", f.indent) + t
+		last = f.indent + 2
+		if val == "" && len(stack) < maxFlatDepth {
+			stack = append(stack, &frame{shape: childShape(f.shape, name), indent: f.indent + 2, seen: map[string]bool{}})
+		}
+	}
+	return out
 }

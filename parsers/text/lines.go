@@ -9,8 +9,8 @@ import (
 
 var (
 	// a shell prompt: "$ ", "# ", "> ", "› ", "% ", "❯ ", "user@host:~$ ",
-	// "[root@node1 tmp]# ", "PS C:\> ", "➜  dir "
-	rePrompt = regexp.MustCompile(`^\s*(?:(?:\[[^\]]{1,80}\]|\([^)]{1,40}\)\s?[\w.@~:/\\-]{0,80}|[\w.@~:/\\-]{0,80})\s?[$#%>›❯»]|➜\s+\S*|PS [^>]{0,80}>)\s+`)
+	// "[root@node1 tmp]# ", "PS C:\> ", "➜  dir ", and redacted: "{USER}@<host>:~$ "
+	rePrompt = regexp.MustCompile(`^\s*(?:(?:\[[^\]]{1,80}\]|\([^)]{1,40}\)\s?[\w.@~:/\\{}<>-]{0,80}|[\w.@~:/\\{}<>-]{0,80})\s?[$#%>›❯»]|➜\s+\S*|PS [^>]{0,80}>)\s+`)
 	// an RFC 3339 time before a prompt
 	reStamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)\s+`)
 	// kubectl / oc after the prompt (sudo, microk8s, k3s and k0s wrappers allowed)
@@ -22,7 +22,7 @@ var (
 	// a headerless `kubectl get ns` row: NAME STATUS AGE
 	reNamespaceRow = regexp.MustCompile(`^\s*([a-z0-9]([-a-z0-9]*[a-z0-9])?)\s+(Active|Terminating)\s+(\S+)\s*$`)
 	// a row of a namespace's describe Conditions table: Type Status LastTransitionTime Reason Message
-	reCondRow = regexp.MustCompile(`^\s+(Namespace\w+)\s+(True|False|Unknown)\s+(\w{3}, \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d [+-]\d{4}|\S+)\s+(\w+)\s+(.*)$`)
+	reCondRow = regexp.MustCompile(`^\s*(Namespace\w+)\s+(True|False|Unknown)\s+(\w{3}, \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d [+-]\d{4}|\S+)\s+(\w+)\s+(.*)$`)
 	// `-o name` output: "namespace/foo", "apiservice.apiregistration.k8s.io/v1.foo"
 	reNameOutput = regexp.MustCompile(`^([a-z0-9.-]+)/([a-z0-9.:-]+)$`)
 )
@@ -85,14 +85,14 @@ func parseCommand(line string, n int) *Command {
 	}
 	c := &Command{Line: n, Text: rest, Tool: "kubectl"}
 	args := m[2]
-	if i := strings.IndexByte(args, '|'); i >= 0 {
+	if i := unquotedIndex(args, "|"); i >= 0 {
 		c.Piped = true
 		args = args[:i]
 	}
-	if i := strings.IndexAny(args, ">;&"); i >= 0 {
+	if i := unquotedIndex(args, ">;&"); i >= 0 {
 		args = args[:i]
 	}
-	f := strings.Fields(args)
+	f := shellFields(args)
 	pos := []string{}
 	for i := 0; i < len(f); i++ {
 		a := f[i]
@@ -199,6 +199,9 @@ func headerColumns(l string) []column {
 		t = expandTabs(t)
 	}
 	cols := splitCells(t)
+	if len(cols) == 1 && strings.Contains(t, " ") {
+		cols = singleSpaced(t) // a header whose padding was collapsed: "NAME STATUS AGE"
+	}
 	if len(cols) < 2 || cols[0].name != "NAME" && cols[0].name != "NAMESPACE" {
 		return nil
 	}
@@ -228,6 +231,29 @@ func headerWord(w string) bool {
 type column struct {
 	name  string
 	start int
+}
+
+// twoWordColumns are the column names kubectl prints with a space inside.
+var twoWordColumns = map[string]bool{"CREATED AT": true, "DISPLAY NAME": true, "NOMINATED NODE": true,
+	"READINESS GATES": true, "LAST SEEN": true, "LAST SCHEDULE": true, "INTERNAL IP": true, "EXTERNAL IP": true,
+	"OS IMAGE": true, "KERNEL VERSION": true, "CONTAINER RUNTIME": true, "ACCESS MODES": true, "RECLAIM POLICY": true,
+	"VOLUME MODE": true, "LAST TRANSITION TIME": false}
+
+// singleSpaced splits a header whose columns are one space apart into its column names
+// (the known two-word names kept whole); the offsets are of no use for its rows, which
+// are split at their spaces (splitLoose).
+func singleSpaced(t string) []column {
+	w := strings.Fields(t)
+	var out []column
+	for i := 0; i < len(w); i++ {
+		if i+1 < len(w) && twoWordColumns[w[i]+" "+w[i+1]] {
+			out = append(out, column{name: w[i] + " " + w[i+1], start: -1})
+			i++
+			continue
+		}
+		out = append(out, column{name: w[i], start: -1})
+	}
+	return out
 }
 
 // splitCells splits a line at runs of two or more spaces (tabwriter pads columns with
@@ -306,4 +332,59 @@ func describeKey(t string, indent int) (key, val string, ok bool) {
 		}
 	}
 	return key, strings.TrimSpace(rest), true
+}
+
+// unquotedIndex is the index of the first of chars outside shell quotes, or -1.
+func unquotedIndex(s, chars string) int {
+	var q byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			}
+		case c == '\'' || c == '"':
+			q = c
+		case strings.IndexByte(chars, c) >= 0:
+			return i
+		}
+	}
+	return -1
+}
+
+// shellFields splits a command's arguments as a shell does: at blanks outside quotes,
+// the quotes removed (-o jsonpath='{range .items[*]}{.metadata.name}{"\n"}{end}' is
+// one argument).
+func shellFields(s string) []string {
+	var out []string
+	var b strings.Builder
+	var q byte
+	in := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			} else {
+				b.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			q, in = c, true
+		case c == ' ' || c == '\t':
+			if in {
+				out = append(out, b.String())
+				b.Reset()
+				in = false
+			}
+		default:
+			b.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		out = append(out, b.String())
+	}
+	return out
 }

@@ -16,6 +16,11 @@ func Sniff(head []byte) bool {
 		head = head[:i] // the last line may be cut
 	}
 	lines := strings.Split(string(head), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, "\r")
+	}
+	// judged as the readers will see it: unframed, unquoted, unshifted
+	lines, _ = normalize(lines)
 	n, logLike, strong, klogKubectl, stamped := 0, 0, 0, 0, 0
 	for i, l := range lines {
 		l = strings.TrimRight(l, "\r")

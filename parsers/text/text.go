@@ -27,6 +27,7 @@ import (
 const (
 	RenderingTable    = "kubectl-get-table" // a row of a `kubectl get` table (or `-o name` line)
 	RenderingDescribe = "kubectl-describe"  // a `kubectl describe` block
+	RenderingTemplate = "kubectl-template"  // the output of `-o jsonpath=...` or `-o go-template=...`
 )
 
 // ComponentKubectl is the component of kubectl's (and oc's) own stderr lines.
@@ -75,6 +76,7 @@ type synth struct {
 	obj       map[string]any
 	rendering string
 	condLines []int
+	deleting  bool // the rendering shows the deletion without its time (objects.Object.DeletionShown)
 	// age is the AGE column of a table row, lasts describe's "Terminating (lasts 2d)":
 	// both lower bounds of how long before the rendering was printed (objects.Ages)
 	age, lasts time.Duration
@@ -82,7 +84,8 @@ type synth struct {
 
 type parser struct {
 	path   string
-	lines  []string
+	lines  []string // the normalised lines (normalize)
+	orig   []int    // the file's line of each
 	warn   *diag.Sink
 	res    *Result
 	opts   Options
@@ -111,12 +114,20 @@ func Parse(r io.Reader, path string, opts Options, warn *diag.Sink) (res *Result
 		data = data[:max]
 	}
 	data = bytes.ReplaceAll(data, []byte{0}, nil)
-	p := &parser{path: path, warn: warn, res: res, opts: opts, stderr: map[int]bool{}, logOut: map[int]*Command{}}
+	// the readers work on the normalised lines and a sink of their own; records and
+	// warnings are moved back to the file's lines at the end
+	local := &diag.Sink{}
+	p := &parser{path: path, warn: local, res: res, opts: opts, stderr: map[int]bool{}, logOut: map[int]*Command{}}
 	s := strings.TrimPrefix(string(data), "\ufeff")
-	p.lines = strings.Split(s, "\n")
-	for i, l := range p.lines {
-		p.lines[i] = strings.TrimRight(l, "\r")
+	raw := strings.Split(s, "\n")
+	for i, l := range raw {
+		raw[i] = strings.TrimRight(l, "\r")
 	}
+	p.lines, p.orig = normalize(raw)
+	defer func() {
+		p.remap()
+		warn.Merge(local)
+	}()
 	if opts.Command != "" {
 		if c := parseCommand("$ "+opts.Command, 0); c != nil && c.Tool == "kubectl" {
 			p.cmd = c
@@ -168,6 +179,10 @@ func (p *parser) run() {
 		}
 		if yamlStart(l, p.cmd) {
 			i = p.yamlBlock(i)
+			continue
+		}
+		if j := p.templateBlock(i); j > i {
+			i = j
 			continue
 		}
 		if j := p.conditionRows(i); j > i {
@@ -342,11 +357,22 @@ func splitLoose(l string, want int) ([]string, bool) {
 // when the row is aligned with it, else at runs of two or more spaces, else loosely.
 func splitRow(l string, cols []column) ([]string, bool) {
 	if strings.ContainsRune(l, '\t') {
+		// tab-separated: each run of tabs ends a cell, whatever the tab stops
+		if f := strings.FieldsFunc(strings.TrimSpace(l), func(r rune) bool { return r == '\t' }); len(f) == len(cols) {
+			for k := range f {
+				f[k] = strings.TrimSpace(f[k])
+			}
+			return f, true
+		}
 		l = expandTabs(l)
 	}
 	aligned := true
 	cells := make([]string, len(cols))
 	for k, c := range cols {
+		if c.start < 0 {
+			aligned = false // a header without offsets (singleSpaced)
+			break
+		}
 		if c.start >= len(l) && k > 0 && k == len(cols)-1 {
 			break // an empty last cell
 		}
@@ -538,6 +564,7 @@ func (p *parser) row(kind string, names, cells []string, line int, c *Command) {
 	obj := map[string]any{"apiVersion": gv, "kind": kind, "metadata": md}
 	spec, status := map[string]any{}, map[string]any{}
 	var conds []any
+	deleting := false
 	switch kind {
 	case "Namespace":
 		if st := get("STATUS"); st == "Active" || st == "Terminating" {
@@ -586,6 +613,7 @@ func (p *parser) row(kind string, names, cells []string, line int, c *Command) {
 			}
 		}
 		st := get("STATUS")
+		deleting = st == "Terminating" // kubectl prints it for a pod with a deletionTimestamp
 		phase, waiting, terminated := podStatus(st)
 		if phase != "" {
 			status["phase"] = phase
@@ -688,7 +716,7 @@ func (p *parser) row(kind string, names, cells []string, line int, c *Command) {
 	if len(status) > 0 {
 		obj["status"] = status
 	}
-	s := synth{line: line, obj: obj, rendering: RenderingTable}
+	s := synth{line: line, obj: obj, rendering: RenderingTable, deleting: deleting}
 	if a, ok := ParseAge(get("AGE")); ok {
 		s.age = a
 	}
@@ -771,6 +799,7 @@ func (p *parser) decode() {
 		o.Source.Fields = nil
 		if s != nil {
 			o.Source.Rendering = s.rendering
+			o.DeletionShown = s.deleting && o.DeletionTimestamp.IsZero()
 			if s.age > 0 || s.lasts > 0 {
 				o.Ages = &objects.Ages{Age: s.age, TerminatingFor: s.lasts, File: p.path, Line: s.line}
 			}
@@ -833,6 +862,7 @@ func (p *parser) scanLog(data []byte) {
 		lo.Keywords = stderrKeywords
 	}
 	lo.SizeHint = int64(buf.Len())
+	lo.Repaired = true
 	f, _ := logs.ScanFile(&buf, p.path, lo, p.warn)
 	if f == nil {
 		return

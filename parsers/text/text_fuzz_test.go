@@ -20,6 +20,12 @@ func FuzzParseText(f *testing.F) {
 	f.Add("NAME   STATUS   AGE\nfoo   Active\tx\n", "kubectl get ns")
 	f.Add("Name: x\nConditions:\n  Type  Status\n  ----\nZ\n", "kubectl describe pod x")
 	f.Add("$ kubectl get ns -o yaml\n{[\"\n---\nkind: x\n", "")
+	// damaged pastes: flattened YAML and describe, a k9s frame, a wrap, a blockquote
+	f.Add("status:\nconditions:\n- lastTransitionTime: \"2024-06-11T17:20:17Z\"\nmessage: 'a\nb'\ntype: X\nphase: Terminating\n", "kubectl get ns x -o yaml")
+	f.Add("Name: x\nSpec:\nService:\nName: y\nStatus:\nConditions:\nType: Available\nType: B\n", "")
+	f.Add("┌──┐\n│ Name: x │\n│ Status: Terminating │\n└──┘\n", "")
+	f.Add("> $ kubectl get ns\n> NAME STATUS AGE\n> x Terminating 1d\n", "")
+	f.Add(strings.Repeat("e", 80)+"\n"+strings.Repeat("f", 80)+"\nrror: x\n", "")
 	f.Fuzz(func(t *testing.T, s, cmd string) {
 		w := &diag.Sink{}
 		r := Parse(strings.NewReader(s), "f.txt", Options{Command: cmd}, w)

@@ -29,6 +29,9 @@ func render(r *Result, w *diag.Sink) string {
 		if !o.DeletionTimestamp.IsZero() {
 			fmt.Fprintf(&b, " deleted=%s", o.DeletionTimestamp.Format("2006-01-02T15:04:05Z"))
 		}
+		if o.DeletionShown {
+			b.WriteString(" deletion-shown")
+		}
 		if o.Source.Rendering != "" {
 			fmt.Fprintf(&b, " [%s]", o.Source.Rendering)
 		}

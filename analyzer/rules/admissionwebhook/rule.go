@@ -26,11 +26,22 @@ fail while its backend is unreachable. The namespace controller records the erro
 NamespaceDeletionContentFailure ("Failed to delete all resource types, N remaining:
 Internal error occurred: failed calling webhook ...") and retries forever.
 
+A webhook that answers and denies blocks it the same way: "admission webhook "X"
+denied the request: ...", with the policy named by the engine's own wording
+(Gatekeeper "[denied by C]", Kyverno "blocked due to the following policies",
+Kubewarden, OPA, Rancher); kube-apiserver's request log shows the controller's
+DELETEs answered 403 or 422.
+
 Evidence: the condition, kube-controller-manager's "deletion of namespace ... failed:"
-lines, kube-apiserver's "Failed calling webhook, failing closed" lines, and the webhook
-configuration with its backend Service, endpoints and pods.`,
+lines, kube-apiserver's "Failed calling webhook, failing closed" and "rejected by
+webhook" lines and its request log, and the webhook configuration with its backend
+Service, endpoints and pods.`,
 	Lines: []analyzer.Match{{Phrases: []string{"ailed calling webhook", "failed calling admission webhook"}, // admission webhooks (both capitalisations; 1.8-1.12 wording)
-		Keys: collect}},
+		Keys: collect},
+		// denials, in Kubernetes' and the policy engines' words, and the request log of
+		// the namespace controller's calls (its user agent: its service account or client name)
+		{Phrases: []string{"denied the request", "rejected by webhook", "blocked due to the following policies",
+			":kube-system:namespace-controller", "/namespace-controller"}, Keys: collectDenials}},
 	Kinds:   []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
 	Run:     runAdmissionWebhook,
 	Ladder:  ladder,
@@ -73,9 +84,24 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			nsLines = append(nsLines, e)
 		}
 	}
+	denials, denialEv := findDenials(p)
+	http := p.Lines(keyHTTP(p.Namespace))
+	if len(order) == 0 && (len(denials) > 0 || len(http) > 0) {
+		cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{},
+			Finalizers: []string{}, Objects: []analyzer.ObjectRef{}, Webhooks: []string{}}
+		summaries, lines := denialLinks(p, &cause, denials, denialEv, http)
+		if len(denials) > 0 && (len(denialEv) > 0 && len(lines) > 0 || len(http) > 0) {
+			cause.Confidence = "high"
+		}
+		cause.Summary = strings.Join(summaries, "; ") + ". Objects it guards stay in the namespace."
+		cause.Evidence = denialEv
+		cause.AttachLines(lines, p.Deletion, "refused deletes", 8)
+		cause.ClaimContent() // the objects it guards stay: the deletes are refused
+		return []analyzer.Cause{cause}, ""
+	}
 	if len(order) == 0 {
 		if c := p.Condition(kubemsg.CondContentFailure); c != nil && c.Status != "True" {
-			return nil, fmt.Sprintf("%s is %s (%s): every delete call succeeded", c.Type, c.Status, c.Reason)
+			return nil, analyzer.CondState(c) + ": every delete call succeeded"
 		}
 		if c := inferBlockingWebhook(p); c != nil {
 			c.ClaimContent() // the objects it guards stay
@@ -149,6 +175,11 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		cause.Chain = append(cause.Chain, chain...)
 		summaries = append(summaries, fmt.Sprintf("%s rejects the namespace controller's deletes because its backend cannot be called (%s)", s, cl.Code))
 	}
+	if len(denials) > 0 || len(http) > 0 {
+		more, dl := denialLinks(p, &cause, denials, denialEv, http)
+		summaries = append(summaries, more...)
+		lines = append(lines, dl...)
+	}
 	if len(ev) > 0 && len(lines) > 0 {
 		cause.Confidence = "high"
 	}
@@ -168,8 +199,25 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 			}
 		}
 	}
+	denied := map[string]bool{}
+	for _, l := range c.Chain {
+		if strings.HasPrefix(l.Finding, denyFinding+": ") {
+			for _, e := range l.Evidence {
+				denied[e.Object] = true
+			}
+		}
+	}
 	for _, o := range c.Objects {
 		kind := strings.ToLower(o.Kind)
+		if denied[o.Kind+"/"+o.Name] {
+			steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
+				Command: analyzer.Cmd("kubectl", "get", kind, o.Name, "-o", "yaml"),
+				Why:     "Read the webhook whose policy refuses the namespace controller's deletes (read-only): exempt the namespace in the policy, or the controller's user (system:serviceaccount:kube-system:namespace-controller), and its next retry succeeds."})
+			steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution,
+				Command: analyzer.Cmd("kubectl", "delete", kind, o.Name),
+				Why:     "Removes the webhook whose policy refuses the deletes (or narrow it with a namespaceSelector, or exempt the namespace in the policy): the policy is off until it is reinstalled."})
+			continue
+		}
 		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
 			Command: analyzer.Cmd("kubectl", "get", kind, o.Name, "-o", "yaml") + "   # restore the webhook's backend Service/pods",
 			Why:     "Fix the webhook's backend; the namespace controller's next retry then succeeds."})

@@ -181,8 +181,7 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	// namespace controller that did not name the namespace, kubectl output). They
 	// support the namespace's own evidence; when there is none, they are the evidence.
 	if cond != nil && cond.Status != "True" && len(nsLines) == 0 {
-		return nil, fmt.Sprintf("%s is %s (%s): discovery succeeded on the controller's last pass",
-			cond.Type, cond.Status, cond.Reason)
+		return nil, analyzer.CondState(cond) + ": discovery succeeded on the controller's last pass"
 	}
 	specific := len(found) > 0
 	var wide []*logs.Entry

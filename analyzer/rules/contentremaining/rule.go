@@ -42,10 +42,17 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			}
 			return fromLog(p, lines), ""
 		}
+		// no condition (before 1.16, or not collected): pods shown Terminating
+		if cause, ok := fromPods(p); ok {
+			if by := p.ClaimedContent(); len(by) > 0 {
+				return nil, p.ExplainedBy(by...)
+			}
+			return []analyzer.Cause{cause}, ""
+		}
 	}
 	if c == nil {
 		if cc := p.Condition(kubemsg.CondContentRemaining); cc != nil {
-			return nil, fmt.Sprintf("%s is %s (%s)", cc.Type, cc.Status, cc.Reason)
+			return nil, analyzer.CondState(cc)
 		}
 		return nil, "no NamespaceContentRemaining condition on the namespace"
 	}
@@ -73,29 +80,75 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		cause.Evidence = append(cause.Evidence, analyzer.ConditionEvidence(p.Object, f))
 		parts = append(parts, "deletes fail: "+f.Message)
 	}
+	cause.Summary = fmt.Sprintf("Objects remain without finalizers: %s.", strings.Join(parts, ", "))
+	terminatingPods(p, &cause, false)
+	return []analyzer.Cause{cause}, ""
+}
+
+// fromPods reports content remaining from the pods the bundle shows Terminating (a
+// deletionTimestamp, or a table's or describe's "Terminating") without finalizers,
+// for namespaces without the NamespaceContentRemaining condition.
+func fromPods(p *analyzer.Pass) (analyzer.Cause, bool) {
+	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
+		Objects: []analyzer.ObjectRef{}}
+	if n := terminatingPods(p, &cause, true); n == 0 {
+		return cause, false
+	}
+	cause.Chain = append([]analyzer.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true,
+		Finding:  "pods of the namespace were asked to go and are still there: the namespace cannot be removed before them",
+		Evidence: cause.Evidence[:min(len(cause.Evidence), 4)]}}, cause.Chain...)
+	cause.Notes = append(cause.Notes, "collect: kubectl get namespace "+p.Namespace+" -o json (its NamespaceContentRemaining condition counts what remains)")
+	return cause, true
+}
+
+// terminatingPods adds the namespace's pods being deleted, and the state of their nodes,
+// to a content-remaining cause; alone says the pods are all the cause shows. It
+// returns how many pods it found.
+func terminatingPods(p *analyzer.Pass, cause *analyzer.Cause, alone bool) int {
 	var pods, deadNodes, nodeNames []string
 	seenNode := map[string]bool{}
 	for _, o := range p.Objects("Pod") {
-		if o.DeletionTimestamp.IsZero() {
+		if !o.Deleting() || alone && len(o.Finalizers) > 0 {
 			continue
 		}
 		cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(o))
 		pods = append(pods, o.Name+" ("+analyzer.PodState(o)+")")
-		cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "metadata.deletionTimestamp", fmt.Sprintf("Pod %s: deletionTimestamp %s, %s", o.Name, analyzer.FmtTime(o.DeletionTimestamp), analyzer.PodState(o))))
+		if o.DeletionTimestamp.IsZero() {
+			cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "status", fmt.Sprintf("Pod %s: shown Terminating (deletion requested; the %s carries no deletion time), %s", o.Name, orDefault(o.Source.Rendering, "rendering"), analyzer.PodState(o))))
+		} else {
+			cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "metadata.deletionTimestamp", fmt.Sprintf("Pod %s: deletionTimestamp %s, %s", o.Name, analyzer.FmtTime(o.DeletionTimestamp), analyzer.PodState(o))))
+		}
 		if o.Pod == nil || o.Pod.NodeName == "" || seenNode[o.Pod.NodeName] {
 			continue
 		}
 		seenNode[o.Pod.NodeName] = true
-		if n := p.Index.Find("Node", "", o.Pod.NodeName); n != nil {
+		n := p.Index.Find("Node", "", o.Pod.NodeName)
+		switch {
+		case n != nil:
 			if c := n.Condition("Ready"); c != nil && c.Status != "True" {
 				nodeNames = append(nodeNames, n.Name)
-				deadNodes = append(deadNodes, fmt.Sprintf("node %s is Ready=%s (%s: %s) since %s", n.Name, c.Status, c.Reason, c.Message, analyzer.FmtTime(c.LastTransitionTime)))
+				d := fmt.Sprintf("node %s is Ready=%s", n.Name, c.Status)
+				if c.Reason != "" || c.Message != "" {
+					d += fmt.Sprintf(" (%s: %s)", c.Reason, c.Message)
+				}
+				if !c.LastTransitionTime.IsZero() {
+					d += " since " + analyzer.FmtTime(c.LastTransitionTime)
+				}
+				deadNodes = append(deadNodes, d)
 				cause.Evidence = append(cause.Evidence, analyzer.ConditionEvidence(n, c))
 			}
+		case p.Index.Has("Node"):
+			// the bundle lists nodes, and not this one
+			nodeNames = append(nodeNames, o.Pod.NodeName)
+			deadNodes = append(deadNodes, fmt.Sprintf("node %s is not among the nodes the bundle lists (deleted, or not collected)", o.Pod.NodeName))
 		}
 	}
-	cause.Summary = fmt.Sprintf("Objects remain without finalizers: %s.", strings.Join(parts, ", "))
-	if len(pods) > 0 {
+	if len(pods) == 0 {
+		return 0
+	}
+	if alone {
+		cause.Summary = "Pods remain Terminating in the namespace: " + strings.Join(pods, "; ") + "."
+	} else {
 		cause.Summary += " Terminating pods: " + strings.Join(pods, "; ") + "."
 	}
 	if len(deadNodes) > 0 {
@@ -104,8 +157,17 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		cause.Chain = append(cause.Chain, analyzer.Link{Component: "kubelet", Finding: strings.Join(deadNodes, "; "), Fault: true,
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd(append([]string{"kubectl", "describe", "node"}, nodeNames...)...),
 				Why: "Bring the node's kubelet back (it then confirms the pods are gone), or, if the node is gone for good, delete the Node object: the pods on it are then removed."}})
+	} else if alone {
+		cause.Summary += " Their nodes' state is not in the bundle (collect: kubectl get nodes -o wide)."
 	}
-	return []analyzer.Cause{cause}, ""
+	return len(pods)
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }
 
 func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {

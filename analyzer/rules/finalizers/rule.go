@@ -83,7 +83,7 @@ func runFinalizers(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			return nil, why
 		}
 		if c := p.Condition(kubemsg.CondFinalizersRemaining); c != nil {
-			return nil, fmt.Sprintf("%s is %s (%s) and no object of the namespace in the bundle has finalizers", c.Type, c.Status, c.Reason)
+			return nil, analyzer.CondState(c) + " and no object of the namespace in the bundle has finalizers"
 		}
 		return nil, "no object of the namespace in the bundle has finalizers"
 	}

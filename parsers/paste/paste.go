@@ -1,0 +1,321 @@
+// Package paste undoes what support tickets, chat tools, terminals and web pages do to
+// text, before any reader sees it: one normalisation layer for the kubectl text reader
+// (parsers/text) and for logs pasted or saved from a screen (parsers/logs).
+//
+//   - characters: non-breaking and other Unicode spaces become spaces, smart quotes
+//     ASCII quotes, zero-width characters go; leading tabs become two spaces each (YAML
+//     and describe only need the order of indentation, which this keeps);
+//   - frames: box-drawing borders (k9s panes, `│ … │`) and Markdown table pipes are
+//     stripped, border-only lines, Markdown code fences and blockquote markers dropped;
+//     Markdown backslash escapes (`\_`, `\*`, `\[`) are undone;
+//   - elisions: a line that only says something was cut (`...`, `…`, `[...]`,
+//     `<snip>`, `(truncated)`) is dropped, so the block around it reads on;
+//   - indentation: what every line was shifted by (a Markdown code block) is removed;
+//   - terminal wraps: a line as long as the widest line of the file (the terminal's
+//     width), followed by a line the reader says starts nothing of its own, is joined
+//     with it without a space (the terminal cut it, mid-word as often as not).
+//
+// Lines returns the repaired lines and, for each, the line of the input (1-based) it
+// starts on, so every record still cites the file's own line.
+package paste
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Options tune Lines.
+type Options struct {
+	// Continues tells whether a line a terminal cut at its width goes on in the next
+	// (the reader knows what starts a line of its own).
+	Continues func(Cut) bool
+	// KeepTabs keeps leading tabs (logs: klog's multi-line values are tab-indented).
+	KeepTabs bool
+}
+
+// Lines repairs raw (the input split at newlines, CRs removed).
+func Lines(raw []string, opts Options) (lines []string, orig []int) {
+	lines = make([]string, 0, len(raw))
+	orig = make([]int, 0, len(raw))
+	quoted := quotedBlock(raw)
+	for i, l := range raw {
+		if opts.KeepTabs && strings.HasPrefix(l, "\t") {
+			t := strings.TrimLeft(l, "\t")
+			l = l[:len(l)-len(t)] + NormChars(t)
+		} else {
+			l = NormChars(l)
+		}
+		if quoted[i] {
+			l = strings.TrimPrefix(strings.TrimPrefix(l, ">"), " ")
+		}
+		l, keep := unframe(l)
+		if !keep || Elision(l) {
+			continue
+		}
+		lines = append(lines, l)
+		orig = append(orig, i+1)
+	}
+	// the terminal's cut is measured on the lines as copied, trailing spaces included
+	// (a cut inside a table's padding); the readers see them trimmed
+	if opts.Continues != nil {
+		lines, orig = unwrap(dedent(lines), orig, opts.Continues)
+	} else {
+		lines = dedent(lines)
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t")
+	}
+	return lines, orig
+}
+
+// Identity reports whether Lines changed nothing but trailing spaces (orig is 1..n).
+func Identity(orig []int) bool {
+	for i, o := range orig {
+		if o != i+1 {
+			return false
+		}
+	}
+	return true
+}
+
+func indentOf(l string) int {
+	return len(l) - len(strings.TrimLeft(l, " "))
+}
+
+// dedent removes the indentation every line of the input shares.
+func dedent(lines []string) []string {
+	common := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			if ind := indentOf(l); common < 0 || ind < common {
+				common = ind
+			}
+		}
+	}
+	if common > 0 {
+		for i, l := range lines {
+			if len(l) >= common {
+				lines[i] = l[common:]
+			}
+		}
+	}
+	return lines
+}
+
+// NormChars replaces the characters editors and web pages substitute.
+func NormChars(l string) string {
+	ascii := true
+	for i := 0; i < len(l); i++ {
+		if l[i] >= 0x80 || l[i] == '\\' {
+			ascii = false
+			break
+		}
+	}
+	if ascii && !strings.ContainsRune(l[:len(l)-len(strings.TrimLeft(l, " \t"))], '\t') {
+		return l
+	}
+	var b strings.Builder
+	b.Grow(len(l))
+	lead := true
+	for i := 0; i < len(l); {
+		r, n := utf8.DecodeRuneInString(l[i:])
+		if lead && r != '\t' && r != ' ' {
+			lead = false
+		}
+		switch {
+		case r == '\t' && lead:
+			b.WriteString("  ")
+		case r == '\u00a0' || r == '\u2007' || r == '\u202f' || r >= '\u2000' && r <= '\u200a' || r == '\u3000':
+			b.WriteByte(' ')
+		case r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\ufeff':
+		case r == '\u2018' || r == '\u2019' || r == '\u201a' || r == '\u201b' || r == '\u2032':
+			b.WriteByte('\'')
+		case r == '\u201c' || r == '\u201d' || r == '\u201e' || r == '\u201f' || r == '\u2033':
+			b.WriteByte('"')
+		case r == '\\' && i+1 < len(l) && strings.IndexByte("_*[]#<>|`", l[i+1]) >= 0:
+			// a Markdown escape (none of these is an escape in JSON or Go strings)
+			b.WriteByte(l[i+1])
+			n = 2
+		default:
+			b.WriteString(l[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// quotedBlock marks the lines of Markdown blockquotes: two or more lines in a row that
+// start with ">" (one alone is a prompt).
+func quotedBlock(raw []string) []bool {
+	out := make([]bool, len(raw))
+	q := func(i int) bool {
+		return i >= 0 && i < len(raw) && (raw[i] == ">" || strings.HasPrefix(raw[i], "> "))
+	}
+	for i := range raw {
+		out[i] = q(i) && (q(i-1) || q(i+1))
+	}
+	return out
+}
+
+const boxSides = "│┃║"
+
+// unframe strips box borders and Markdown table pipes; keep is false for a line that is
+// only a frame (a border, a table rule, a code fence).
+func unframe(l string) (string, bool) {
+	t := strings.TrimSpace(l)
+	if t == "" {
+		return l, true
+	}
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		return "", false
+	}
+	if onlyRule(t) {
+		return "", false
+	}
+	if r, _ := utf8.DecodeRuneInString(t); strings.ContainsRune("┌┐└┘╭╮╰╯╔╗╚╝┏┓┗┛", r) {
+		return "", false // a frame's top or bottom, with its title ("┌── Describe(ns/x) ──┐")
+	}
+	if r, n := utf8.DecodeRuneInString(t); strings.ContainsRune(boxSides, r) {
+		// "│ Name:   foo    │": the side, one space of padding, the content
+		inner := t[n:]
+		inner = strings.TrimPrefix(inner, " ")
+		if r2, n2 := utf8.DecodeLastRuneInString(inner); strings.ContainsRune(boxSides, r2) {
+			inner = inner[:len(inner)-n2]
+		}
+		return strings.TrimRight(inner, " "), true
+	}
+	if len(t) > 2 && t[0] == '|' && t[len(t)-1] == '|' && strings.Count(t, "|") >= 3 {
+		// a Markdown table row: its cells become columns as kubectl aligns them
+		cells := strings.Split(t[1:len(t)-1], "|")
+		for k := range cells {
+			cells[k] = strings.TrimSpace(cells[k])
+		}
+		return strings.Join(cells, "   "), true
+	}
+	return l, true
+}
+
+// onlyRule reports a line made of border characters only: box drawing, or the ASCII
+// rules of Markdown and psql-like tables ("|---|---|", "+----+"), never kubectl's own
+// "----   ------" under a describe table header (dashes only, with spaces between).
+func onlyRule(t string) bool {
+	box := false
+	pipe := false
+	for _, r := range t {
+		switch {
+		case r >= '\u2500' && r <= '\u257f':
+			box = true
+		case r == '|' || r == '+':
+			pipe = true
+		case r == '-' || r == ':' || r == '=' || r == ' ':
+		default:
+			return false
+		}
+	}
+	return box || pipe && strings.ContainsAny(t, "-=")
+}
+
+// elisionMarks are what people write where they cut a paste.
+var elisionMarks = map[string]bool{"...": true, "…": true, "[...]": true, "(...)": true, "<...>": true, "[…]": true,
+	"(…)": true, "....": true, ".....": true, "<snip>": true, "[snip]": true, "(snip)": true, "# ...": true,
+	"(truncated)": true, "[truncated]": true, "<truncated>": true, "...snip...": true, "---snip---": true,
+	"<output omitted>": true, "[output omitted]": true, "(output omitted)": true, "# …": true, "- ...": true}
+
+func Elision(l string) bool {
+	t := strings.ToLower(strings.TrimSpace(l))
+	return t != "" && elisionMarks[t]
+}
+
+// Cut is a line a terminal may have cut at its width, and the line after it.
+type Cut struct {
+	First string // the first piece of the line so far: its indentation and shape
+	Last  string // the piece that reached the width
+	Next  string // the line after it
+	// Open says the line so far leaves a quoted value open (an odd double quote, or a
+	// YAML value opened with ": '"): the next line can only be its rest.
+	Open bool
+}
+
+// quotes follows the quoted values of a line over its pieces, in one pass.
+type quotes struct {
+	dq, sq   bool
+	esc      bool
+	prev2    [2]byte // the last two bytes seen
+	squoteAt bool
+}
+
+func (q *quotes) feed(s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q.esc:
+			q.esc = false
+		case c == '\\' && q.dq:
+			q.esc = true
+		case c == '"' && !q.sq:
+			q.dq = !q.dq
+		case c == '\'' && q.sq:
+			q.sq = false // ('' inside: closed and opened again, the same parity)
+		case c == '\'' && !q.dq && q.prev2 == [2]byte{':', ' '}:
+			q.sq = true
+		}
+		q.prev2 = [2]byte{q.prev2[1], c}
+	}
+}
+
+func (q *quotes) open() bool { return q.dq || q.sq }
+
+// commonWidths are terminal widths people use; a single wrapped line at one of them is
+// taken for a wrap.
+var commonWidths = map[int]bool{80: true, 100: true, 120: true, 132: true, 140: true, 150: true, 160: true,
+	180: true, 200: true, 220: true, 240: true, 250: true, 256: true}
+
+// unwrap joins the lines a terminal wrapped at its width.
+func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, []int) {
+	w := 0
+	for _, l := range lines {
+		if n := utf8.RuneCountInString(l); n > w {
+			w = n
+		}
+	}
+	if w < 60 {
+		return lines, orig
+	}
+	joins := make([]bool, len(lines))
+	n, first := 0, 0
+	var q quotes
+	q.feed(lines[0])
+	for i := range lines {
+		if i+1 < len(lines) && utf8.RuneCountInString(lines[i]) == w &&
+			continuation(Cut{First: lines[first], Last: lines[i], Next: lines[i+1], Open: q.open()}) {
+			joins[i] = true
+			n++
+			q.feed(lines[i+1])
+			continue
+		}
+		if i+1 < len(lines) {
+			first, q = i+1, quotes{}
+			q.feed(lines[i+1])
+		}
+	}
+	cont := func(i int) bool { return joins[i] }
+	if n == 0 || n < 2 && !commonWidths[w] {
+		return lines, orig
+	}
+	outL, outO := lines[:0:0], orig[:0:0]
+	for i := 0; i < len(lines); i++ {
+		l, o := lines[i], orig[i]
+		if cont(i) {
+			var b strings.Builder
+			b.WriteString(l)
+			for cont(i) {
+				i++
+				b.WriteString(lines[i])
+			}
+			l = b.String()
+		}
+		outL = append(outL, l)
+		outO = append(outO, o)
+	}
+	return outL, outO
+}

@@ -1,0 +1,94 @@
+package paste
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func never(Cut) bool    { return false }
+func always(c Cut) bool { return strings.TrimSpace(c.Next) != "" }
+
+// TestLines: each repair on real lines (the k9s pane of fixtures/realworld/netbird-*,
+// kubectl stderr wrapped at 80 columns, a Markdown quote, a web page's quotes).
+func TestLines(t *testing.T) {
+	cases := []struct {
+		name string
+		in   string
+		cont func(Cut) bool
+		want []string
+		orig []int
+	}{
+		{"k9s frame", "┌──── Describe(netbird) ────┐\n│   NamespaceDeletionContentFailure   True   ContentDeletionFailed   Failed ca │\n│ lling webhook                                                               │\n└─────────────────────────────┘",
+			never, []string{"  NamespaceDeletionContentFailure   True   ContentDeletionFailed   Failed ca", "lling webhook"}, []int{2, 3}},
+		{"wrap at 80, mid-word", "Error from server: conversion webhook for cert-manager.io/v1alpha2, Kind=Certifi\ncate failed: Post \"https://cert-manager-webhook.cert-manager.svc:443/convert?tim\neout=30s\": service \"cert-manager-webhook\" not found",
+			always, []string{"Error from server: conversion webhook for cert-manager.io/v1alpha2, Kind=Certificate failed: Post \"https://cert-manager-webhook.cert-manager.svc:443/convert?timeout=30s\": service \"cert-manager-webhook\" not found"}, []int{1}},
+		{"no wrap below 60 columns", "error: short\nline two", always, []string{"error: short", "line two"}, []int{1, 2}},
+		{"blockquote, fence, elision", "> ```\n> $ kubectl get ns\n> NAME   STATUS\n> ...\n> x      Terminating\n> ```", never,
+			[]string{"$ kubectl get ns", "NAME   STATUS", "x      Terminating"}, []int{2, 3, 5}},
+		{"a prompt alone stays", "> kubectl get ns", never, []string{"> kubectl get ns"}, []int{1}},
+		{"smart quotes, NBSP, Markdown escapes", "message: ‘Discovery failed’\u00a0\u00a0x \\_y\\_ “z”", never, []string{"message: 'Discovery failed'  x _y_ \"z\""}, []int{1}},
+		{"shifted, leading tabs", "    a:\n    \tb: c", never, []string{"a:", "  b: c"}, []int{1, 2}},
+		{"markdown table", "| NAME | STATUS |\n|------|--------|\n| x | Terminating |", never, []string{"NAME   STATUS", "x   Terminating"}, []int{1, 3}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, orig := Lines(strings.Split(c.in, "\n"), Options{Continues: c.cont})
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") || len(orig) != len(c.orig) {
+				t.Fatalf("got %q %v, want %q %v", got, orig, c.want, c.orig)
+			}
+			for i := range orig {
+				if orig[i] != c.orig[i] {
+					t.Fatalf("orig %v, want %v", orig, c.orig)
+				}
+			}
+		})
+	}
+}
+
+// TestLinesWork: the repair is one pass over the lines; a wrapped line of n pieces
+// costs n joins (counted: the joined length is the input's), never a rescan.
+func TestLinesWork(t *testing.T) {
+	for _, n := range []int{1000, 2000} {
+		in := make([]string, n)
+		for i := range in {
+			in[i] = strings.Repeat("x", 80)
+		}
+		got, orig := Lines(in, Options{Continues: always})
+		if len(got) != 1 || len(got[0]) != 80*n || orig[0] != 1 {
+			t.Fatalf("%d pieces: %d lines, %d bytes", n, len(got), len(got[0]))
+		}
+	}
+}
+
+// FuzzLines: any text: no panic, lines map to increasing lines of the input, no
+// line longer than the input, valid UTF-8 stays valid.
+func FuzzLines(f *testing.F) {
+	f.Add("┌─┐\n│ a │\n└─┘", true)
+	f.Add("> a\n> b\n...\n```\n\tc", false)
+	f.Add(strings.Repeat("y", 80)+"\n"+strings.Repeat("z", 80)+"\nq", true)
+	f.Add("| a | b |\n|---|---|\n\\_x ‘y’\u00a0", false)
+	f.Fuzz(func(t *testing.T, s string, wrap bool) {
+		raw := strings.Split(s, "\n")
+		opts := Options{KeepTabs: !wrap}
+		if wrap {
+			opts.Continues = always
+		}
+		lines, orig := Lines(raw, opts)
+		if len(lines) != len(orig) || len(lines) > len(raw) {
+			t.Fatalf("%d lines, %d origins, %d input lines", len(lines), len(orig), len(raw))
+		}
+		for i, o := range orig {
+			if o < 1 || o > len(raw) || i > 0 && o <= orig[i-1] {
+				t.Fatalf("origins %v", orig)
+			}
+		}
+		if utf8.ValidString(s) {
+			for _, l := range lines {
+				if !utf8.ValidString(l) {
+					t.Fatalf("invalid UTF-8 out of valid input: %q", l)
+				}
+			}
+		}
+	})
+}
