@@ -24,4 +24,3 @@ func fixtureRecords(t *testing.T, rel string) (*bundle.Records, *analyzer.Report
 	rec.Path = rel
 	return rec, analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
 }
-

@@ -257,7 +257,7 @@ func TestSlimPodsSameReport(t *testing.T) {
 				warnings := analyzer.NameWarnings(rec)
 				r := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
 				b, _ := json.MarshalIndent(struct {
-					Report     *analyzer.Report
+					Report   *analyzer.Report
 					Tokens   map[string]string
 					Warnings any
 				}{r, tokens, warnings}, "", " ")
