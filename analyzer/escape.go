@@ -37,10 +37,10 @@ func Unsafe(r rune) bool {
 		r >= 0x2000 && r <= 0x200f, // spaces of other widths, zero width space, ZWNJ, ZWJ, LRM, RLM
 		r >= 0x2028 && r <= 0x202f, // line/paragraph separators, bidi embeddings, narrow no-break space
 		r >= 0x205f && r <= 0x206f, // medium space, word joiner, invisible operators, bidi isolates, U+206A-F
-		r == 0x2800, r == 0x3000, // Braille blank, ideographic space
+		r == 0x2800, r == 0x3000,   // Braille blank, ideographic space
 		r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef, // variation selectors
 		r >= 0xe0000 && r <= 0xe007f, // tag characters
-		r == 0xfeff, r == 0xfffd: // zero width no-break space (BOM), replacement character
+		r == 0xfeff, r == 0xfffd:     // zero width no-break space (BOM), replacement character
 		return true
 	}
 	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Co, r) || !unicode.Is(unicode.L, r) && !unicode.IsPrint(r) && !unicode.IsGraphic(r)
