@@ -44,7 +44,8 @@ func runCollect(args []string, stdout, stderr io.Writer) int {
 		output     = fs.StringP("output", "o", "", "write to FILE instead of stdout")
 		format     = fs.String("format", "script", "script (POSIX sh) | troubleshoot (troubleshoot.sh SupportBundle spec)")
 		namespaces = fs.StringSliceP("namespace", "n", nil, "also capture these namespaces in full (Terminating ones always are)")
-		timeout    = fs.String("request-timeout", "30s", "kubectl --request-timeout for every call")
+		timeout    = fs.String("request-timeout", "30s", "kubectl --request-timeout for every call (positive: 0 would mean none)")
+		deadline   = fs.String("deadline", "30m", "the script stops after this long in all (the call in flight is stopped; what was saved is archived)")
 		outDir     = fs.String("out-dir", ".", "directory the script writes its .tar.gz into")
 		logTail    = fs.Int("log-tail", -1, "lines kept per component log, -1 = all")
 		help       = fs.BoolP("help", "h", false, "show this help")
@@ -62,7 +63,7 @@ func runCollect(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: nsanalyze collect takes no arguments, got %q\n", fs.Args())
 		return exitUsage
 	}
-	opts := collect.Options{Namespaces: *namespaces, RequestTimeout: *timeout, OutDir: *outDir, LogTail: *logTail, Version: buildVersion()}
+	opts := collect.Options{Namespaces: *namespaces, RequestTimeout: *timeout, Deadline: *deadline, OutDir: *outDir, LogTail: *logTail, Version: buildVersion()}
 	var text string
 	var err error
 	mode := os.FileMode(0o644)
