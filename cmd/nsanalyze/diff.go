@@ -277,6 +277,12 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	d := diffReports(reports[0], reports[1])
 	d.Generator = generator()
 	d.Namespaces = *namespaces
+	if rd != nil {
+		d.Namespaces = nil
+		for _, n := range *namespaces {
+			d.Namespaces = append(d.Namespaces, rd.String(n))
+		}
+	}
 	ew := &errWriter{w: stdout}
 	switch *output {
 	case "json":

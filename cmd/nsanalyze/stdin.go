@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // stdinBundle is the bundle path that means "read the bundle from standard input".
@@ -98,10 +99,10 @@ func removeOnSignal(dir string) func() {
 		case sig := <-sigs:
 			remove()
 			signal.Reset(spoolSignals...)
-			if s, ok := sig.(syscall.Signal); ok {
-				_ = syscall.Kill(os.Getpid(), s) // die of it, as without the handler
-			}
-			os.Exit(128 + int(sig.(syscall.Signal)))
+			s, _ := sig.(syscall.Signal)
+			_ = syscall.Kill(os.Getpid(), s) // die of it, as without the handler
+			time.Sleep(time.Second)          // (the signal is delivered asynchronously)
+			os.Exit(128 + int(s))
 		case <-done:
 		}
 	}()

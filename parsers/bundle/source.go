@@ -16,6 +16,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -142,14 +143,14 @@ const (
 // any nesting level) and every sparse tar member counts the bytes it produces against
 // the one budget of the file they come from, so nesting cannot multiply it.
 //
-// The budget is of time as well as bytes: a decompressor that runs longer than
-// maxTime in all (a bzip2 stream crafted to cost the most CPU per byte it yields, 32 s
+// The budget is of CPU time as well as bytes: a decompressor that uses more than
+// maxTime of CPU in all (a bzip2 stream crafted to cost the most CPU per byte it yields, 32 s
 // for 1.2 MB before the byte cap) ends there too.
 type budget struct {
 	max     int64
 	used    atomic.Int64
 	maxTime time.Duration
-	busy    atomic.Int64           // nanoseconds spent in the decompressors' reads
+	busy    atomic.Int64           // CPU nanoseconds spent in the decompressors' reads
 	hitAt   atomic.Pointer[string] // member being read when the budget ran out
 	slow    atomic.Bool            // it was the time that ran out
 	told    bool                   // the warning was given
@@ -229,9 +230,18 @@ func (c *countReader) Read(p []byte) (int, error) {
 	if int64(len(p)) > left {
 		p = p[:left]
 	}
+	// CPU time of this thread (the goroutine is locked to it for the read), so a busy
+	// machine does not cut a stream early; wall time where it cannot be read
+	runtime.LockOSThread()
+	cpu0, cpuOK := threadCPU()
 	start := time.Now()
 	k, err := c.r.Read(p)
-	c.b.busy.Add(int64(time.Since(start)))
+	spent := time.Since(start)
+	if cpu1, ok := threadCPU(); cpuOK && ok {
+		spent = cpu1 - cpu0
+	}
+	runtime.UnlockOSThread()
+	c.b.busy.Add(int64(spent))
 	c.b.used.Add(int64(k))
 	return k, err
 }
@@ -270,7 +280,7 @@ func (b *budget) tell(warn *diag.Sink) {
 	}
 	b.told = true
 	if b.slow.Load() {
-		warn.Add(*at, 0, "decompressing took longer than %s (a decompression bomb that costs CPU?); the rest is not read (the time of every nested archive and compressed file of one file on disk counts: %s plus %s per MiB of its size on disk)",
+		warn.Add(*at, 0, "decompressing took more than %s of CPU (a decompression bomb that costs CPU?); the rest is not read (the CPU time of every nested archive and compressed file of one file on disk counts: %s plus %s per MiB of its size on disk)",
 			b.maxTime.Round(time.Second), DefaultMinInflateTime, DefaultInflateTimePerMiB)
 		return
 	}

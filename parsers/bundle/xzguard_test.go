@@ -184,7 +184,7 @@ func TestDecompressTimeBudget(t *testing.T) {
 		}
 		n := 0
 		for _, w := range rec.Warnings {
-			if strings.Contains(w.Message, "decompressing took longer than") {
+			if strings.Contains(w.Message, "decompressing took more than") {
 				n++
 			}
 		}
