@@ -84,6 +84,14 @@ func (m *mixedWords) atWord(s string, i int) bool {
 	return m.mixed
 }
 
+// asciiWord is wordRune for ASCII bytes.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = wordRune(rune(c))
+	}
+	return t
+}()
+
 func wordRune(r rune) bool {
 	return r == '-' || r == '_' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
 }
@@ -96,7 +104,7 @@ func NeedsEscape(s string) bool {
 			if c := s[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
 				return true
 			}
-			if !wordRune(rune(s[i])) {
+			if !asciiWord[s[i]] {
 				mw.sep(i, 1)
 			}
 			i++

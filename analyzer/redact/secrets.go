@@ -2,6 +2,7 @@ package redact
 
 import (
 	"regexp"
+	"strings"
 )
 
 // Removed replaces a secret wherever a report or a diagnostic would quote one.
@@ -43,6 +44,13 @@ func Secrets(s string) string {
 	if len(s) < 8 {
 		return s
 	}
+	trigger, longRun := scanSecrets(s)
+	if !trigger && !longRun {
+		return s // one pass: nothing any pattern needs (most strings of a report)
+	}
+	if !trigger {
+		return base64Secrets(s)
+	}
 	for _, p := range secretPatterns {
 		if !p.re.MatchString(s) {
 			continue
@@ -53,6 +61,54 @@ func Secrets(s string) string {
 			s = p.re.ReplaceAllString(s, "${1}"+Removed)
 		}
 	}
+	return base64Secrets(s)
+}
+
+// secretTriggers are, in lower case, the literals one of secretPatterns needs, each
+// at the start of a word (after a byte that is not a letter or digit): a string holding
+// none of them (and no run of 40 base64 characters) holds no secret they find.
+var secretTriggers = []string{"-----begin", "key", "token", "pass", "pwd", "secret", "bearer", "basic", "eyj", "ssh-", "ecdsa",
+	"sk-ssh", "akia", "asia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "xox", "ls0tls1", "-data", "auth-provider", "docker",
+	"apikey", "access", "private", "client", "refresh", "id-token", "tls"}
+
+// triggerStart marks the bytes a trigger starts with, in either case.
+var triggerStart = func() (t [256]bool) {
+	for _, w := range secretTriggers {
+		t[w[0]] = true
+		t[w[0]&^0x20] = w[0] >= 'a' && w[0] <= 'z' || t[w[0]&^0x20]
+	}
+	return t
+}()
+
+func alnum(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+
+// scanSecrets reports, in one pass, whether s holds a trigger (any case) at the start
+// of a word and a run of 40 or more base64 characters.
+func scanSecrets(s string) (trigger, longRun bool) {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if alnum(c) || c == '+' || c == '/' {
+			if run++; run >= 40 {
+				longRun = true
+			}
+		} else {
+			run = 0
+		}
+		if trigger || !triggerStart[c] || i > 0 && alnum(s[i-1]) {
+			continue
+		}
+		for _, t := range secretTriggers {
+			if len(s)-i >= len(t) && strings.EqualFold(s[i:i+len(t)], t) {
+				trigger = true
+				break
+			}
+		}
+	}
+	return trigger, longRun
+}
+
+func base64Secrets(s string) string {
 	return longBase64.ReplaceAllStringFunc(s, func(m string) string {
 		var up, low, dig int
 		for i := 0; i < len(m); i++ {
