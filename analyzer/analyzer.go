@@ -48,7 +48,7 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 		Namespaces: []NamespaceReport{},
 		Risks:      []Risk{},
 		Coverage:   []Gap{},
-		Warnings:   append(append([]diag.Warning{}, rec.Warnings...), NameWarnings(rec)...),
+		Warnings:   append(append([]diag.Warning{}, rec.Warnings...), ix.nameWarnings...),
 	}
 	if r.Warnings == nil {
 		r.Warnings = []diag.Warning{}
@@ -57,7 +57,8 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 		r.Bundle.LogFiles = append(r.Bundle.LogFiles, LogFile{File: f.Path, Component: f.Component, Format: f.Format,
 			Lines: f.Lines, Matched: f.Matched, First: TimePtr(f.First), Last: TimePtr(f.Last), YearInferred: f.YearInferred, YearBasis: f.YearBasis})
 	}
-	r.Bundle.KubernetesVersion = ix.KubernetesVersion
+	r.Bundle.KubernetesVersion, r.Bundle.KubernetesVersionSource = ix.KubernetesVersion, ix.KubernetesVersionSource
+	r.Bundle.CapturedAtRecorded = ix.CaptureRecorded
 	r.Bundle.Layouts = append([]string{}, rec.Layouts...)
 	stuck := findStuck(ix)
 	stuckSet := map[string]bool{}
@@ -71,18 +72,29 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 		pass := &Pass{Index: ix, Namespace: s.name, Object: s.obj, Deletion: s.deletion, Stuck: stuckSet}
 		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s, opts.Rules))
 	}
+	r.Warnings = append(r.Warnings, ix.premiseWarnings...)
+	splitDeleting(ix, r)
 	groupProblems(r)
 	r.Risks = latentRisks(ix, r, opts.Rules)
 	r.Coverage = coverage(ix, r)
 	namespaceState(ix, r, opts.Namespaces)
+	deletingState(r)
 	summarize(r)
 	return r
 }
 
 // namespaceState decides whether the bundle can say "no namespace is stuck": only when
-// it holds Namespace objects (or a namespace table) covering the namespaces asked for.
-// Otherwise the state is unknown, with why and the command that would show it.
+// it holds a listing of every namespace (a namespace List or table) or Namespace objects
+// covering the namespaces asked for. A bundle of some namespaces' files (a must-gather,
+// an oc adm inspect, a few dumps) says which ones it covers and that the others were
+// not collected: the state is then unknown unless one is stuck. Otherwise the state is
+// unknown too, with why and the command that would show it.
 func namespaceState(ix *Index, r *Report, asked []string) {
+	collect := "kubectl get namespaces -o json"
+	partial := len(ix.Namespaces) > 0 && !ix.NamespaceListed && len(asked) == 0
+	if partial {
+		r.Coverage = append(r.Coverage, Gap{Missing: "a listing of all namespaces: " + coveredOnly(ix, 8, true) + ", the others were not collected", Collect: collect})
+	}
 	if len(r.Namespaces) > 0 {
 		r.State = StateStuck
 		var missing []string
@@ -98,7 +110,6 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 		}
 		return
 	}
-	collect := "kubectl get namespaces -o json"
 	switch {
 	case len(asked) > 0:
 		var missing []string
@@ -114,7 +125,9 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 			return
 		}
 		r.State = StateNoneStuck
-		r.StateReason = fmt.Sprintf("namespace %s is in the bundle and not being deleted", strings.Join(asked, ", "))
+		if len(r.Deleting) == 0 {
+			r.StateReason = fmt.Sprintf("namespace %s is in the bundle and not being deleted", strings.Join(asked, ", "))
+		}
 	case len(ix.Namespaces) == 0:
 		r.State = StateUnknown
 		what := "the bundle holds no Namespace object and no namespace table"
@@ -122,14 +135,38 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 			what += " (a kubectl cluster-info dump holds none)"
 		}
 		r.StateReason = what + ", and no namespace controller log line names a namespace being deleted; collect: " + collect
-	case !ix.NamespaceListed:
-		r.State = StateNoneStuck
-		r.StateReason = fmt.Sprintf("the %d namespace(s) in the bundle (%s) are not being deleted; the bundle holds no list of all namespaces (collect: %s)",
-			len(ix.Namespaces), strings.Join(firstN(SortedKeys(ix.Namespaces), 5), ", "), collect)
+	case partial:
+		r.State = StateUnknown
+		r.StateReason = fmt.Sprintf("%s, none of them stuck; the others were not collected (collect: %s)", coveredOnly(ix, 3, false), collect)
 	default:
 		r.State = StateNoneStuck
-		r.StateReason = fmt.Sprintf("none of the %d namespaces in the bundle is being deleted", len(ix.Namespaces))
+		if len(r.Deleting) == 0 {
+			r.StateReason = fmt.Sprintf("none of the %d namespaces in the bundle is being deleted", len(ix.Namespaces))
+		} else {
+			r.StateReason = fmt.Sprintf("the bundle lists all %d namespaces", len(ix.Namespaces))
+		}
 	}
+}
+
+// coveredOnly says which namespaces a bundle without a listing of all namespaces covers
+// (the first n of them), and with explain what kind of bundle gathers only some.
+func coveredOnly(ix *Index, n int, explain bool) string {
+	names := SortedKeys(ix.Namespaces)
+	what, why := "the bundle", ""
+	for _, l := range ix.Records.Layouts {
+		switch l {
+		case bundle.LayoutMustGather:
+			what, why = "this must-gather", " (it gathers the openshift-* namespaces and those named with oc adm inspect)"
+		case bundle.LayoutInspect:
+			what, why = "this oc adm inspect", " (it holds only the namespaces named on its command line)"
+		case bundle.LayoutInsights:
+			what, why = "this Insights Operator archive", " (it holds what its gatherers chose, not every namespace)"
+		}
+	}
+	if explain {
+		what += why
+	}
+	return fmt.Sprintf("%s covers only %d %s (%s)", what, len(names), Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, n), ", "))
 }
 
 func firstN(s []string, n int) []string {
@@ -169,6 +206,11 @@ func findStuck(ix *Index) []stuckNamespace {
 					s.since = "earliest status.conditions lastTransitionTime (no deletionTimestamp in the dump; deleted at or before this time)"
 				}
 			}
+		}
+		if s.deletion.IsZero() && o.Ages != nil && o.Ages.Age > 0 {
+			// a table row: no deletion time, but the namespace's AGE bounds it
+			s.since = fmt.Sprintf("deletion time not in the bundle; the namespace was %s old when %s:%d was printed, so it has been Terminating for at most %s",
+				objects.FmtAge(o.Ages.Age), o.Ages.File, o.Ages.Line, objects.FmtAge(o.Ages.Age))
 		}
 		out = append(out, s)
 	}
@@ -248,39 +290,41 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		nr.StuckFor = FmtDuration(d)
 		nr.StuckSeconds = int64(d / time.Second)
 	}
-	found := map[string]bool{}
 	ruledOut := map[string]string{}
-	for _, rule := range rules {
-		p.Rule = rule
-		causes, why := rule.Run(p)
-		for i := range causes {
-			causes[i].Type = rule.Name
-			found[rule.Name] = true
-		}
-		nr.Causes = append(nr.Causes, causes...)
-		if len(causes) == 0 && why != "" {
-			ruledOut[rule.Name] = why
+	var notApplicable []string // rules that found nothing they read (said nothing)
+	byRule := make([][]Cause, len(rules))
+	p.claims = newNamespaceClaims()
+	// specific rules first, then the generic ones, which see only what nobody claimed
+	for _, generic := range []bool{false, true} {
+		for i, rule := range rules {
+			if rule.Generic != generic {
+				continue
+			}
+			p.Rule = rule
+			causes, why := rule.Run(p)
+			for j := range causes {
+				causes[j].Type = rule.Name
+				p.claims.add(&causes[j])
+			}
+			byRule[i] = causes
+			if len(causes) == 0 && why != "" {
+				ruledOut[rule.Name] = why
+			} else if len(causes) == 0 {
+				notApplicable = append(notApplicable, rule.Name)
+			}
 		}
 	}
 	p.Rule = nil
-	// causes explained by another cause found for the namespace are ruled out
-	explained := explainedBy(rules, found)
-	kept := nr.Causes[:0]
-	for _, c := range nr.Causes {
-		if by := explained[c.Type]; len(by) > 0 {
-			ruledOut[c.Type] = "explained by " + strings.Join(by, ", ") + " (" + Clip(c.Summary, 200) + ")"
-			continue
-		}
-		kept = append(kept, c)
+	for _, cs := range byRule {
+		nr.Causes = append(nr.Causes, cs...)
 	}
-	nr.Causes = kept
 	for _, rule := range rules {
 		if why, ok := ruledOut[rule.Name]; ok {
 			nr.RuledOut = append(nr.RuledOut, RuledOut{Type: rule.Name, Reason: why})
 		}
 	}
 	if len(nr.Causes) == 0 {
-		nr.Causes = append(nr.Causes, undetermined(p, nr.RuledOut))
+		nr.Causes = append(nr.Causes, undetermined(p, nr.RuledOut, notApplicable))
 	}
 	for i := range nr.Causes {
 		for j := range nr.Causes[i].Chain {
@@ -288,12 +332,12 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		}
 		markRoots(&nr.Causes[i])
 	}
-	names := append(namesOf(nr), p.Index.invalidNames...)
+	p.guard = namespaceGuard(nr)
 	for i := range nr.Causes {
 		for j := range nr.Causes[i].Chain {
 			if f := nr.Causes[i].Chain[j].Fix; f != nil {
 				g := *f
-				g.Command = guardNames(g.Command, names)
+				g.Command = p.checkCmd(g.Command)
 				nr.Causes[i].Chain[j].Fix = &g
 			}
 		}
@@ -321,6 +365,7 @@ func verdict(nr NamespaceReport) string {
 	return v
 }
 
+// Contains reports whether list holds s.
 func Contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -331,10 +376,13 @@ func Contains(list []string, s string) bool {
 }
 
 // undetermined is reported when no rule found a cause.
-func undetermined(p *Pass, ruled []RuledOut) Cause {
+func undetermined(p *Pass, ruled []RuledOut, notApplicable []string) Cause {
 	var checked []string
 	for _, r := range ruled {
 		checked = append(checked, r.Type+": "+r.Reason)
+	}
+	for _, n := range notApplicable {
+		checked = append(checked, n+": nothing in the bundle it reads")
 	}
 	c := Cause{Type: CauseUndetermined, Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []ObjectRef{}, Evidence: []Evidence{}}
 	c.Summary = "The bundle does not show why this namespace is stuck. Checked: " + strings.Join(checked, "; ") + "."

@@ -2,12 +2,10 @@ package analyzer
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -27,15 +25,13 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 	ns, name, port := ref.Namespace, ref.Name, Port(ref)
 	var chain []Link
 	svc := ix.Find("Service", ns, name)
-	comp := "Service " + ns + "/" + name
+	comp := ServiceSubject(ref)
+	facts := ix.BackendFacts(ref)
 	if svc == nil {
-		if len(ix.InNamespace(ns, "Service")) > 0 || ix.ServicesDumped(ns) {
-			chain = append(chain, Link{Component: comp, Fault: true,
-				Finding: fmt.Sprintf("the Service does not exist: the bundle's dump of Services covers namespace %s and does not have it", ns),
-				Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "get", "service,deployment,pods", "-o", "wide"),
-					Why: fmt.Sprintf("Recreate Service %s/%s and its backend (reinstall the component that provides it), or remove what points at it.", ns, name)}})
+		if HasFact(facts, comp, FactServiceMissing) {
+			chain = append(chain, ServiceMissingLink(ref, fmt.Sprintf("the bundle's dump of Services covers namespace %s and does not have it", ns), nil))
 		} else {
-			chain = append(chain, Link{Component: comp, Finding: fmt.Sprintf("not in the bundle (collect: kubectl -n %s get service %s -o json)", ns, name)})
+			chain = append(chain, Link{Component: comp, Facts: facts, Finding: fmt.Sprintf("not in the bundle (collect: kubectl -n %s get service %s -o json)", ns, name)})
 		}
 		return chain
 	}
@@ -55,7 +51,7 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 	if len(s.Selector) > 0 {
 		f += " selector " + FmtLabels(s.Selector)
 	}
-	chain = append(chain, Link{Component: comp, Finding: f, Evidence: []Evidence{{File: svc.Source.File, Line: svc.Source.Line, Object: svc.Ref(), Text: "Service " + ns + "/" + name + ": " + f}}})
+	chain = append(chain, Link{Component: comp, Finding: f, Facts: facts, Evidence: []Evidence{{File: svc.Source.File, Line: svc.Source.Line, Object: svc.Ref(), Text: "Service " + ns + "/" + name + ": " + f}}})
 
 	// endpoints
 	var eps []*objects.Object
@@ -111,6 +107,18 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 	return chain
 }
 
+// ServiceMissingLink is the link of a Service that does not exist (why: how the bundle
+// shows it), with the fix that recreates it.
+func ServiceMissingLink(ref *objects.ServiceReference, why string, ev []Evidence) Link {
+	ns, name := ref.Namespace, ref.Name
+	return Link{Component: ServiceSubject(ref), Fault: true, Evidence: ev,
+		Facts:   []Fact{F(ServiceSubject(ref), FactServiceMissing)},
+		Finding: "the Service does not exist: " + why,
+		Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "get", "service,deployment,pods", "-o", "wide"),
+			Premise: []Fact{F(ServiceSubject(ref), FactServiceMissing)},
+			Why:     fmt.Sprintf("Recreate Service %s/%s and its backend (reinstall the component that provides it), or remove what points at it.", ns, name)}}
+}
+
 // portList is ", ports a, b" or ", unnamed ports" for endpoints.
 func portList(names []string) string {
 	var named []string
@@ -136,6 +144,9 @@ func servicePortName(s *objects.ServiceInfo, port int) string {
 	return ""
 }
 
+// PodState describes a pod in a few words for evidence and chains: its phase,
+// readiness, node, restarts, waiting and terminated containers, and why it is not
+// scheduled.
 func PodState(pod *objects.Object) string {
 	pi := pod.Pod
 	s := "phase " + OrDefault(pod.Phase, "unknown")
@@ -167,62 +178,13 @@ func PodState(pod *objects.Object) string {
 	return s
 }
 
+// ServicesDumped reports whether the bundle holds a dump of the namespace's Services
+// (possibly empty), so a Service absent from it does not exist.
 func (ix *Index) ServicesDumped(ns string) bool { return ix.KindDumped(ns, "Service") }
 
+// PodsDumped reports whether the bundle holds a dump of the namespace's Pods (possibly
+// empty), so a pod absent from it does not exist.
 func (ix *Index) PodsDumped(ns string) bool { return ix.KindDumped(ns, "Pod") }
-
-// KindDumped reports whether the bundle has a dump of a kind covering namespace ns,
-// even an empty one: an object of it in ns, a dump file of it inside a directory named
-// after ns (`namespaces/ns/services.json`, `ns/pods.json`), or an all-namespaces dump
-// (a file of it that holds several namespaces, or that lies outside every namespace
-// directory, like `cluster/services.json`).
-func (ix *Index) KindDumped(ns, kind string) bool {
-	perFile := map[string]map[string]bool{}
-	found := false
-	note := func(file, namespace string) bool {
-		if namespace == ns {
-			found = true
-			return false
-		}
-		if perFile[file] == nil {
-			perFile[file] = map[string]bool{}
-		}
-		perFile[file][namespace] = true
-		return true
-	}
-	for _, o := range ix.ByKind[kind] {
-		if !note(o.Source.File, o.Namespace) {
-			break
-		}
-	}
-	if kind == "Pod" && !found {
-		ix.slim.eachFileNamespace(note)
-	}
-	if found {
-		return true
-	}
-	for _, nss := range perFile {
-		if len(nss) > 1 {
-			return true
-		}
-	}
-	plural := strings.ToLower(kind) + "s"
-	for _, f := range ix.Records.Files {
-		base := path.Base(f)
-		if !strings.HasPrefix(base, plural+".") && base != plural {
-			continue
-		}
-		dir := path.Base(path.Dir(f))
-		if dir == ns {
-			return true
-		}
-		_, isNS := ix.Namespaces[dir]
-		if !isNS && !ix.hasObjectsIn(dir) {
-			return true // e.g. cluster/services.json: an all-namespaces dump
-		}
-	}
-	return false
-}
 
 func ObjectRefOf(o *objects.Object) ObjectRef {
 	ev := Evidence{File: o.Source.File, Line: o.Source.Line, Object: o.Ref(), Text: o.Ref()}
@@ -230,6 +192,7 @@ func ObjectRefOf(o *objects.Object) ObjectRef {
 		Finalizers: o.Finalizers, Deletion: TimePtr(o.DeletionTimestamp), Source: &ev}
 }
 
+// FmtLabels renders labels as a kubectl selector: k=v pairs, sorted, comma-separated.
 func FmtLabels(m map[string]string) string {
 	var parts []string
 	for k, v := range m {
@@ -239,6 +202,7 @@ func FmtLabels(m map[string]string) string {
 	return strings.Join(parts, ",")
 }
 
+// OrDefault returns s, or d when s is empty.
 func OrDefault(s, d string) string {
 	if s == "" {
 		return d
@@ -246,6 +210,7 @@ func OrDefault(s, d string) string {
 	return s
 }
 
+// SortedKeys returns the keys of m in order.
 func SortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -255,15 +220,8 @@ func SortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-func ContainsEntry(es []*logs.Entry, e *logs.Entry) bool {
-	for _, x := range es {
-		if x == e {
-			return true
-		}
-	}
-	return false
-}
-
+// FindWebhook returns the webhook configuration holding the webhook of that name, and
+// the webhook (nil, nil when the bundle holds none).
 func (ix *Index) FindWebhook(name string) (*objects.Object, *objects.Webhook) {
 	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
 		for _, cfg := range ix.ByKind[kind] {
@@ -277,6 +235,7 @@ func (ix *Index) FindWebhook(name string) (*objects.Object, *objects.Webhook) {
 	return nil, nil
 }
 
+// FmtRules renders a webhook's rules (operations on resources) in one line.
 func FmtRules(rs []objects.WebhookRule) string {
 	var parts []string
 	for _, r := range rs {

@@ -2,118 +2,43 @@ package analyzer
 
 import (
 	"fmt"
-	"strings"
 
-	"k8s.io/apimachinery/pkg/util/validation"
+	"github.com/nsanalyze/nsanalyze/internal/shellsafe"
 )
 
-// Cmd joins a command's words for a POSIX shell: every word that holds anything but
-// letters, digits and `-_./:=,@%+` is single-quoted, so a value from the bundle (a
-// namespace or object name, which a hostile bundle may fill with `$(...)`, `;` or a
-// newline) is always one word and never code when the command is pasted.
-//
-// A word holding a newline, another control character, a bidirectional override or a
-// zero-width character is never written into a command (pasted, a newline ends a
-// comment the command follows, and invisible characters make the command read as
-// another): Cmd then returns a comment saying so, which runs nothing.
-func Cmd(words ...string) string {
-	q := make([]string, len(words))
-	for i, w := range words {
-		if strings.ContainsAny(w, "\n\r") || NeedsEscape(w) {
-			return Comment("no command: the word " + QuoteName(w) + " holds control or invisible characters: the bundle may be damaged or hostile")
-		}
-		q[i] = ShellQuote(w)
-	}
-	return strings.Join(q, " ")
-}
+// Shell quoting, Kubernetes name checks and escaping live in the leaf package
+// internal/shellsafe (shared with `nsanalyze collect` and the renderers); these are
+// the names the rules use.
 
-// ShellQuote returns s as one POSIX shell word.
-func ShellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	safe := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_./:=,@%+", c) >= 0) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+// Cmd joins a command's words for a POSIX shell (shellsafe.Cmd): every word that holds
+// anything but letters, digits and `-_./:=,@%+` is single-quoted; a word holding a
+// control or invisible character makes the command a comment that runs nothing.
+func Cmd(words ...string) string { return shellsafe.Cmd(words...) }
 
-// Comment turns text into a shell comment: a rung that tells what to do where no
-// command can (every line of it starts with "# ", so pasting it runs nothing).
-func Comment(text string) string {
-	lines := strings.Split(strings.ReplaceAll(text, "\r", ""), "\n")
-	return "# " + strings.Join(lines, " ")
-}
+// ShellQuote returns s as one POSIX shell word (shellsafe.Quote).
+func ShellQuote(s string) string { return shellsafe.Quote(s) }
+
+// Comment turns text into a shell comment (shellsafe.Comment).
+func Comment(text string) string { return shellsafe.Comment(text) }
 
 // NameKind says which Kubernetes naming rule a name from the bundle must follow.
-type NameKind int
+type NameKind = shellsafe.NameKind
 
+// The name kinds (see shellsafe).
 const (
-	// NamespaceName: a namespace, a DNS-1123 label ("team-a").
-	NamespaceName NameKind = iota
-	// ObjectName: the name of most objects (Deployments, Services, ConfigMaps,
-	// APIServices, webhook configurations, CRDs, webhooks), a DNS-1123 subdomain.
-	ObjectName
-	// GroupName: an API group or a resource.group ("widgets.example.com"), a DNS-1123
-	// subdomain.
-	GroupName
-	// FinalizerName: a finalizer, a qualified name ("kubernetes", "example.com/cleanup").
-	FinalizerName
-	// APIServiceName: an APIService, "<version>.<group>" ("v1beta1.metrics.k8s.io"; the
-	// core group's is "v1.").
-	APIServiceName
+	NamespaceName  = shellsafe.NamespaceName
+	ObjectName     = shellsafe.ObjectName
+	GroupName      = shellsafe.GroupName
+	FinalizerName  = shellsafe.FinalizerName
+	APIServiceName = shellsafe.APIServiceName
 )
 
-func (k NameKind) String() string {
-	switch k {
-	case NamespaceName:
-		return "namespace"
-	case GroupName:
-		return "API group"
-	case FinalizerName:
-		return "finalizer"
-	case APIServiceName:
-		return "APIService"
-	}
-	return "object"
-}
+// NameProblem returns why name is not a valid Kubernetes name of its kind ("" when valid).
+func NameProblem(kind NameKind, name string) string { return shellsafe.NameProblem(kind, name) }
 
-// NameProblem returns why name is not a valid Kubernetes name of its kind ("" when it
-// is valid). A name that Kubernetes itself would have refused can only come from a
-// damaged or hostile bundle: nsanalyze shows it quoted (QuoteName) and never puts it
-// into a command.
-func NameProblem(kind NameKind, name string) string {
-	var errs []string
-	switch kind {
-	case NamespaceName:
-		errs = validation.IsDNS1123Label(name)
-	case ObjectName, GroupName:
-		errs = validation.IsDNS1123Subdomain(name)
-	case FinalizerName:
-		errs = validation.IsQualifiedName(name)
-	case APIServiceName:
-		errs = validation.IsDNS1123Subdomain(strings.TrimSuffix(name, "."))
-	default:
-		errs = []string{"unknown name kind"}
-	}
-	if len(errs) == 0 {
-		return ""
-	}
-	return strings.Join(errs, "; ")
-}
-
-// ValidName reports whether name is a valid Kubernetes name of its kind: such a name
-// holds only [A-Za-z0-9._/-], never starts with "-" (it cannot be read as a flag) and
-// is safe in a command.
-func ValidName(kind NameKind, name string) bool { return NameProblem(kind, name) == "" }
+// ValidName reports whether name is a valid Kubernetes name of its kind (one pass,
+// no regular expression).
+func ValidName(kind NameKind, name string) bool { return shellsafe.ValidName(kind, name) }
 
 // KubectlName returns name as a shell word for a command when it is a valid Kubernetes
 // name of its kind; ok is false (and word empty) when it is not: the caller must then
@@ -134,12 +59,9 @@ type Name struct {
 	Prefix, Suffix string
 }
 
-// NS, Obj, Group, Fin and APISvc mark names of each kind for SafeCmd.
-func NS(s string) Name     { return Name{Kind: NamespaceName, Value: s} }
-func Obj(s string) Name    { return Name{Kind: ObjectName, Value: s} }
-func Group(s string) Name  { return Name{Kind: GroupName, Value: s} }
-func Fin(s string) Name    { return Name{Kind: FinalizerName, Value: s} }
-func APISvc(s string) Name { return Name{Kind: APIServiceName, Value: s} }
+// NS and Obj mark names of each kind for SafeCmd.
+func NS(s string) Name  { return Name{Kind: NamespaceName, Value: s} }
+func Obj(s string) Name { return Name{Kind: ObjectName, Value: s} }
 
 // In puts literal text around the name, in the same shell word.
 func (n Name) In(prefix, suffix string) Name { n.Prefix, n.Suffix = prefix, suffix; return n }
@@ -171,14 +93,33 @@ func SafeCmd(words ...any) (cmd string, ok bool) {
 
 // NotRun is the rung a ladder gives instead of a command that would have used an
 // invalid name: a shell comment that shows the name escaped and says why.
-func NotRun(kind NameKind, name string) string {
-	return Comment(fmt.Sprintf("no command: %s", HostileName(kind, name)))
-}
+func NotRun(kind NameKind, name string) string { return shellsafe.NotRun(kind, name) }
 
-// HostileName is the warning for a name Kubernetes would not have accepted, e.g.
-// `namespace name "x$(id)" is not a valid Kubernetes name: the bundle may be hostile;
-// no command uses it`.
-func HostileName(kind NameKind, name string) string {
-	return fmt.Sprintf("%s name %s is not a valid Kubernetes name: the bundle may be damaged or hostile; no command uses it",
-		kind, QuoteName(name))
-}
+// HostileName is the warning for a name Kubernetes would not have accepted.
+func HostileName(kind NameKind, name string) string { return shellsafe.HostileName(kind, name) }
+
+// Escaping (shellsafe): the one path every output stream uses.
+
+// Unsafe reports whether r must never reach an output raw.
+func Unsafe(r rune) bool { return shellsafe.Unsafe(r) }
+
+// NeedsEscape reports whether EscapeText would change s (newlines kept).
+func NeedsEscape(s string) bool { return shellsafe.NeedsEscape(s) }
+
+// EscapeText shows every unsafe character of s as a visible escape (newlines kept).
+func EscapeText(s string) string { return shellsafe.EscapeText(s) }
+
+// EscapeLine is EscapeText that also escapes newlines and carriage returns.
+func EscapeLine(s string) string { return shellsafe.EscapeLine(s) }
+
+// QuoteName shows a name from the bundle for prose, double-quoted and escaped.
+func QuoteName(s string) string { return shellsafe.QuoteName(s) }
+
+// EscapeJSON is shellsafe.EscapeJSON: the unsafe characters of encoded JSON as \u escapes.
+func EscapeJSON(b []byte) []byte { return shellsafe.EscapeJSON(b) }
+
+// EscapeBytes is shellsafe.EscapeBytes: bytes that are not UTF-8 spelled as \xNN.
+func EscapeBytes(s string) string { return shellsafe.EscapeBytes(s) }
+
+// EscapeNonASCII is shellsafe.EscapeNonASCII: every character outside printable ASCII escaped.
+func EscapeNonASCII(s string) string { return shellsafe.EscapeNonASCII(s) }

@@ -3,13 +3,13 @@ package analyzer
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
+// TimePtr returns a pointer to t, or nil for the zero time (JSON null).
 func TimePtr(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
@@ -56,6 +56,8 @@ type Correlation struct {
 	total                 int
 }
 
+// Correlate times log lines against a deletion: first and last seen, occurrences,
+// whether they began before the deletion.
 func Correlate(entries []*logs.Entry, deletion time.Time) Correlation {
 	var c Correlation
 	for _, e := range entries {
@@ -119,108 +121,6 @@ func (c Correlation) Apply(cause *Cause, deletion time.Time, what string) {
 	cause.Correlation = s
 }
 
-// lineShape folds the variable parts of a log line so repeated lines group together:
-// the klog header (`E0101 10:00:00.000000    1 `) or the CRI prefix
-// (`2024-01-01T10:00:00.000Z stderr F `) at its start, and every JSON `"ts":<number>,`.
-// It is the regexp
-//
-//	^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ |"ts":[0-9.]+,|^\S+Z (stdout|stderr) [FP]
-//
-// written out, since it runs for every matched line of every cause.
-func lineShape(s string) string {
-	if n := klogHeaderLen(s); n > 0 {
-		s = s[n:]
-	} else if n := criPrefixLen(s); n > 0 {
-		s = s[n:]
-	}
-	if !strings.Contains(s, `"ts":`) {
-		return s
-	}
-	var b strings.Builder
-	for {
-		i := strings.Index(s, `"ts":`)
-		if i < 0 {
-			break
-		}
-		j := i + len(`"ts":`)
-		for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
-			j++
-		}
-		if j > i+len(`"ts":`) && j < len(s) && s[j] == ',' {
-			b.WriteString(s[:i])
-			s = s[j+1:]
-			continue
-		}
-		b.WriteString(s[:i+1])
-		s = s[i+1:]
-	}
-	b.WriteString(s)
-	return b.String()
-}
-
-// klogHeaderLen is the length of `[IWEF]dddd dd:dd:dd.d+<spaces>d+ ` at the start of s.
-func klogHeaderLen(s string) int {
-	const fixed = "X0000 00:00:00." // shape of the fixed part: letters, digits, punctuation
-	if len(s) < len(fixed)+4 || !strings.ContainsRune("IWEF", rune(s[0])) {
-		return 0
-	}
-	for i := 1; i < len(fixed); i++ {
-		if c := fixed[i]; c == '0' {
-			if !isDigit(s[i]) {
-				return 0
-			}
-		} else if s[i] != c {
-			return 0
-		}
-	}
-	i := len(fixed)
-	d := i
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	if i == d {
-		return 0
-	}
-	w := i
-	for i < len(s) && isSpace(s[i]) {
-		i++
-	}
-	if i == w {
-		return 0
-	}
-	d = i
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	if i == d || i >= len(s) || s[i] != ' ' {
-		return 0
-	}
-	return i + 1
-}
-
-// criPrefixLen is the length of `<non-space>Z stdout|stderr F|P ` at the start of s.
-func criPrefixLen(s string) int {
-	sp := strings.IndexFunc(s, func(r rune) bool { return isSpace(byte(r)) && r < 0x80 })
-	if sp < 2 || s[sp-1] != 'Z' || s[sp] != ' ' { // \S+ before the Z
-		return 0
-	}
-	rest := s[sp+1:]
-	for _, stream := range []string{"stdout ", "stderr "} {
-		if strings.HasPrefix(rest, stream) && len(rest) >= len(stream)+2 &&
-			(rest[len(stream)] == 'F' || rest[len(stream)] == 'P') && rest[len(stream)+1] == ' ' {
-			return sp + 1 + len(stream) + 2
-		}
-	}
-	return 0
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// isSpace is \s of Go's regexp (RE2): tab, newline, form feed, carriage return, space.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
-}
-
 // SampleLines picks evidence from many log lines: for each file and line shape, the
 // first and the last line, with the number of lines of that shape.
 func SampleLines(entries []*logs.Entry, max int) []Evidence {
@@ -231,7 +131,7 @@ func SampleLines(entries []*logs.Entry, max int) []Evidence {
 	var order []string
 	groups := map[string]*group{}
 	for _, e := range entries {
-		key := e.File + "\x00" + lineShape(e.Text)
+		key := e.File + "\x00" + logs.Shape(e.Text)
 		g, ok := groups[key]
 		if !ok {
 			g = &group{first: e}
@@ -259,6 +159,7 @@ func SampleLines(entries []*logs.Entry, max int) []Evidence {
 	return out
 }
 
+// SortEntries orders log lines by time (lines without a time first), then file and line.
 func SortEntries(es []*logs.Entry) {
 	sort.SliceStable(es, func(i, j int) bool {
 		if !es[i].Time.Equal(es[j].Time) {
@@ -271,6 +172,7 @@ func SortEntries(es []*logs.Entry) {
 	})
 }
 
+// FmtTime renders a time in UTC to the second, as every report does.
 func FmtTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
 
 // FmtDuration renders a duration the way an engineer says it: 3d4h, 2h5m, 1m40s.

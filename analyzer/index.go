@@ -1,12 +1,15 @@
 package analyzer
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/internal/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -24,6 +27,10 @@ type Index struct {
 	ByNamespace map[string][]*objects.Object // namespaced objects (not Namespaces) by namespace
 	ByKind      map[string][]*objects.Object
 	CRDs        map[string]*objects.Object // by "plural.group"
+	// fileIx answers questions about file names (fileindex.go).
+	fileIx *fileIndex
+	// crdByGroupKind indexes CRDs by group and kind (CRDOf).
+	crdByGroupKind map[string]*objects.Object
 	// NamespaceListed is true when the bundle holds a dump of all namespaces (a list
 	// with more than one Namespace), so a namespace absent from it no longer exists.
 	NamespaceListed bool
@@ -32,7 +39,6 @@ type Index struct {
 	// Log entries by what they say.
 	NamespaceDeletionFailed map[string][]*logs.Entry // namespace -> "deletion of namespace X failed"
 	NamespaceDeleted        map[string][]*logs.Entry // namespace -> "Namespace has been deleted X"
-	DiscoveryFailures       []DiscoveryLine          // any line listing failing group/versions
 	// ContentStillRemains are "unexpected items still remain in namespace: X for gvr: G"
 	// lines by namespace (content left without finalizers; the only namespace-naming
 	// failure line before 1.16).
@@ -42,20 +48,32 @@ type Index struct {
 	// all content is removed from this namespace"), by namespace: kubectl stderr saved
 	// with a ticket, often the only sign a namespace is Terminating.
 	NamespaceTerminating map[string][]*logs.Entry
+	// cloud are the cloud controllers' lines by controller (cloud.go).
+	cloud map[string]*cloudLines
 	// slim is the index of Records.SlimPods (slimpods.go).
 	slim slimIndex
-	// ruleLines are the lines each rule's Collect kept: rule name -> key -> lines.
+	// ruleLines are the lines each rule's matchers kept: rule name -> key -> lines.
 	ruleLines  map[string]map[string][]*logs.Entry
 	collectors []*Rule
-	// invalidNames are the names of the bundle Kubernetes would have refused: no
-	// command carries them (guardNames).
-	invalidNames []checkedName
+	// guard holds the names of the bundle's objects Kubernetes would have refused
+	// (each validated once, while the index is built): no command carries them.
+	guard *shellsafe.Guard
+	// nameWarnings are the warnings for those names (NameWarnings).
+	nameWarnings []diag.Warning
+	// premiseWarnings are rungs left out because their premise failed (premise.go).
+	premiseWarnings []diag.Warning
 
 	CapturedAt       time.Time
 	CapturedAtSource string
-	// KubernetesVersion is the server version from a saved `kubectl version -o json`
-	// or a component's start-up log line ("" when unknown).
-	KubernetesVersion string
+	// CaptureRecorded is true when CapturedAt is the collector's own record of when it
+	// ran (Records.CaptureClock), not an estimate from the newest time in the bundle
+	// (which only bounds the capture from below).
+	CaptureRecorded bool
+	// KubernetesVersion is the server version from a layout's version file, a saved
+	// `kubectl version -o json`, a component's start-up log line or, failing those, the
+	// kubelet version of the nodes ("" when unknown); KubernetesVersionSource says which.
+	KubernetesVersion       string
+	KubernetesVersionSource string
 	// ControllerStarts are kube-controller-manager (re)starts and leadership gains.
 	ControllerStarts []*logs.Entry
 }
@@ -66,19 +84,12 @@ type ContentLine struct {
 	GVR   kubemsg.GroupVersionResource
 }
 
-// DiscoveryLine is a log line that lists failing group/versions.
-type DiscoveryLine struct {
-	Entry     *logs.Entry
-	Namespace string // namespace named by the line ("" for cluster-wide lines)
-	Failures  []kubemsg.GroupVersionError
-}
-
 // terminatingRE is the API server's refusal of an operation in a namespace being
 // deleted (k8s.io/apiserver's namespace lifecycle admission, all versions).
 var terminatingRE = regexp.MustCompile(`namespaces? \\?"([a-z0-9][a-z0-9.-]*)\\?": [Tt]he system is ensuring all content is removed from this namespace`)
 
 // NewIndex builds the index for the rules: the facts every rule may read, and the
-// lines each rule's Collect keeps, in one pass over the bundle's log entries.
+// lines each rule's matchers keep, in one pass over the bundle's log entries.
 func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 	ix := &Index{
 		Records:                 rec,
@@ -94,27 +105,44 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 		NamespaceTerminating:    map[string][]*logs.Entry{},
 	}
 	for _, r := range rules {
-		if r.Collect != nil {
+		if len(r.Lines) > 0 {
 			ix.collectors = append(ix.collectors, r)
 			ix.ruleLines[r.Name] = map[string][]*logs.Entry{}
 		}
 	}
 	ix.indexObjects(rec)
 	ix.NamespaceListed = rec.NamespaceListSeen
+	if ix.KubernetesVersion != "" {
+		ix.KubernetesVersionSource = "kubectl version -o json"
+	}
+	if rec.ServerVersion != "" {
+		// the layout's own record of the server's version (sonobuoy serverversion.json,
+		// troubleshoot cluster_version.json) wins over log lines
+		ix.KubernetesVersion, ix.KubernetesVersionSource = rec.ServerVersion, rec.ServerVersionFile
+	}
 	for i := range rec.Entries {
 		ix.addEntry(&rec.Entries[i])
 	}
+	if ix.KubernetesVersion == "" {
+		ix.nodeVersion()
+	}
 	for _, ce := range rec.CollectorErrors {
-		// a collector's saved error is evidence like a log line without a time
+		// a collector's saved error is evidence like a log line without a time: the
+		// rules' matchers see it (a discovery error troubleshoot recorded, say)
 		e := &logs.Entry{File: ce.File, Line: ce.Line, Component: "bundle collector", Message: ce.Text, Text: ce.Text}
-		if f := kubemsg.ParseDiscoveryFailure(ce.Text); len(f) > 0 {
+		if ix.match(e, ce.Text) {
 			ix.Entries = append(ix.Entries, e)
-			ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: f})
 		}
 	}
-	invalidNames(rec, func(_ string, _ int, kind NameKind, name string) {
-		ix.invalidNames = append(ix.invalidNames, checkedName{kind, name})
+	ix.guard = &shellsafe.Guard{}
+	invalidNames(rec, func(file string, line int, kind NameKind, name string) {
+		ix.guard.Add(kind, name)
+		ix.nameWarnings = append(ix.nameWarnings, diag.Warning{File: file, Line: line, Message: HostileName(kind, name)})
 	})
+	lookAlikes(rec, func(file string, line int, what, name, like string) {
+		ix.nameWarnings = append(ix.nameWarnings, diag.Warning{File: file, Line: line, Message: lookAlikeMessage(what, name, like)})
+	})
+	ix.guard.Prepare()
 	ix.captureTime()
 	return ix
 }
@@ -122,30 +150,19 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 func (ix *Index) addEntry(e *logs.Entry) {
 	ix.Entries = append(ix.Entries, e)
 	d := e.Detail()
-	ns, errText, ok := kubemsg.ParseNamespaceDeletionFailed(d)
+	ns, _, ok := kubemsg.ParseNamespaceDeletionFailed(d)
 	if !ok && e.Message == "Deletion of namespace failed" && kubemsg.IsNamespaceName(e.Field("namespace")) {
 		// 1.35+: "Deletion of namespace failed" err="..." namespace="<ns>"
-		ns, errText, ok = e.Field("namespace"), e.Field("err"), true
+		ns, ok = e.Field("namespace"), true
 	}
 	if ok {
 		ix.NamespaceDeletionFailed[ns] = append(ix.NamespaceDeletionFailed[ns], e)
-		if f := kubemsg.ParseDiscoveryFailure(errText); len(f) > 0 {
-			ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Namespace: ns, Failures: f})
-		}
 	} else if ns, gvr, ok := kubemsg.ParseContentStillRemains(d); ok {
 		// before 1.16 the controller logged the bare error, naming the namespace only here
 		ix.NamespaceDeletionFailed[ns] = append(ix.NamespaceDeletionFailed[ns], e)
 		ix.ContentStillRemains[ns] = append(ix.ContentStillRemains[ns], ContentLine{Entry: e, GVR: gvr})
 	} else if ns, _, ok := parseOrdered(d); ok {
 		ix.NamespaceDeletionFailed[ns] = append(ix.NamespaceDeletionFailed[ns], e)
-	} else if f := kubemsg.ParseDiscoveryFailure(d); len(f) > 0 {
-		ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: f})
-	} else if f, ok := kubemsg.ParseMemcacheFailure(d); ok {
-		ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: []kubemsg.GroupVersionError{f}})
-	} else if g := e.Field("groups"); g != "" && strings.Contains(d, "failed to discover some groups") {
-		if f := kubemsg.ParseDiscoveryFailure("failed to discover some groups " + g); len(f) > 0 {
-			ix.DiscoveryFailures = append(ix.DiscoveryFailures, DiscoveryLine{Entry: e, Failures: f})
-		}
 	}
 	if strings.Contains(d, "ensuring all content is removed") { // no regexp run for the other lines
 		if m := terminatingRE.FindStringSubmatch(d); m != nil && kubemsg.IsNamespaceName(m[1]) {
@@ -162,22 +179,39 @@ func (ix *Index) addEntry(e *logs.Entry) {
 			ix.NamespaceDeleted[ns] = append(ix.NamespaceDeleted[ns], e)
 		}
 	}
-	for _, r := range ix.collectors {
-		for _, key := range r.Collect(e, d) {
-			ix.ruleLines[r.Name][key] = append(ix.ruleLines[r.Name][key], e)
-		}
-	}
+	ix.addCloudLine(e, d)
+	ix.match(e, d)
 	if ix.KubernetesVersion == "" && (e.Component == "kube-controller-manager" || e.Component == "kube-apiserver") {
 		if v := e.Field("version"); strings.HasPrefix(v, "v1.") {
 			ix.KubernetesVersion = v
 		} else if i := strings.Index(d, "Version: v1."); i >= 0 {
 			ix.KubernetesVersion = strings.Fields(d[i+len("Version: "):])[0]
 		}
+		if ix.KubernetesVersion != "" {
+			ix.KubernetesVersionSource = fmt.Sprintf("%s start-up line (%s:%d)", e.Component, e.File, e.Line)
+		}
 	}
 	if e.Component == "kube-controller-manager" && (strings.Contains(d, "Starting namespace controller") ||
 		strings.Contains(d, "successfully acquired lease kube-system/kube-controller-manager")) {
 		ix.ControllerStarts = append(ix.ControllerStarts, e)
 	}
+}
+
+// match runs the rules' matchers on a line; it reports whether one kept it.
+func (ix *Index) match(e *logs.Entry, d string) bool {
+	kept := false
+	for _, r := range ix.collectors {
+		byKey := ix.ruleLines[r.Name]
+		for i := range r.Lines {
+			for _, key := range r.Lines[i].keep(e, d) {
+				kept = true
+				if l := byKey[key]; len(l) == 0 || l[len(l)-1] != e { // once per key, whichever matchers keep it
+					byKey[key] = append(l, e)
+				}
+			}
+		}
+	}
+	return kept
 }
 
 // captureTime estimates when the bundle was collected: the newest time in any object
@@ -205,11 +239,80 @@ func (ix *Index) captureTime() {
 			src = "newest log line (" + f.Path + ")"
 		}
 	}
+	for _, b := range ix.Records.CaptureBounds {
+		// a table's AGE (describe's "lasts") added to the dumped object's own timestamp
+		if b.Time.After(limit) {
+			ignored = append(ignored, b.Why())
+			continue
+		}
+		if b.Time.After(t) {
+			t, src = b.Time, b.Why()
+		}
+	}
+	if c := ix.Records.CaptureClock; !c.IsZero() && !c.After(limit) {
+		switch {
+		case !c.Before(t):
+			t, src = c, "recorded by the collector ("+ix.Records.CaptureClockSource+")"
+			ix.CaptureRecorded = true
+		default:
+			// a time in the bundle after the collector's clock: the clock is not the end
+			src += "; the collector's record (" + ix.Records.CaptureClockSource + ", " + FmtTime(c) + ") is older"
+		}
+	}
 	if len(ignored) > 0 {
 		src += "; ignored as in the future: " + strings.Join(ignored, ", ")
 	}
 	ix.CapturedAt = t
 	ix.CapturedAtSource = src
+}
+
+// nodeVersion takes the cluster version from the nodes' kubelet versions (a Node dump's
+// status.nodeInfo.kubeletVersion, a `kubectl get nodes` table's VERSION column) when the
+// bundle says nothing better: the newest one, since the control plane is never older
+// than its kubelets.
+func (ix *Index) nodeVersion() {
+	var best *objects.Object
+	for _, o := range ix.ByKind["Node"] {
+		v := o.KubeletVersion
+		if !strings.HasPrefix(v, "v1.") || len(v) > 64 {
+			continue
+		}
+		if best == nil || versionLess(best.KubeletVersion, v) {
+			best = o
+		}
+	}
+	if best == nil {
+		return
+	}
+	ix.KubernetesVersion = best.KubeletVersion
+	ix.KubernetesVersionSource = fmt.Sprintf("kubelet version of node %s (%s:%d); the control plane is this version or newer", best.Name, best.Source.File, best.Source.Line)
+}
+
+// versionLess compares "v1.X.Y..." versions by minor, then patch.
+func versionLess(a, b string) bool {
+	pa, pb := versionParts(a), versionParts(b)
+	for i := range pa {
+		if pa[i] != pb[i] {
+			return pa[i] < pb[i]
+		}
+	}
+	return false
+}
+
+func versionParts(v string) [3]int {
+	var out [3]int
+	v = strings.TrimPrefix(v, "v")
+	for i, p := range strings.SplitN(v, ".", 3) {
+		n := 0
+		for _, c := range p {
+			if c < '0' || c > '9' {
+				break
+			}
+			n = n*10 + int(c-'0')
+		}
+		out[i] = n
+	}
+	return out
 }
 
 // now is the machine's clock (the capture time can only be before it).
@@ -277,30 +380,6 @@ func (ix *Index) Find(kind, ns, name string) *objects.Object {
 		}
 	}
 	return nil
-}
-
-// Dumped reports whether the bundle has a file whose name says it holds a kind
-// (e.g. "validatingwebhookconfigurations"), even if the dump was empty.
-func (ix *Index) Dumped(fileFragment string) bool {
-	for _, f := range ix.Records.Files {
-		if strings.Contains(strings.ToLower(f), fileFragment) {
-			return true
-		}
-	}
-	return false
-}
-
-// NamespaceDumped reports whether the bundle has files of the namespace's own
-// objects (a directory named after it), even if they are empty lists.
-func (ix *Index) NamespaceDumped(ns string) bool {
-	for _, f := range ix.Records.Files {
-		for _, seg := range strings.Split(f, "/") {
-			if seg == ns {
-				return true
-			}
-		}
-	}
-	return ix.hasObjectsIn(ns)
 }
 
 // hasObjectsIn reports whether the bundle holds an object of the namespace.

@@ -16,17 +16,22 @@ import (
 // would have refused (HostileName): such a bundle was damaged or forged, and no
 // command of the report uses the name. The analysis appends them to the report's
 // warnings.
+//
+// Analyze takes them from the index, which validates every name once while it is built.
 func NameWarnings(rec *bundle.Records) []diag.Warning {
 	var out []diag.Warning
 	invalidNames(rec, func(file string, line int, kind NameKind, name string) {
 		out = append(out, diag.Warning{File: file, Line: line, Message: HostileName(kind, name)})
 	})
 	lookAlikes(rec, func(file string, line int, what, name, like string) {
-		out = append(out, diag.Warning{File: file, Line: line, Message: fmt.Sprintf(
-			"%s %s looks like %s %s but is another name (it holds characters of another script, full-width, invisible or not UTF-8): what the report says of one is not about the other",
-			what, QuoteName(name), what, QuoteName(like))})
+		out = append(out, diag.Warning{File: file, Line: line, Message: lookAlikeMessage(what, name, like)})
 	})
 	return out
+}
+
+func lookAlikeMessage(what, name, like string) string {
+	return fmt.Sprintf("%s %s looks like %s %s but is another name (it holds characters of another script, full-width, invisible or not UTF-8): what the report says of one is not about the other",
+		what, QuoteName(name), what, QuoteName(like))
 }
 
 // lookAlikes calls found once for each name of the bundle's objects that reads like

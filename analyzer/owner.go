@@ -2,7 +2,6 @@ package analyzer
 
 import (
 	"fmt"
-	"path"
 	"strconv"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
+// Plural returns one when n is 1, else many.
 func Plural(n int, many, one string) string {
 	if n == 1 {
 		return one
@@ -21,10 +21,8 @@ func Plural(n int, many, one string) string {
 // from its CRD when the bundle has it, else the lower-case kind (qualified with the group).
 func (ix *Index) ResourceName(o *objects.Object) string {
 	g := o.Group()
-	for _, crd := range ix.CRDs {
-		if crd.CRD != nil && crd.CRD.Group == g && crd.CRD.Kind == o.Kind {
-			return crd.CRD.Plural + "." + g
-		}
+	if crd := ix.CRDOf(g, o.Kind); crd != nil {
+		return crd.CRD.Plural + "." + g
 	}
 	if g == "" {
 		return strings.ToLower(o.Kind)
@@ -32,16 +30,53 @@ func (ix *Index) ResourceName(o *objects.Object) string {
 	return strings.ToLower(o.Kind) + "." + g
 }
 
+// CRDOf returns the CRD that defines kind in group, or nil: one map look-up (the
+// index by group and kind is built on first use), whatever the number of CRDs. When
+// several CRDs claim the same group and kind (merged bundles), the one of the smallest
+// name is used.
+func (ix *Index) CRDOf(group, kind string) *objects.Object {
+	if ix.crdByGroupKind == nil {
+		ix.crdByGroupKind = make(map[string]*objects.Object, len(ix.CRDs))
+		for _, crd := range ix.CRDs {
+			if crd.CRD == nil {
+				continue
+			}
+			k := crd.CRD.Group + "\x00" + crd.CRD.Kind
+			if old := ix.crdByGroupKind[k]; old == nil || crd.Name < old.Name {
+				ix.crdByGroupKind[k] = crd
+			}
+		}
+	}
+	return ix.crdByGroupKind[group+"\x00"+kind]
+}
+
 // FinalizerOwnerLink tells who is expected to remove a finalizer and what the bundle
 // shows of it: absent (the finalizer will never be removed), present but failing, or
 // healthy (it is working on it).
 func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Link {
+	link, _ := ix.FinalizerOwner(finalizer, objs)
+	return link
+}
+
+// Verdicts of FinalizerOwner: the state of a finalizer's controller.
+const (
+	OwnerBuiltIn  = "built in"
+	OwnerRunning  = "running"
+	OwnerFailing  = "present but not healthy"
+	OwnerUnknown  = "not in the bundle"
+	OwnerNotFound = "not running"
+)
+
+// FinalizerOwner is FinalizerOwnerLink with its verdict in a few words (OwnerRunning,
+// OwnerFailing, OwnerNotFound, OwnerUnknown, OwnerBuiltIn), for grouping objects.
+func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link, string) {
 	link := Link{Component: "finalizer " + finalizer}
 	owner, known := LookupFinalizer(finalizer)
 	if known && owner.BuiltIn {
 		link.Finding = fmt.Sprintf("%s is removed by %s.", finalizer, owner.Controller)
-		return link
+		return link, OwnerBuiltIn
 	}
+	verdict := ""
 	who := "its controller"
 	if known {
 		who = owner.Controller
@@ -80,14 +115,19 @@ func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Li
 		})
 	}
 	crdNote := crdState(ix, finalizer, objs)
+	subj := "finalizer " + finalizer
 	switch {
 	case len(healthy) > 0:
+		link.Facts = []Fact{F(subj, FactOwnerRunning)}
+		verdict = OwnerRunning
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle shows it running: %s. It is working on the object: wait, or read its logs for why the cleanup does not finish.",
 			finalizer, who, strings.Join(healthy, ", "))
 		if len(failing) > 0 {
 			link.Finding += " Not healthy: " + strings.Join(failing, ", ") + "."
 		}
 	case len(failing) > 0:
+		link.Facts = []Fact{F(subj, FactOwnerFailing)}
+		verdict = OwnerFailing
 		link.Fault = true
 		link.Fix = &RemediationStep{Risk: RiskSafe, Command: Comment("fix " + strings.Join(failing, ", ") + " (its events and logs say why); it then removes " + finalizer),
 			Why: fmt.Sprintf("%s is removed by %s, which is present but not healthy; once it runs, it finishes its cleanup and removes the finalizer.", finalizer, who)}
@@ -95,11 +135,18 @@ func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Li
 			finalizer, who, strings.Join(failing, ", "))
 	case !ix.Has("Deployment") && !ix.Has("Pod") && !ix.Has("StatefulSet") && !ix.Has("DaemonSet") &&
 		!ix.Dumped("deployments") && !ix.Dumped("pods"):
+		verdict = OwnerUnknown
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle has no Deployments, StatefulSets, DaemonSets or Pods, so it cannot show whether it runs (collect: kubectl get deploy,sts,ds,pods -A -o json).", finalizer, who)
 	default:
+		link.Facts = []Fact{F(subj, FactOwnerAbsent)}
+		verdict = OwnerNotFound
 		link.Fault = true
-		link.Fix = &RemediationStep{Risk: RiskSafe, Command: Comment("reinstall " + who + " (the controller that owns " + finalizer + "), then watch the objects go"),
-			Why: fmt.Sprintf("Nothing in the bundle runs %s: reinstall or restart it so it can do its cleanup and remove %s; only it knows what the finalizer guards.", who, finalizer)}
+		find := Cmd("kubectl", "get", "deployments,statefulsets,daemonsets", "-A", "-o", "wide")
+		if known && len(owner.Workloads) > 0 {
+			find += " | " + Cmd("grep", "-iE", strings.Join(owner.Workloads, "|")) // catalog words, never the bundle's
+		}
+		link.Fix = &RemediationStep{Risk: RiskSafe, Command: find,
+			Why: fmt.Sprintf("Nothing in the bundle runs %s: find it in the cluster (read-only; the bundle may lack it), then reinstall or restart it so it can do its cleanup and remove %s; only it knows what the finalizer guards.", who, finalizer)}
 		if len(tokens) == 0 {
 			link.Finding = fmt.Sprintf("%s is removed by %s, which the bundle cannot name (the finalizer's domain names no product): check that its controller runs, or the finalizer will never be removed.", finalizer, who)
 		} else {
@@ -110,7 +157,7 @@ func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Li
 	if crdNote != "" {
 		link.Finding += " " + crdNote
 	}
-	return link
+	return link, verdict
 }
 
 func quoteList(s []string) string {
@@ -163,13 +210,11 @@ func crdState(ix *Index, finalizer string, objs []*objects.Object) string {
 		if !Contains(o.Finalizers, finalizer) || o.Group() == "" {
 			continue
 		}
-		for _, crd := range ix.CRDs {
-			if crd.CRD != nil && crd.CRD.Group == o.Group() && crd.CRD.Kind == o.Kind {
-				if !crd.DeletionTimestamp.IsZero() {
-					return fmt.Sprintf("CRD %s is itself being deleted (since %s): it waits for its objects, which wait for this finalizer.", crd.Name, FmtTime(crd.DeletionTimestamp))
-				}
-				return ""
+		if crd := ix.CRDOf(o.Group(), o.Kind); crd != nil {
+			if !crd.DeletionTimestamp.IsZero() {
+				return fmt.Sprintf("CRD %s is itself being deleted (since %s): it waits for its objects, which wait for this finalizer.", crd.Name, FmtTime(crd.DeletionTimestamp))
 			}
+			return ""
 		}
 		if ix.Has("CustomResourceDefinition") || ix.Dumped("crds") || ix.Dumped("customresourcedefinitions") {
 			return fmt.Sprintf("The CRD of %s (%s) is not in the bundle's CRD dump: it was deleted, or is being deleted, while its objects remain.", o.Kind, o.Group())
@@ -202,13 +247,23 @@ func finalizerTokens(finalizer string, objs []*objects.Object) []string {
 	} else {
 		addDomain(finalizer)
 	}
+	// the groups of the objects that carry it, at most maxGroupTokens of them: a
+	// thousand CRDs behind one finalizer must not make every workload's name be
+	// compared with a thousand words
+	own := len(out)
 	for _, o := range objs {
+		if len(out)-own >= maxGroupTokens {
+			break
+		}
 		if Contains(o.Finalizers, finalizer) {
 			addDomain(o.Group())
 		}
 	}
 	return out
 }
+
+// maxGroupTokens bounds the words finalizerTokens takes from the objects' API groups.
+const maxGroupTokens = 16
 
 func matchesTokens(o *objects.Object, tokens []string) bool {
 	hay := strings.ToLower(o.Name)
@@ -226,6 +281,8 @@ func matchesTokens(o *objects.Object, tokens []string) bool {
 	return false
 }
 
+// HasFinalizedObjects reports whether the bundle holds an object of the namespace
+// with finalizers (the Namespace itself aside).
 func (ix *Index) HasFinalizedObjects(ns string) bool {
 	for _, o := range ix.InNamespace(ns, "") {
 		if len(o.Finalizers) > 0 {
@@ -252,23 +309,6 @@ func StaleContent(p *Pass, c *objects.Condition) []string {
 		files = append(files, f)
 	}
 	return files
-}
-
-// dumpFile finds the per-namespace dump of a resource ("backups.batch.example.org",
-// "pods"): a file named after it in a directory named after the namespace.
-func dumpFile(ix *Index, ns, resource string) string {
-	for _, f := range ix.Records.Files {
-		base := path.Base(f)
-		if path.Base(path.Dir(f)) != ns {
-			continue
-		}
-		for _, ext := range []string{".json", ".yaml", ".yml"} {
-			if base == resource+ext {
-				return f
-			}
-		}
-	}
-	return ""
 }
 
 // MinorAtLeast reports whether a version like "v1.34.4" has minor >= m.

@@ -51,7 +51,7 @@ func RootSentence(c *Cause) string {
 		}
 	}
 	finding := strings.TrimSuffix(firstClause(l.Finding), ".")
-	s := l.Component + ": " + Clip(finding, 200)
+	s := l.Component + ": " + CutSummary(finding, 200)
 	if len(above) > 0 {
 		s += "; this blocks " + strings.Join(reverse(above), " → ")
 	}
@@ -113,29 +113,77 @@ func problemKey(c *Cause) string {
 	return strings.Join(parts, "\x00")
 }
 
+// sharedRootKey identifies a cause's root across causes that differ only in what the
+// root serves: the cause type, the root link's component and its finding with the
+// cause's own group/versions and APIServices blanked. One failing backend behind many
+// group/versions (one missing Service, one adapter whose every group is stale) is then
+// one problem, not one per group/version. Without a root link it is problemKey.
+func sharedRootKey(c *Cause) string {
+	l := RootLink(c)
+	if l == nil || len(c.GroupVersions)+len(c.APIServices) == 0 {
+		return problemKey(c)
+	}
+	finding := l.Finding
+	for _, x := range append(append([]string{}, c.APIServices...), c.GroupVersions...) {
+		if x != "" {
+			finding = strings.ReplaceAll(finding, x, "\x01")
+		}
+	}
+	parts := []string{c.Type, "root:" + l.Component, finding}
+	for _, x := range []struct {
+		prefix string
+		xs     []string
+	}{{"webhook:", c.Webhooks}, {"finalizer:", c.Finalizers}} {
+		ys := append([]string{}, x.xs...)
+		sort.Strings(ys)
+		for _, y := range ys {
+			parts = append(parts, x.prefix+y)
+		}
+	}
+	return strings.Join(parts, "\x00")
+}
+
 // groupProblems groups the namespaces by root problem: namespaces stuck for the same
 // proven reason share one Problem (one chain, one ladder).
 func groupProblems(r *Report) {
 	r.Problems = []Problem{}
 	byKey := map[string]int{}
+	lastNS := map[int]int{} // problem → the last namespace added to it
+	shared := map[int]int{} // problem → causes merged into it beyond its first
+	defer func() {
+		for idx, n := range shared {
+			r.Problems[idx].Root = strings.TrimSuffix(r.Problems[idx].Root, ".") +
+				fmt.Sprintf("; the same root holds %s more group/version%s or APIService%s (every one is in namespaces[].causes).", Count(n), Plural(n, "s", ""), Plural(n, "s", ""))
+		}
+	}()
 	for i := range r.Namespaces {
 		ns := &r.Namespaces[i]
 		ns.Problems = []string{}
+		extra := 0
 		for j := range ns.Causes {
 			c := &ns.Causes[j]
-			key := problemKey(c)
+			key := sharedRootKey(c)
 			idx, ok := byKey[key]
 			if !ok {
 				idx = len(r.Problems)
 				byKey[key] = idx
 				steps := append([]RemediationStep{}, c.ladder...)
 				r.Problems = append(r.Problems, Problem{ID: fmt.Sprintf("P%d", idx+1), CauseType: c.Type,
-					Root: RootSentence(c), Headline: headline(c), RootComponent: rootComponent(c), Confidence: c.Confidence,
+					Fingerprint: Fingerprint(c), Root: RootSentence(c), Headline: headline(c), RootComponent: rootComponent(c), Confidence: c.Confidence,
 					Chain: c.Chain, Remediation: steps, Evidence: c.Evidence, Correlation: c.Correlation})
 			}
 			p := &r.Problems[idx]
-			p.Namespaces = append(p.Namespaces, ProblemNamespace{Name: ns.Name, DeletionTimestamp: ns.DeletionTimestamp,
-				DeletionInferred: ns.StuckSince != "" && ns.StuckSince != "metadata.deletionTimestamp", StuckFor: ns.StuckFor})
+			// ns.Problems stays parallel to ns.Causes (an ID repeats when several of
+			// the namespace's causes share a root); the problem lists it once
+			if last, seen := lastNS[idx]; seen && last == i {
+				extra++
+				shared[idx] = max(shared[idx], extra)
+			} else {
+				lastNS[idx] = i
+				extra = 0
+				p.Namespaces = append(p.Namespaces, ProblemNamespace{Name: ns.Name, DeletionTimestamp: ns.DeletionTimestamp,
+					DeletionInferred: ns.StuckSince != "" && ns.StuckSince != "metadata.deletionTimestamp", StuckFor: ns.StuckFor})
+			}
 			ns.Problems = append(ns.Problems, p.ID)
 		}
 	}
@@ -167,27 +215,21 @@ func summarize(r *Report) {
 	switch {
 	case len(r.Namespaces) > 0:
 		r.State = StateStuck
-		n := len(r.Namespaces)
-		s := fmt.Sprintf("%d namespace%s stuck in Terminating", n, Plural(n, "s", ""))
-		if len(r.Problems) > 0 {
-			p := r.Problems[0]
-			h := p.Headline
-			if h == "" { // a copy (JSON, redaction) drops the headline: the root's first clause
-				h = Clip(strings.TrimSuffix(firstClause(p.Root), "."), 160)
-			}
-			s += ": " + h
-			if len(r.Problems) > 1 {
-				s += fmt.Sprintf(" (+%d more independent problem%s)", len(r.Problems)-1, Plural(len(r.Problems)-1, "s", ""))
-			}
-		}
-		r.Summary = Clip(s, 240)
+		r.Summary = SummaryOf(r)
 	case r.State == StateUnknown:
-		r.Summary = "Namespace state unknown: " + r.StateReason
+		r.Summary = CutSummary("Namespace state unknown: "+r.StateReason, MaxSummary)
+	case r.State == StateDeleting:
+		var names []string
+		for _, d := range r.Deleting {
+			names = append(names, d.Name+" ("+d.DeletingFor+")")
+		}
+		r.Summary = CutSummary(fmt.Sprintf("No namespace is stuck: %d %s still being deleted with no blocker in the evidence: %s",
+			len(r.Deleting), Plural(len(r.Deleting), "namespaces", "namespace"), strings.Join(names, ", ")), MaxSummary)
 	default:
 		r.State = StateNoneStuck
 		r.Summary = "No namespace is stuck in Terminating"
 		if r.StateReason != "" {
-			r.Summary += " (" + r.StateReason + ")"
+			r.Summary = CutSummary(r.Summary+" ("+r.StateReason+")", MaxSummary)
 		}
 	}
 }

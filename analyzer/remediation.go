@@ -2,10 +2,13 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"path"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/nsanalyze/nsanalyze/internal/shellsafe"
+	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -16,9 +19,8 @@ import (
 func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 	var safe, caution []RemediationStep
 	seen := map[string]bool{}
-	names := append(namesOf(nr), p.Index.invalidNames...)
-	if p.example {
-		names = nil
+	if p.guard == nil {
+		p.guard = namespaceGuard(nr)
 	}
 	for i := range nr.Causes {
 		c := &nr.Causes[i]
@@ -35,8 +37,17 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 		if l := RootLink(c); l != nil && l.Fix != nil {
 			steps = append([]RemediationStep{*l.Fix}, steps...) // act on the root first
 		}
+		steps = p.Index.checkPremises(nr.Name, c, steps)
+		if !slices.ContainsFunc(steps, func(s RemediationStep) bool { return s.Risk == RiskSafe }) {
+			steps = append([]RemediationStep{findFirst(p, c)}, steps...) // never /finalize first
+		}
+		mine := map[string]bool{}
 		for _, s := range steps {
-			s.Command = guardNames(s.Command, names)
+			s.Command = p.checkCmd(s.Command)
+			if mine[s.Command] {
+				continue // the same command twice in one cause's ladder (root fix and rung)
+			}
+			mine[s.Command] = true
 			c.ladder = append(c.ladder, s)
 			if seen[s.Command] {
 				continue
@@ -66,8 +77,19 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 	steps = append(steps, RemediationStep{Risk: RiskDestructive,
 		Command: finalize,
 		Why: last + ": it removes the namespace without deleting what is left in it. Any object still stored for that namespace stays in etcd, invisible to kubectl get, and reappears if a namespace of the same name is created again; resources guarded by finalizers (cloud load balancers, volumes) are leaked. It does not fix the cause: the next namespace deletion hangs the same way. " +
-			"`kubectl delete --force --grace-period=0` does not help (the namespace already has a deletionTimestamp; force only skips pod grace periods), and `kubectl edit`/`patch` of spec.finalizers is silently discarded: spec.finalizers can only be changed through the /finalize subresource."})
+			"kubectl delete --force --grace-period=0 does not help (the namespace already has a deletionTimestamp; force only skips pod grace periods), and kubectl edit or patch of spec.finalizers is silently discarded: spec.finalizers can only be changed through the /finalize subresource."})
 	return steps
+}
+
+// findFirst is the safe first rung of a cause whose rule knows none for what the bundle
+// shows: a read-only command that lists what is left in the namespace and what the
+// namespace's conditions say, so the next step acts on named objects (never /finalize).
+func findFirst(p *Pass, c *Cause) RemediationStep {
+	ns := p.Namespace
+	return RemediationStep{Risk: RiskSafe,
+		Command: Cmd("kubectl", "get", "namespace", ns, "-o", "jsonpath={range .status.conditions[*]}{.type}={.status} {.message}{\"\\n\"}{end}") + " && " +
+			"kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns),
+		Why: "Find what still holds the namespace: its conditions name the failing calls and the finalizers left, and the listing names the objects that remain; act on those (their owner, their backend) before anything destructive."}
 }
 
 // BackendWorkload finds the Deployment/StatefulSet/DaemonSet whose pods a Service selects.
@@ -126,12 +148,12 @@ func latentRisks(ix *Index, r *Report, rules []*Rule) []Risk {
 			continue
 		}
 		for _, rk := range rule.Risks(ix, reported) {
-			names := ix.invalidNames
+			var own shellsafe.Guard
 			if _, name, ok := strings.Cut(rk.Object, "/"); ok {
-				names = append(names, checkedName{ObjectName, name})
+				own.Add(ObjectName, name)
 			}
 			for i := range rk.Fix {
-				rk.Fix[i].Command = guardNames(rk.Fix[i].Command, names)
+				rk.Fix[i].Command = ix.checkCmd(own.Check(rk.Fix[i].Command))
 			}
 			risks = append(risks, rk)
 		}
@@ -202,7 +224,7 @@ func coverage(ix *Index, r *Report) []Gap {
 	if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") && !ix.Dumped("webhookconfiguration") {
 		add("no webhook configurations", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json")
 	}
-	guard := func(g Gap) Gap { g.Collect = guardNames(g.Collect, ix.invalidNames); return g }
+	guard := func(g Gap) Gap { g.Collect = ix.checkCmd(g.Collect); return g }
 	defer func() {
 		for i := range gaps {
 			gaps[i] = guard(gaps[i])
@@ -219,12 +241,8 @@ func coverage(ix *Index, r *Report) []Gap {
 		}
 		add(fmt.Sprintf("logs of pod %s/%s, a backend of an APIService or webhook, which is not running normally (%s)", pod.Namespace, pod.Name, PodState(pod)), cmd)
 	}
-	for _, ce := range ix.Records.CollectorErrors {
-		if len(kubemsg.ParseDiscoveryFailure(ce.Text)) > 0 {
-			continue // used as discovery evidence
-		}
-		add(fmt.Sprintf("the bundle collector could not collect everything (%s:%d: %s)", ce.File, ce.Line, ce.Text),
-			Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
+	for _, ce := range collectorGaps(ix.Records.CollectorErrors) {
+		add(ce, Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
 	}
 	var encrypted []string
 	for _, w := range ix.Records.Warnings {
@@ -251,6 +269,41 @@ func coverage(ix *Index, r *Report) []Gap {
 			"for ns in "+Cmd(undumped...)+"; do kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -o json -n \"$ns\"; done")
 	}
 	return gaps
+}
+
+// collectorGaps says what the bundle collector could not collect: one sentence per file
+// and error text, naming the namespaces it was about (troubleshoot's per-namespace error
+// maps repeat one error for every namespace). Discovery errors are evidence, not gaps.
+func collectorGaps(errs []bundle.CollectorError) []string {
+	type key struct{ file, text string }
+	var order []key
+	byKey := map[key][]bundle.CollectorError{}
+	for _, ce := range errs {
+		if len(kubemsg.ParseDiscoveryFailure(ce.Text)) > 0 {
+			continue // used as discovery evidence
+		}
+		k := key{ce.File, ce.Text}
+		if _, ok := byKey[k]; !ok {
+			order = append(order, k)
+		}
+		byKey[k] = append(byKey[k], ce)
+	}
+	var out []string
+	for _, k := range order {
+		ces := byKey[k]
+		var nss []string
+		for _, ce := range ces {
+			if ce.Namespace != "" && !slices.Contains(nss, ce.Namespace) {
+				nss = append(nss, ce.Namespace)
+			}
+		}
+		what := "everything"
+		if len(nss) > 0 {
+			what = fmt.Sprintf("%s in %s %s", strings.TrimSuffix(path.Base(k.file), "-errors.json"), Plural(len(nss), "namespaces", "namespace"), strings.Join(firstN(nss, 8), ", "))
+		}
+		out = append(out, fmt.Sprintf("the bundle collector could not collect %s (%s:%d: %s)", what, ces[0].File, ces[0].Line, k.text))
+	}
+	return out
 }
 
 // backendPods returns the pods behind the Services that APIServices, webhooks and CRD
@@ -294,60 +347,54 @@ func backendPods(ix *Index) []*objects.Object {
 	return out
 }
 
-// checkedName is a name from the bundle that a command may carry, with its kind.
-type checkedName struct {
-	kind  NameKind
-	value string
-}
-
-// namesOf lists the names from the bundle that a namespace's commands may carry: the
-// namespace, and every object, APIService, webhook and finalizer its causes name.
-func namesOf(nr NamespaceReport) []checkedName {
-	out := []checkedName{{NamespaceName, nr.Name}}
+// namespaceGuard validates, once each, the names from the bundle that a namespace's
+// commands may carry (the namespace, and every object, APIService, webhook and
+// finalizer its causes name) and keeps those Kubernetes would refuse. Names of the
+// bundle's objects are in the index's guard already; this one adds those known only
+// from log lines and conditions.
+func namespaceGuard(nr NamespaceReport) *shellsafe.Guard {
+	g := &shellsafe.Guard{}
+	g.Add(NamespaceName, nr.Name)
 	for _, c := range nr.Causes {
 		for _, o := range c.Objects {
-			out = append(out, checkedName{ObjectName, o.Name})
-			if o.Namespace != "" {
-				out = append(out, checkedName{NamespaceName, o.Namespace})
-			}
+			g.Add(ObjectName, o.Name)
+			g.Add(NamespaceName, o.Namespace)
 			for _, f := range o.Finalizers {
-				out = append(out, checkedName{FinalizerName, f})
+				g.Add(FinalizerName, f)
 			}
 		}
 		for _, a := range c.APIServices {
-			out = append(out, checkedName{APIServiceName, a})
+			g.Add(APIServiceName, a)
 		}
 		for _, w := range c.Webhooks {
-			out = append(out, checkedName{ObjectName, w})
+			g.Add(ObjectName, w)
 		}
 		for _, f := range c.Finalizers {
-			out = append(out, checkedName{FinalizerName, f})
+			g.Add(FinalizerName, f)
 		}
 	}
-	return out
+	g.Prepare()
+	return g
 }
 
-// guardNames replaces a command that carries a name Kubernetes would refuse (raw or
+// checkCmd replaces a command that carries a name Kubernetes would refuse (raw or
 // shell-quoted) by a comment saying so: such names only come from damaged or hostile
-// bundles, and no command is built on them.
-func guardNames(cmd string, names []checkedName) string {
-	if i := strings.Index(cmd, "# no command:"); i > 0 {
-		// a word of a compound command was refused (Cmd): the whole rung is that comment
-		rest := cmd[i:]
-		for _, sep := range []string{" && ", " | ", "; "} {
-			if j := strings.Index(rest, sep); j > 0 {
-				rest = rest[:j]
-			}
-		}
-		return rest
+// bundles, and no command is built on them. Each command is read once per guard,
+// whatever the number of names (shellsafe.Guard).
+func (p *Pass) checkCmd(cmd string) string {
+	if p.example {
+		return cmd
 	}
-	for _, n := range names {
-		if n.value == "" || ValidName(n.kind, n.value) {
-			continue
-		}
-		if strings.Contains(cmd, n.value) || strings.Contains(cmd, ShellQuote(n.value)) || strings.Contains(cmd, strings.ReplaceAll(n.value, "'", `'\''`)) {
-			return NotRun(n.kind, n.value)
-		}
+	if p.guard != nil {
+		cmd = p.guard.Check(cmd)
 	}
-	return cmd
+	return p.Index.checkCmd(cmd)
+}
+
+// checkCmd is Pass.checkCmd with the bundle's invalid object names only.
+func (ix *Index) checkCmd(cmd string) string {
+	if ix == nil || ix.guard == nil {
+		return (&shellsafe.Guard{}).Check(cmd)
+	}
+	return ix.guard.Check(cmd)
 }

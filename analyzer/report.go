@@ -37,9 +37,12 @@ type Report struct {
 	// stuck, its chain and one ladder (namespaces[] keeps every namespace in full).
 	Problems   []Problem         `json:"problems"`
 	Namespaces []NamespaceReport `json:"namespaces"`
-	Risks      []Risk            `json:"risks"`
-	Coverage   []Gap             `json:"coverage"`
-	Warnings   []diag.Warning    `json:"warnings"`
+	// Deleting are the namespaces still being deleted, not stuck: Terminating for less
+	// than DeletingThreshold with no blocker in the evidence (deleting.go).
+	Deleting []DeletingNamespace `json:"deleting,omitempty"`
+	Risks    []Risk              `json:"risks"`
+	Coverage []Gap               `json:"coverage"`
+	Warnings []diag.Warning      `json:"warnings"`
 }
 
 // Report states.
@@ -47,7 +50,26 @@ const (
 	StateStuck     = "stuck"      // at least one namespace is stuck in Terminating
 	StateNoneStuck = "none-stuck" // the bundle holds the namespace list and none is stuck
 	StateUnknown   = "unknown"    // the bundle cannot show whether a namespace is stuck
+	// StateDeleting: no namespace is stuck, but some are still being deleted (Report.Deleting)
+	StateDeleting = "deleting"
 )
+
+// DeletingNamespace is a namespace still being deleted: Terminating for less than
+// DeletingThreshold, with no blocker in the evidence. It gets what to look at should it
+// not finish, never a ladder.
+type DeletingNamespace struct {
+	Name              string            `json:"name"`
+	DeletionTimestamp *time.Time        `json:"deletionTimestamp"`
+	Phase             string            `json:"phase,omitempty"`
+	DeletingFor       string            `json:"deletingFor"`
+	DeletingSeconds   int64             `json:"deletingSeconds"`
+	Conditions        []ConditionReport `json:"conditions,omitempty"`
+	Source            *Evidence         `json:"source,omitempty"`
+	// Why says why it is not called stuck (its age, the threshold, the rules that found nothing).
+	Why string `json:"why"`
+	// Watch are read-only commands for when it does not finish.
+	Watch []RemediationStep `json:"watch"`
+}
 
 // Generator identifies the nsanalyze build that wrote a report.
 type Generator struct {
@@ -60,6 +82,12 @@ type Generator struct {
 type Problem struct {
 	ID        string `json:"id"` // "P1", "P2", ... in reporting order
 	CauseType string `json:"causeType"`
+	// Fingerprint names the root so that the same fault reads the same in every bundle
+	// (cause type, identity, root kind and state; see fingerprint.go and docs/fingerprint.md).
+	Fingerprint string `json:"fingerprint"`
+	// KnownIssues are the catalog entries whose fingerprint pattern fits, best first
+	// (set by the command from analyzer/knownissues).
+	KnownIssues []KnownIssueRef `json:"knownIssues,omitempty"`
 	// Root is one sentence: the deepest link the evidence proves, and the component
 	// chain above it.
 	Root          string             `json:"root"`
@@ -75,6 +103,17 @@ type Problem struct {
 	Correlation string `json:"correlation,omitempty"`
 	// Headline is the root in a few words, for the report's one-line summary.
 	Headline string `json:"-"`
+}
+
+// KnownIssueRef is a known issue whose fingerprint pattern fits a problem.
+type KnownIssueRef struct {
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	URL     string `json:"url"`
+	Pattern string `json:"pattern"`
+	Fix     string `json:"fix,omitempty"`
+	// Source is "builtin" for the shipped catalog, else the --known-issues file.
+	Source string `json:"source"`
 }
 
 // ProblemNamespace is one namespace a problem holds stuck.
@@ -93,8 +132,14 @@ type BundleInfo struct {
 	Objects          int        `json:"objects"`
 	ObjectFiles      int        `json:"objectFiles"`
 	LogFiles         []LogFile  `json:"logFiles"`
-	// KubernetesVersion is read from a saved `kubectl version -o json`, when present.
-	KubernetesVersion string `json:"kubernetesVersion,omitempty"`
+	// CapturedAtRecorded is true when capturedAt is the collector's own record of when
+	// it ran (must-gather's timestamp file, sonobuoy's meta/run.log), not an estimate.
+	CapturedAtRecorded bool `json:"capturedAtRecorded,omitempty"`
+	// KubernetesVersion is read from a layout's version file, a saved `kubectl version
+	// -o json`, a component's start-up line or the nodes' kubelet version;
+	// KubernetesVersionSource says which.
+	KubernetesVersion       string `json:"kubernetesVersion,omitempty"`
+	KubernetesVersionSource string `json:"kubernetesVersionSource,omitempty"`
 	// Layouts names the bundle layouts recognised (troubleshoot, must-gather, ...).
 	Layouts []string `json:"layouts"`
 }
@@ -177,8 +222,11 @@ type Cause struct {
 	Finalizers    []string    `json:"finalizers"`
 	Webhooks      []string    `json:"webhooks,omitempty"`
 	Objects       []ObjectRef `json:"objects"`
-	Chain         []Link      `json:"chain,omitempty"`
-	Evidence      []Evidence  `json:"evidence"`
+	// Groups are the Objects that share kind, finalizers and verdict, one entry each
+	// (what the reports show; Objects keep every object).
+	Groups   []ObjectGroup `json:"objectGroups,omitempty"`
+	Chain    []Link        `json:"chain,omitempty"`
+	Evidence []Evidence    `json:"evidence"`
 	// Time correlation of the log lines that support this cause, relative to the
 	// namespace's deletion timestamp.
 	FirstSeen          *time.Time `json:"firstSeen"`
@@ -193,6 +241,8 @@ type Cause struct {
 	Related []*logs.Entry `json:"-"`
 	// ladder is this cause's own safe and caution rungs (its problem's ladder).
 	ladder []RemediationStep
+	// claims is what the cause claims beyond Objects and Related (claims.go).
+	claims *claimSet
 }
 
 // Link is one step of a causal chain, from the namespace towards the root cause.
@@ -211,6 +261,8 @@ type Link struct {
 	// FirstSeen and LastSeen are the earliest and latest times of the link's evidence.
 	FirstSeen *time.Time `json:"firstSeen,omitempty"`
 	LastSeen  *time.Time `json:"lastSeen,omitempty"`
+	// Facts are what the link's evidence establishes, for the rungs' premises (premise.go).
+	Facts []Fact `json:"-"`
 }
 
 // ObjectRef names a Kubernetes object.
@@ -243,6 +295,9 @@ type RemediationStep struct {
 	Risk    string `json:"risk"`
 	Command string `json:"command"`
 	Why     string `json:"why"`
+	// Premise are the chain facts the rung relies on; the analyzer checks them against
+	// the cause's chain (premise.go).
+	Premise []Fact `json:"-"`
 }
 
 // RuledOut is a cause that was checked and rejected.

@@ -2,11 +2,11 @@ package analyzer
 
 import (
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/internal/shellsafe"
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -21,24 +21,26 @@ type Rule struct {
 	// Doc says what the cause is and how Kubernetes gets there (first line: a summary).
 	Doc string
 
-	// Phrases are the literal log phrases the rule's matchers need: a log line that
-	// contains none of the phrases of any rule (nor of the core, CorePhrases) is never
-	// parsed. The loader's prefilter is derived from them (Phrases).
-	Phrases []string
+	// Lines are the rule's log line matchers: each declares the literal phrases its
+	// lines contain and returns the keys under which a line is kept for the rule
+	// (Pass.Lines). A matcher sees only the lines whose detail contains one of its
+	// phrases, and the loader's prefilter is the union of every rule's phrases
+	// (Phrases): a phrase and the matcher that needs it are one declaration, so the
+	// prefilter cannot drop a line a matcher recognises.
+	Lines []Match
 	// Kinds are the object kinds the rule reads; the loader keeps them (KeepObject).
 	Kinds []string
-	// Collect, when set, sees every prefiltered log line once, while the index is built,
-	// and returns the keys under which the line is kept for this rule (Pass.Lines).
-	// detail is the line's message with its structured fields (logs.Entry.Detail).
-	Collect func(e *logs.Entry, detail string) []string
 
 	// Run returns the causes found for pass.Namespace; when it finds none it may return
-	// a ruled-out reason (empty string = not applicable, say nothing).
+	// a ruled-out reason (empty string = not applicable, say nothing). Each cause claims
+	// what it explains (claims.go): its Objects and Related lines, and what it claims
+	// with Cause.ClaimObject, ClaimResource, ClaimGroup, ClaimFinalizer or ClaimContent.
 	Run func(pass *Pass) ([]Cause, string)
-	// Explains lists the cause types that a cause of this rule explains when both are
-	// found for the same namespace: those are then reported as ruled out ("explained
-	// by ..."). The relation is checked as a graph (Validate): no cycles, known names.
-	Explains []string
+	// Generic rules (finalizers-remaining, content-remaining) explain what remains once
+	// the specific causes have claimed theirs: they run after every specific rule and
+	// read the namespace through Pass.Objects and Pass.Claimed..., which leave out what
+	// a cause found earlier claims. Causes are reported in registry order either way.
+	Generic bool
 
 	// Ladder returns the safe and caution rungs that act on a cause of this rule, with
 	// real object names, root first; the analyzer orders them, removes duplicates and
@@ -52,6 +54,48 @@ type Rule struct {
 	Example func(pass *Pass) Cause
 }
 
+// Match keeps the log lines of one shape for a rule, in the single pass over the
+// prefiltered lines while the index is built.
+type Match struct {
+	// Phrases are literal substrings of the lines (quoted from the Kubernetes source):
+	// Keys runs once for a line whose detail contains any of them, never for another.
+	Phrases []string
+	// Keys returns the keys under which the line is kept (nil or empty: not kept);
+	// detail is the line's message with its structured fields (logs.Entry.Detail). A
+	// nil Keys keeps every such line under the key "".
+	Keys func(e *logs.Entry, detail string) []string
+}
+
+// matches reports whether detail contains one of the match's phrases.
+func (m *Match) matches(detail string) bool {
+	for _, p := range m.Phrases {
+		if strings.Contains(detail, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// keep returns the keys under which a line is kept, when one of the phrases is in it.
+func (m *Match) keep(e *logs.Entry, detail string) []string {
+	if !m.matches(detail) {
+		return nil
+	}
+	if m.Keys == nil {
+		return []string{""}
+	}
+	return m.Keys(e, detail)
+}
+
+// RulePhrases returns the phrases of a rule's matchers, in declaration order.
+func RulePhrases(r *Rule) []string {
+	var out []string
+	for _, m := range r.Lines {
+		out = append(out, m.Phrases...)
+	}
+	return out
+}
+
 // Pass is what a rule sees: the index of the whole bundle and one stuck namespace.
 type Pass struct {
 	Index     *Index
@@ -60,6 +104,10 @@ type Pass struct {
 	Object    *objects.Object // the Namespace object; nil when the namespace is known only from logs
 	Deletion  time.Time       // deletion timestamp (zero when unknown)
 	Stuck     map[string]bool // every stuck namespace of the bundle
+	// claims are what the causes found so far for Namespace claim (claims.go).
+	claims *namespaceClaims
+	// guard holds the invalid names the namespace's causes name (namespaceGuard).
+	guard *shellsafe.Guard
 	// example is set for ExampleLadder: its placeholder names (NAMESPACE) are not
 	// Kubernetes names, and are kept in the commands.
 	example bool
@@ -81,7 +129,7 @@ func (p *Pass) ConditionTrue(t string) *objects.Condition {
 	return nil
 }
 
-// Lines returns the log lines the running rule's Collect kept under key.
+// Lines returns the log lines the running rule's matchers kept under key.
 func (p *Pass) Lines(key string) []*logs.Entry {
 	if p.Rule == nil {
 		return nil
@@ -89,7 +137,11 @@ func (p *Pass) Lines(key string) []*logs.Entry {
 	return p.Index.ruleLines[p.Rule.Name][key]
 }
 
-// LineKeys returns the keys under which the running rule's Collect kept lines, sorted.
+// RuleLines returns the log lines a rule's matchers kept under key, for what the rule
+// reads outside a namespace's pass (its Risks).
+func (ix *Index) RuleLines(rule, key string) []*logs.Entry { return ix.ruleLines[rule][key] }
+
+// LineKeys returns the keys under which the running rule's matchers kept lines, sorted.
 func (p *Pass) LineKeys() []string {
 	if p.Rule == nil {
 		return nil
@@ -113,8 +165,13 @@ var CorePhrases = []string{
 	"Version: v1.",                                        // component start-up, printf (before structured logging)
 }
 
-// Phrases returns the log prefilter derived from the rules: CorePhrases and every
-// rule's Phrases, without duplicates, in a stable order.
+// corePhrases are CorePhrases and the cloud controllers' phrases (cloud.go).
+func corePhrases() []string {
+	return append(append([]string{}, CorePhrases...), kubemsg.CloudPhrases()...)
+}
+
+// Phrases returns the log prefilter derived from the rules: CorePhrases and the
+// phrases of every rule's matchers, without duplicates, in a stable order.
 func Phrases(rules []*Rule) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -126,9 +183,9 @@ func Phrases(rules []*Rule) []string {
 			}
 		}
 	}
-	add(CorePhrases)
+	add(corePhrases())
 	for _, r := range rules {
-		add(r.Phrases)
+		add(RulePhrases(r))
 	}
 	return out
 }
@@ -162,7 +219,7 @@ func KeepObject(rules []*Rule) func(*objects.Object) bool {
 }
 
 // Validate checks a registry: names unique and well formed, every rule documented with
-// a run function, a ladder and an example, Explains naming known rules without cycles.
+// a run function, a ladder and an example.
 func Validate(rules []*Rule) error {
 	byName := map[string]*Rule{}
 	for _, r := range rules {
@@ -184,73 +241,7 @@ func Validate(rules []*Rule) error {
 		}
 		byName[r.Name] = r
 	}
-	for _, r := range rules {
-		for _, e := range r.Explains {
-			if byName[e] == nil {
-				return fmt.Errorf("rule %q explains unknown cause %q", r.Name, e)
-			}
-		}
-	}
-	// no cycle in Explains (depth-first search)
-	state := map[string]int{} // 1 visiting, 2 done
-	var visit func(n string, path []string) error
-	visit = func(n string, path []string) error {
-		switch state[n] {
-		case 1:
-			return fmt.Errorf("rules explain each other in a cycle: %s", strings.Join(append(path, n), " -> "))
-		case 2:
-			return nil
-		}
-		state[n] = 1
-		for _, e := range byName[n].Explains {
-			if err := visit(e, append(path, n)); err != nil {
-				return err
-			}
-		}
-		state[n] = 2
-		return nil
-	}
-	names := SortedKeys(byName)
-	for _, n := range names {
-		if err := visit(n, nil); err != nil {
-			return err
-		}
-	}
 	return nil
-}
-
-// explainedBy returns, for each cause type found, the found cause types that explain
-// it (directly or through a chain of Explains).
-func explainedBy(rules []*Rule, found map[string]bool) map[string][]string {
-	out := map[string][]string{}
-	for _, r := range rules {
-		if !found[r.Name] {
-			continue
-		}
-		seen := map[string]bool{}
-		var walk func(names []string)
-		walk = func(names []string) {
-			for _, n := range names {
-				if seen[n] {
-					continue
-				}
-				seen[n] = true
-				if found[n] && !slices.Contains(out[n], r.Name) {
-					out[n] = append(out[n], r.Name)
-				}
-				for _, x := range rules {
-					if x.Name == n {
-						walk(x.Explains)
-					}
-				}
-			}
-		}
-		walk(r.Explains)
-	}
-	for k := range out {
-		sort.Strings(out[k])
-	}
-	return out
 }
 
 // RuleByName returns the rule of a registry that reports a cause type, or nil.

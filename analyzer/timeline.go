@@ -268,6 +268,8 @@ func thinErrors(evs []TimelineEvent, max int) []TimelineEvent {
 	return out
 }
 
+// Clip cuts s to at most n bytes at a character boundary, with an ellipsis when cut,
+// never leaving a quotation open.
 func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s

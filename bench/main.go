@@ -142,6 +142,15 @@ func main() {
 		}
 		cases = append(cases, sc)
 	}
+	// Many bundles (issue 27): `nsanalyze scan` of 200 small bundles (a worker per
+	// core, one process) against running nsanalyze on them one by one.
+	if name := "scan 200 bundles"; selected(name) {
+		dir := manyBundles(bundle("full", size(4), false), 200)
+		one := []string{nsa, "-o", "json", "--exclude", "expected.json"}
+		cases = append(cases, bench{name: name, bytes: dirSize(dir), target: "< 1.0× one by one (time per bundle = wall / 200)",
+			cmds: []command{{label: "nsanalyze scan -o jsonl (200 bundles)", argv: []string{nsa, "scan", "-q", "-o", "jsonl", "--exclude", "expected.json", dir}},
+				{label: "nsanalyze -o json, one bundle after the other", argv: []string{"sh", "-c", "for d in " + dir + "/*; do " + strings.Join(one, " ") + " \"$d\"; done; true"}, limit: 1.0, strict: true}}})
+	}
 
 	if *genOnly {
 		return
@@ -377,6 +386,31 @@ func bundleCfg(name string, cfg gen.Config) string {
 	}
 	fmt.Fprintf(os.Stderr, "generated %s in %s\n", dir, time.Since(start).Round(time.Second))
 	must(os.WriteFile(done, nil, 0o644))
+	return dir
+}
+
+// manyBundles makes (once) n copies of a bundle directory, as hard links, under
+// <cache>/many-n: one directory per bundle, as a folder of tickets holds them.
+func manyBundles(src string, n int) string {
+	dir := filepath.Join(*cacheDir, fmt.Sprintf("many-%d", n))
+	if _, err := os.Stat(dir + ".done"); err == nil {
+		return dir
+	}
+	must(os.RemoveAll(dir))
+	for i := 0; i < n; i++ {
+		dst := filepath.Join(dir, fmt.Sprintf("bundle-%03d", i))
+		must(filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(src, p)
+			if fi.IsDir() {
+				return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+			}
+			return os.Link(p, filepath.Join(dst, rel))
+		}))
+	}
+	must(os.WriteFile(dir+".done", nil, 0o644))
 	return dir
 }
 

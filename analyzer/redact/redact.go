@@ -224,7 +224,14 @@ func (r *Redactor) Report(rep *analyzer.Report) {
 		}
 	}
 	r.add(rep.Bundle.Path, "bundle")
-	walkStrings(reflect.ValueOf(rep).Elem(), func(s string) string { r.learn(s); return s })
+	// fingerprints and known issues are public vocabulary and hashes (kept by Apply):
+	// nothing is learned from them
+	c := *rep
+	c.Problems = append([]analyzer.Problem(nil), rep.Problems...)
+	for i := range c.Problems {
+		c.Problems[i].Fingerprint, c.Problems[i].KnownIssues = "", nil
+	}
+	walkStrings(reflect.ValueOf(&c).Elem(), func(s string) string { r.learn(s); return s })
 }
 
 // Text learns the identifiers of free text (a warning printed on stderr).
@@ -295,7 +302,18 @@ func (r *Redactor) String(s string) string {
 func (r *Redactor) Apply(rep *analyzer.Report) *analyzer.Report {
 	r.seal()
 	cp := copyReport(rep)
+	// fingerprints hold only public vocabulary and hashed placeholders, and known issues
+	// are the catalog's words: both are kept as they are, so a fingerprint reads the same
+	// with and without --redact
+	kept := make([]analyzer.Problem, len(cp.Problems))
+	for i, p := range cp.Problems {
+		kept[i] = analyzer.Problem{Fingerprint: p.Fingerprint, KnownIssues: p.KnownIssues}
+		cp.Problems[i].Fingerprint, cp.Problems[i].KnownIssues = "", nil
+	}
 	walkStrings(reflect.ValueOf(cp).Elem(), r.String)
+	for i := range cp.Problems {
+		cp.Problems[i].Fingerprint, cp.Problems[i].KnownIssues = kept[i].Fingerprint, kept[i].KnownIssues
+	}
 	cp.Bundle.Path = "(redacted)"
 	analyzer.Summarize(cp)
 	return cp
@@ -324,7 +342,15 @@ func Scrub(rep *analyzer.Report) *analyzer.Report {
 		return rep
 	}
 	cp := copyReport(rep)
+	kept := make([]analyzer.Problem, len(cp.Problems)) // the catalog's words, as in Apply
+	for i, p := range cp.Problems {
+		kept[i] = analyzer.Problem{Fingerprint: p.Fingerprint, KnownIssues: p.KnownIssues}
+		cp.Problems[i].Fingerprint, cp.Problems[i].KnownIssues = "", nil
+	}
 	walkStrings(reflect.ValueOf(cp).Elem(), Secrets)
+	for i := range cp.Problems {
+		cp.Problems[i].Fingerprint, cp.Problems[i].KnownIssues = kept[i].Fingerprint, kept[i].KnownIssues
+	}
 	return cp
 }
 
@@ -821,50 +847,9 @@ var (
 // keepShape: numbers, sizes, versions, durations, times, dates: public by shape.
 func keepShape(w string) bool { return numberish.MatchString(w) }
 
-// dnsName reports whether w is a lower-case DNS name of at least two labels whose last
-// label is alphabetic (any top-level domain).
-func dnsName(w string) bool {
-	labels := strings.Split(w, ".")
-	if len(labels) < 2 {
-		return false
-	}
-	for _, l := range labels {
-		if l == "" || !dnsLabel.MatchString(l) {
-			return false
-		}
-	}
-	tld := labels[len(labels)-1]
-	if len(tld) < 2 {
-		return false
-	}
-	for i := 0; i < len(tld); i++ {
-		if tld[i] < 'a' || tld[i] > 'z' {
-			return tld != "" && false
-		}
-	}
-	return true
-}
+func dnsName(w string) bool { return analyzer.DNSName(w) }
 
-var dnsLabel = regexp.MustCompile(`^[a-z0-9]([a-z0-9_-]*[a-z0-9])?$`)
-
-// registrable returns the part of a DNS name a customer registers ("acme-corp.io" of
-// "widgets.acme-corp.io", "acme.co.uk" of "api.acme.co.uk"), or "" when it is not a
-// DNS name of at least two labels.
-func registrable(d string) string {
-	d = strings.ToLower(strings.Trim(d, "."))
-	if !dnsName(d) {
-		return ""
-	}
-	labels := strings.Split(d, ".")
-	n := 2
-	if len(labels) >= 3 && len(labels[len(labels)-1]) == 2 {
-		switch labels[len(labels)-2] {
-		case "co", "com", "org", "net", "gov", "ac", "edu", "ne", "or":
-			n = 3
-		}
-	}
-	return strings.Join(labels[len(labels)-n:], ".")
-}
+func registrable(d string) string { return analyzer.Registrable(d) }
 
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {

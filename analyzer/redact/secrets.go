@@ -121,7 +121,9 @@ func base64Secrets(s string) string {
 				dig++
 			}
 		}
-		if up >= 4 && low >= 4 && dig >= 4 {
+		// a path of words ("TestFoo3121165375/001/team") is not key material: a run
+		// with a '/' must also hold a '+' or be long
+		if up >= 4 && low >= 4 && dig >= 4 && (!strings.Contains(m, "/") || strings.Contains(m, "+") || len(m) >= 100) {
 			return Removed
 		}
 		return m

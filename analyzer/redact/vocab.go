@@ -44,7 +44,7 @@ func loadVocab() {
 	for _, d := range analyzer.KnownFinalizerDomains() {
 		vocab[d] = true
 	}
-	for _, d := range publicDomains {
+	for _, d := range analyzer.PublicDomains {
 		vocab[d] = true
 	}
 }
@@ -57,70 +57,16 @@ func inVocab(w string) bool {
 	return vocab[strings.ToLower(w)]
 }
 
-// publicDomains are domains of public registries, clouds' API endpoints and other
-// projects that identify no customer (customer domains are every other one, of any
-// top-level domain).
-var publicDomains = []string{
-	"cluster.local", "svc", "localhost", "example.com", "example.org", "example.net", "in-addr.arpa", "ip6.arpa",
-	"docker.io", "docker.com", "quay.io", "gcr.io", "ghcr.io", "pkg.dev", "mcr.microsoft.com", "registry.k8s.io",
-	"amazonaws.com", "amazonaws.com.cn", "aws", "googleapis.com", "google.com", "azure.com", "windows.net", "microsoft.com", "azurecr.io",
-	"aliyuncs.com", "github.com", "githubusercontent.com", "golang.org", "go.dev", "helm.sh", "coreos.com", "redhat.com",
-	"openshift.com", "openshift.io", "rancher.com", "rancher.io", "cncf.io", "jetstack.io", "bitnami.com", "grafana.com", "prometheus.io",
-	"compute.internal", "ec2.internal", "k8s.io", "kubernetes.io", "x-k8s.io", "sigs.k8s.io", "cattle.io", "projectcalico.org",
-	"tigera.io", "istio.io", "linkerd.io", "cilium.io", "argoproj.io", "fluxcd.io", "crossplane.io", "knative.dev", "kubevirt.io",
-	"cert-manager.io", "acme.cert-manager.io", "keda.sh", "velero.io", "open-cluster-management.io", "operators.coreos.com",
-	"monitoring.coreos.com", "no-color.org",
-	// Kubernetes' built-in API groups without a dot ("deployments.apps", "jobs.batch")
-	"apps", "batch", "policy", "autoscaling", "extensions",
-}
-
-// knownDomain reports whether a DNS name is, or is under, a domain of Kubernetes, of a
-// project of the finalizer catalog, a well-known API group, or a public service: it
-// identifies no customer.
+// knownDomain reports whether a DNS name is, or is under, a public domain
+// (analyzer.KnownDomain: Kubernetes', the finalizer catalog's projects', public
+// registries and clouds) or a well-known API group: it identifies no customer.
 func knownDomain(d string) bool {
 	d = strings.ToLower(d)
-	if kubemsg.WellKnownGroupOwner(d) != "" {
-		return true
-	}
-	for _, k := range analyzer.KnownFinalizerDomains() {
-		if d == k || strings.HasSuffix(d, "."+k) {
-			return true
-		}
-	}
-	for _, k := range publicDomains {
-		if d == k || strings.HasSuffix(d, "."+k) {
-			return true
-		}
-	}
-	return false
+	return kubemsg.WellKnownGroupOwner(d) != "" || analyzer.KnownDomain(d)
 }
 
-// WellKnownFinalizer reports whether a finalizer is Kubernetes' own or a well-known
-// project's (kept by --redact): the finalizer catalog is the one list of them
-// (analyzer.LookupFinalizer, analyzer.KnownFinalizerDomains).
-func WellKnownFinalizer(f string) bool {
-	if _, ok := analyzer.LookupFinalizer(f); ok {
-		return true
-	}
-	dom, _, ok := strings.Cut(f, "/")
-	return ok && knownDomainStrict(strings.ToLower(dom))
-}
-
-// knownDomainStrict is knownDomain without the well-known API groups of unknown
-// owners' look-alikes: a finalizer's domain must be the catalog's or Kubernetes'.
-func knownDomainStrict(d string) bool {
-	for _, k := range analyzer.KnownFinalizerDomains() {
-		if d == k || strings.HasSuffix(d, "."+k) {
-			return true
-		}
-	}
-	for _, k := range publicDomains {
-		if d == k || strings.HasSuffix(d, "."+k) {
-			return true
-		}
-	}
-	return false
-}
+// WellKnownFinalizer is analyzer.WellKnownFinalizer (kept by --redact).
+func WellKnownFinalizer(f string) bool { return analyzer.WellKnownFinalizer(f) }
 
 // wellKnownNames are system names and names of well-known projects' components: they
 // identify no customer (the typed names of a bundle are tokenised unless listed).
@@ -160,9 +106,5 @@ func wellKnownName(s string) bool {
 	return false
 }
 
-// alreadyRedacted matches values a bundle was redacted with before it reached us.
-var alreadyRedacted = regexp.MustCompile(`\*{2,}|^\{[A-Za-z_ -]+\}$|^<[A-Za-z_ -]+>$|(?i)^(redacted|hidden|masked|x{3,})$`)
-
-// IsRedactedValue reports whether a value was already redacted in the bundle
-// (***HIDDEN***, {PLACEHOLDER}, <redacted>): an unknown value, not a real name.
-func IsRedactedValue(s string) bool { return alreadyRedacted.MatchString(s) }
+// IsRedactedValue is analyzer.IsRedactedValue: a value the bundle already hid.
+func IsRedactedValue(s string) bool { return analyzer.IsRedactedValue(s) }

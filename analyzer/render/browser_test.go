@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 )
 
 // chromiumPath finds a headless-capable Chromium: $NSANALYZE_CHROMIUM, then the usual
@@ -32,7 +34,7 @@ func chromiumPath() string {
 // runChromium runs a headless Chromium with a fresh profile and no background traffic.
 func runChromium(t *testing.T, bin string, args ...string) []byte {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hostile.HangCap(90*time.Second))
 	defer cancel()
 	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--no-first-run", "--disable-extensions",

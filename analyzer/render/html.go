@@ -28,6 +28,7 @@ type htmlReport struct {
 	Generator  string
 	Kube       string
 	Captured   string
+	Read       string
 	Problems   []htmlProblem
 	Namespaces []htmlNamespace
 	Gaps       []gapGroup
@@ -37,6 +38,7 @@ type htmlProblem struct {
 	*problemView
 	Anchor    string
 	Radius    string
+	Known     []analyzer.KnownIssueRef
 	Safe      []htmlStep
 	Steps     []htmlStep
 	LastWhy   string
@@ -78,13 +80,13 @@ type htmlNamespace struct {
 
 func htmlData(r *analyzer.Report) htmlReport {
 	v := newView(r)
-	d := htmlReport{R: r, V: v, Generator: generatorLine(r.Generator), Kube: kubeVersion(r.Bundle), Captured: captureLine(r.Bundle), Gaps: groupGaps(r)}
+	d := htmlReport{R: r, V: v, Generator: generatorLine(r.Generator), Kube: kubeVersion(r.Bundle), Captured: captureLine(r.Bundle), Read: readLine(r.Bundle), Gaps: groupGaps(r)}
 	nsID := map[string]string{}
 	for i, ns := range r.Namespaces {
 		nsID[ns.Name] = fmt.Sprintf("ns-%d", i+1)
 	}
 	for _, pv := range v.Problems {
-		h := htmlProblem{problemView: pv, Anchor: "problem-" + pv.ID, Radius: v.blastRadius(pv)}
+		h := htmlProblem{problemView: pv, Anchor: "problem-" + pv.ID, Radius: v.blastRadius(pv), Known: firstKnown(pv)}
 		for _, s := range safeSteps(pv) {
 			h.Safe = append(h.Safe, htmlStep{RemediationStep: s, Short: firstSentence(s.Why)})
 		}
@@ -387,15 +389,18 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 <header>
 <h1>nsanalyze report</h1>
 <p class="summaryline">{{.R.Summary}}</p>
-<p class="muted">{{.Generator}}; {{.Kube}}; bundle <code>{{.R.Bundle.Path}}</code>, {{.Captured}}; read {{.R.Bundle.Objects}} objects from {{.R.Bundle.ObjectFiles}} files and {{len .R.Bundle.LogFiles}} log files.</p>
+<p class="muted">{{.Generator}}; {{.Kube}}; bundle <code>{{.R.Bundle.Path}}</code>, {{.Captured}}; {{.Read}}.</p>
 </header>
 <section id="summary">
 <h2>Summary</h2>
-{{if not .R.Namespaces}}{{if eq .R.State "unknown"}}<p class="unknown"><strong>Namespace state unknown (inconclusive):</strong> {{.R.StateReason}}</p>{{else}}<p class="ok">No namespace is stuck in Terminating. {{.R.StateReason}}</p>{{end}}{{else}}
+{{if not .R.Namespaces}}{{if eq .R.State "unknown"}}<p class="unknown"><strong>Namespace state unknown (inconclusive):</strong> {{.R.StateReason}}</p>{{else}}<p class="ok">No namespace is stuck in Terminating. {{.R.StateReason}}</p>{{end}}
+{{range .R.Deleting}}<div class="problem-card"><p><code>{{.Name}}</code> is still being deleted (not stuck): {{.Why}}.</p><p>If it does not finish:</p>
+<ol>{{range .Watch}}<li>{{.Why}}<pre><code>{{.Command}}</code></pre></li>{{end}}</ol></div>{{end}}{{else}}
 <p>{{len .R.Namespaces}} namespace{{plural (len .R.Namespaces)}} stuck in Terminating, {{len .Problems}} independent problem{{plural (len .Problems)}}.</p>
 {{range .Problems}}<div class="problem-card" data-problem="{{.ID}}">
 <p><a href="#{{.Anchor}}"><strong>{{.ID}}</strong></a> <code>{{.CauseType}}</code>, confidence {{.Confidence}}</p>
 <p><strong>Root:</strong> {{.Root}}</p>
+{{if .Fingerprint}}<p><strong>Fingerprint:</strong> <code class="fingerprint">{{.Fingerprint}}</code></p>{{end}}{{range .Known}}<p><strong>Known issue:</strong> <code>{{.ID}}</code> {{.Title}}: <a href="{{.URL}}">{{.URL}}</a></p>{{end}}
 <p><strong>Holds:</strong> {{.Radius}}{{if eq (len .Held) 1}}.</p>{{else if le (len .Held) 5}}:</p>
 <ul>{{range .Held}}<li><a href="#{{.Anchor}}"><code>{{.Name}}</code></a>: deleted {{.Deleted}}{{if .Stuck}}, stuck for {{.Stuck}}{{end}}</li>{{end}}</ul>{{else}} (listed under <a href="#{{.Anchor}}">{{.ID}}</a>).</p>{{end}}
 {{if .Safe}}<p><strong>First (safe):</strong></p>

@@ -19,8 +19,8 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 	v := newView(r)
 	m.p("# nsanalyze report\n\n")
 	m.p("**%s**\n\n", mdText(r.Summary))
-	m.p("%s; %s; bundle %s, %s; read %d objects from %d files and %d log files.\n\n", mdText(generatorLine(r.Generator)),
-		mdText(kubeVersion(r.Bundle)), code(r.Bundle.Path), mdText(captureLine(r.Bundle)), r.Bundle.Objects, r.Bundle.ObjectFiles, len(r.Bundle.LogFiles))
+	m.p("%s; %s; bundle %s, %s; %s.\n\n", mdText(generatorLine(r.Generator)),
+		mdText(kubeVersion(r.Bundle)), code(r.Bundle.Path), mdText(captureLine(r.Bundle)), mdText(readLine(r.Bundle)))
 	m.p("## Summary\n\n")
 	if len(r.Namespaces) == 0 {
 		if r.State == analyzer.StateUnknown {
@@ -32,25 +32,38 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 			}
 			m.p("\n\n")
 		}
+		m.deleting(r)
 	} else {
 		m.p("%d namespace%s stuck in Terminating, %d independent problem%s.\n\n", len(r.Namespaces), plural(len(r.Namespaces)),
 			len(v.Problems), plural(len(v.Problems)))
-		for _, pv := range v.Problems {
-			m.firstScreen(v, pv)
+		for i, pv := range v.Problems {
+			if i < firstScreenProblems {
+				m.firstScreen(v, pv)
+				continue
+			}
+			m.p("- **%s** [%s] %s (%d namespace%s)\n", mdText(pv.ID), mdText(pv.CauseType), mdText(clipProse(pv.Root, 160)), len(pv.Namespaces), plural(len(pv.Namespaces)))
+			if i == len(v.Problems)-1 {
+				m.p("\n")
+			}
 		}
 	}
 	if len(r.Risks) > 0 || len(r.Coverage) > 0 || len(r.Warnings) > 0 {
 		m.p("Also: %d latent risk%s, %d coverage gap%s, %d warning%s (see the end of the report).\n\n",
 			len(r.Risks), plural(len(r.Risks)), len(r.Coverage), plural(len(r.Coverage)), len(r.Warnings), plural(len(r.Warnings)))
 	}
-	for _, pv := range v.Problems {
+	shownPV, restPV := firstOf(v.Problems, shownProblems)
+	for _, pv := range shownPV {
 		m.problem(v, pv)
+	}
+	if restPV > 0 {
+		m.p("## %d more problems\n\nListed on the first screen; their chains and ladders are in the JSON report (-o json).\n\n", restPV)
 	}
 	if v.Condensed {
 		m.p("## Namespaces\n\nWhat each namespace shows of its own (its deletion time and age are listed under its problem).\n\n")
 		m.p("| Namespace | Problems | Own conditions and events |\n|---|---|---|\n")
-		for i := range r.Namespaces {
-			ns := &r.Namespaces[i]
+		nss, moreNS := firstOf(r.Namespaces, shownNamespaces)
+		for i := range nss {
+			ns := &nss[i]
 			var parts []string
 			if ns.Phase != "Terminating" {
 				parts = append(parts, "phase "+ns.Phase)
@@ -68,8 +81,11 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 			m.p("| %s | %s | %s |\n", codeCell(ns.Name), cell(problemsOf(ns)), cell(strings.Join(parts, "; ")))
 		}
 		m.p("\n")
-		for i := range r.Namespaces {
-			ns := &r.Namespaces[i]
+		if moreNS > 0 {
+			m.p("%s\n\n", mdText(moreLine(moreNS, "namespaces")))
+		}
+		for i := range nss {
+			ns := &nss[i]
 			m.nsLastResort(ns)
 			if len(v.RestRuledOut[ns.Name]) > 0 {
 				m.p("**Ruled out for %s:**\n\n", code(ns.Name))
@@ -83,31 +99,47 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 	}
 	if len(r.Risks) > 0 {
 		m.p("## Latent risks\n\nBroken pieces that will hang the next namespace deletion.\n\n")
-		for _, rk := range r.Risks {
+		risks, moreRisks := firstOf(r.Risks, shownRisks)
+		for _, rk := range risks {
 			m.p("- **%s**: %s\n", mdText(rk.Type), mdText(rk.Summary))
 			for i, s := range rk.Fix {
 				m.p("\n   %d. **%s**: %s\n\n", i+1, mdText(s.Risk), mdText(s.Why))
 				m.p("      %s\n", indentBlock(fence("sh", s.Command), "      "))
 			}
 		}
+		if moreRisks > 0 {
+			m.p("- %s\n", mdText(moreLine(moreRisks, "latent risks")))
+		}
 		m.p("\n")
 		var evs []analyzer.Evidence
-		for _, rk := range r.Risks {
+		for _, rk := range risks {
 			evs = append(evs, rk.Evidence...)
 		}
 		m.details(fmt.Sprintf("Evidence for the risks (%d)", len(evs)), evs)
 	}
 	if len(r.Coverage) > 0 {
 		m.p("## Not in the bundle\n\n")
-		for _, g := range groupGaps(r) {
+		gaps, moreGaps := firstOf(groupGaps(r), shownItems)
+		for _, g := range gaps {
 			m.p("- %s; collect with:\n\n", mdText(g.Sentence()))
-			m.p("  %s\n", indentBlock(fence("sh", strings.Join(g.Collect, "\n")), "  "))
+			cmds, rest := firstOf(g.Collect, shownItems)
+			m.p("  %s\n", indentBlock(fence("sh", strings.Join(cmds, "\n")), "  "))
+			if rest > 0 {
+				m.p("  %s\n\n", mdText(moreLine(rest, "commands")))
+			}
+		}
+		if moreGaps > 0 {
+			m.p("- %s\n\n", mdText(moreLine(moreGaps, "gaps")))
 		}
 	}
 	if len(r.Warnings) > 0 {
 		m.p("## Warnings\n\nInput that could not be read completely.\n\n")
-		for _, wn := range r.Warnings {
+		ws, moreW := firstOf(r.Warnings, shownWarnings)
+		for _, wn := range ws {
 			m.p("- %s\n", mdText(wn.String()))
+		}
+		if moreW > 0 {
+			m.p("- %s\n", mdText(moreLine(moreW, "warnings")))
 		}
 		m.p("\n")
 	}
@@ -134,6 +166,12 @@ func indentBlock(block, indent string) string {
 func (m *mprinter) firstScreen(v *view, pv *problemView) {
 	m.p("**%s** %s, confidence %s\n\n", mdText(pv.ID), code(pv.CauseType), mdText(pv.Confidence))
 	m.p("- **Root:** %s\n", mdText(pv.Root))
+	if pv.Fingerprint != "" {
+		m.p("- **Fingerprint:** %s\n", code(pv.Fingerprint))
+	}
+	for _, k := range firstKnown(pv) {
+		m.p("- **Known issue:** %s %s: %s\n", code(k.ID), mdText(k.Title), mdLink(k.URL))
+	}
 	if len(pv.Namespaces) == 1 {
 		pn := pv.Namespaces[0]
 		s := deletedPhrase(pn.DeletionTimestamp, pn.DeletionInferred)
@@ -202,16 +240,24 @@ func (m *mprinter) problem(v *view, pv *problemView) {
 		item("APIServices", c.APIServices)
 		item("Webhooks", c.Webhooks)
 		item("Finalizers", c.Finalizers)
-		for _, o := range c.Objects {
-			m.p("- **Object:** %s\n", code(objectLine(o)))
+		lines, more := objectLines(c)
+		for _, l := range lines {
+			m.p("- **Object:** %s\n", code(l))
+		}
+		if more != "" {
+			m.p("- %s\n", mdText(more))
 		}
 		m.p("\n")
 	}
 	m.p("| Namespace | Deleted | Stuck for |\n|---|---|---|\n")
-	for _, pn := range pv.Namespaces {
+	held, moreHeld := firstOf(pv.Namespaces, shownItems)
+	for _, pn := range held {
 		m.p("| %s | %s | %s |\n", codeCell(pn.Name), cell(deletedAt(pn.DeletionTimestamp, pn.DeletionInferred)), cell(orDash(v.stuckFor(pn.StuckFor))))
 	}
 	m.p("\n")
+	if moreHeld > 0 {
+		m.p("%s\n\n", mdText(moreLine(moreHeld, "namespaces")))
+	}
 	if len(pv.Chain) > 0 {
 		m.p("**Causal chain** (from the namespace to the root cause):\n\n")
 		for j, l := range pv.Chain {
@@ -240,10 +286,12 @@ func (m *mprinter) problem(v *view, pv *problemView) {
 	}
 	if c != nil {
 		if rest := restEvidence(*c); len(rest) > 0 {
-			m.details(fmt.Sprintf("Other evidence (%d)", len(rest)), rest)
+			shown, _ := firstOf(rest, shownItems)
+			m.details(fmt.Sprintf("Other evidence (%d)", len(rest)), shown)
 		}
 	} else if len(pv.Evidence) > 0 {
-		m.details(fmt.Sprintf("Evidence (%d)", len(pv.Evidence)), pv.Evidence)
+		shown, _ := firstOf(pv.Evidence, shownItems)
+		m.details(fmt.Sprintf("Evidence (%d)", len(pv.Evidence)), shown)
 	}
 	if pv.Correlation != "" {
 		m.p("**Timing:** %s\n\n", mdText(pv.Correlation))
@@ -254,9 +302,13 @@ func (m *mprinter) problem(v *view, pv *problemView) {
 		}
 	}
 	m.p("### What to do about %s (safest first)\n\n", mdText(pv.ID))
-	for i, s := range pv.Remediation {
+	rungs, moreRungs := firstOf(pv.Remediation, shownItems)
+	for i, s := range rungs {
 		m.p("%d. **%s**: %s\n\n", i+1, mdText(s.Risk), mdText(s.Why+pv.stepNote(s)))
 		m.p("   %s\n\n", indentBlock(fence("sh", s.Command), "   "))
+	}
+	if moreRungs > 0 {
+		m.p("%s\n\n", mdText(moreLine(moreRungs, "steps")))
 	}
 	if len(pv.LastResort) > 0 {
 		last := pv.LastResort[0]
@@ -265,12 +317,17 @@ func (m *mprinter) problem(v *view, pv *problemView) {
 			why = strings.Replace(why, "only after the steps above", "only once the cause is understood", 1)
 		}
 		m.p("%d. **%s**: %s", len(pv.Remediation)+1, last.Risk, mdText(why))
-		if len(pv.LastResort) > 1 {
-			m.p(" For each of the %d namespaces:", len(pv.LastResort))
-		}
 		var cmds []string
-		for _, s := range pv.LastResort {
-			cmds = append(cmds, s.Command)
+		if loop, ok := lastResortLoop(pv); ok {
+			m.p(" For the %d namespaces, one loop:", len(pv.LastResort))
+			cmds = []string{loop}
+		} else {
+			if len(pv.LastResort) > 1 {
+				m.p(" For each of the %d namespaces:", len(pv.LastResort))
+			}
+			for _, s := range pv.LastResort {
+				cmds = append(cmds, s.Command)
+			}
 		}
 		m.p("\n\n   %s\n\n", indentBlock(fence("sh", strings.Join(cmds, "\n")), "   "))
 	}
@@ -296,10 +353,13 @@ func (m *mprinter) ruledOut(rs []analyzer.RuledOut) {
 }
 
 func (m *mprinter) timeline(evs []analyzer.TimelineEvent) {
-	groups := groupTimeline(evs)
+	groups, skipped := clipTimeline(groupTimeline(evs))
 	m.p("<details><summary>%d events (UTC), repeated lines folded</summary>\n\n", len(evs))
 	m.p("| Time | Kind | Component | What |\n|---|---|---|---|\n")
-	for _, g := range groups {
+	for i, g := range groups {
+		if skipped > 0 && i == len(groups)/2 {
+			m.p("| | | | %s |\n", cell(moreLine(skipped, "timeline entries")))
+		}
 		text := g.Text
 		if g.Count > 1 {
 			text = fmt.Sprintf("x%d until %s: %s", g.Count, g.Last.UTC().Format("15:04:05"), text)
@@ -451,3 +511,13 @@ func orDash(s string) string {
 var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
 
 func htmlEscape(s string) string { return htmlEscaper.Replace(s) }
+
+// mdLink writes a known issue's URL (from the catalog, never from the bundle, and
+// validated there: https, no space, bracket, parenthesis or angle bracket) as an
+// autolink; anything else is only shown as code.
+func mdLink(u string) string {
+	if strings.HasPrefix(u, "https://") && !strings.ContainsAny(u, " <>()[]`\"'\\") && !analyzer.NeedsEscape(u) {
+		return "<" + u + ">"
+	}
+	return code(u)
+}

@@ -22,9 +22,6 @@ const (
 	sReset  = "\x1b[0m"
 )
 
-// Text writes the report without colours.
-func Text(w io.Writer, r *analyzer.Report) error { return TextWith(w, r, Options{}) }
-
 // Width limits of the text report: COLUMNS outside them is clamped.
 const (
 	MinTextWidth = 60
@@ -56,8 +53,8 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 	v := newView(r)
 	p.line(p.c(sBold, "nsanalyze report: "+r.Bundle.Path))
 	p.wrap("", "", p.c(sBold, r.Summary))
-	p.wrap("", "", fmt.Sprintf("%s; %s; %s; read %d objects from %d files and %d log files.",
-		generatorLine(r.Generator), kubeVersion(r.Bundle), captureLine(r.Bundle), r.Bundle.Objects, r.Bundle.ObjectFiles, len(r.Bundle.LogFiles)))
+	p.wrap("", "", fmt.Sprintf("%s; %s; %s; %s.",
+		generatorLine(r.Generator), kubeVersion(r.Bundle), captureLine(r.Bundle), readLine(r.Bundle)))
 	p.line("")
 	if len(r.Namespaces) == 0 {
 		if r.State == analyzer.StateUnknown {
@@ -68,12 +65,20 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 				p.wrap("", "", r.StateReason)
 			}
 		}
+		p.deleting(r)
 	} else {
 		n := len(v.Problems)
 		p.line(p.c(sRed+sBold, fmt.Sprintf("%d namespace%s stuck in Terminating, %d independent problem%s:",
 			len(r.Namespaces), plural(len(r.Namespaces)), n, plural(n))))
-		for _, pv := range v.Problems {
-			p.firstScreen(v, pv)
+		for i, pv := range v.Problems {
+			if i < firstScreenProblems {
+				p.firstScreen(v, pv)
+				continue
+			}
+			if i == firstScreenProblems {
+				p.line("")
+			}
+			p.wrap(fmt.Sprintf("%-4s", pv.ID)+"[", "      ", pv.CauseType+"] "+clipProse(pv.Root, 160)+fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces))))
 		}
 	}
 	if len(r.Risks) > 0 || len(r.Coverage) > 0 || len(r.Warnings) > 0 {
@@ -81,13 +86,25 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 		p.wrap("", "", fmt.Sprintf("Also: %d latent risk%s, %d coverage gap%s, %d warning%s (at the end).",
 			len(r.Risks), plural(len(r.Risks)), len(r.Coverage), plural(len(r.Coverage)), len(r.Warnings), plural(len(r.Warnings))))
 	}
-	for _, pv := range v.Problems {
+	shown, rest := firstOf(v.Problems, shownProblems)
+	for _, pv := range shown {
 		p.problem(v, pv)
+	}
+	if rest > 0 {
+		p.heading(fmt.Sprintf("%d more problems (chains and ladders in the JSON report)", rest))
+		for _, pv := range v.Problems[shownProblems:] {
+			p.wrap(fmt.Sprintf("%-4s", pv.ID)+"[", "      ", pv.CauseType+"] "+clipProse(pv.Root, 160)+fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces))))
+		}
 	}
 	if v.Condensed {
 		p.heading(fmt.Sprintf("Namespaces (%d): what each one shows of its own", len(r.Namespaces)))
-		for i := range r.Namespaces {
-			p.nsCondensed(v, &r.Namespaces[i])
+		nss, more := firstOf(r.Namespaces, shownNamespaces)
+		for i := range nss {
+			p.nsCondensed(v, &nss[i])
+		}
+		if more > 0 {
+			p.line("")
+			p.wrap("", "", moreLine(more, "namespaces"))
 		}
 	} else {
 		for i := range r.Namespaces {
@@ -96,7 +113,8 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 	}
 	if len(r.Risks) > 0 {
 		p.heading("Latent risks (will hang the next namespace deletion)")
-		for _, rk := range r.Risks {
+		risks, more := firstOf(r.Risks, shownRisks)
+		for _, rk := range risks {
 			p.wrap("- ", "  ", p.c(sYellow, "["+rk.Type+"]")+" "+rk.Summary)
 			for _, e := range rk.Evidence {
 				p.evidence("    ", e)
@@ -106,20 +124,35 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 				p.ladder("  ", rk.Fix)
 			}
 		}
+		if more > 0 {
+			p.wrap("- ", "  ", moreLine(more, "latent risks"))
+		}
 	}
 	if len(r.Coverage) > 0 {
 		p.heading("Not in the bundle (collect for a complete diagnosis)")
-		for _, g := range groupGaps(r) {
+		gaps, more := firstOf(groupGaps(r), shownItems)
+		for _, g := range gaps {
 			p.wrap("- ", "  ", g.Sentence()+"; collect with:")
-			for _, c := range g.Collect {
+			cmds, rest := firstOf(g.Collect, shownItems)
+			for _, c := range cmds {
 				p.command("    ", c)
 			}
+			if rest > 0 {
+				p.wrap("    ", "    ", moreLine(rest, "commands"))
+			}
+		}
+		if more > 0 {
+			p.wrap("- ", "  ", moreLine(more, "gaps"))
 		}
 	}
 	if len(r.Warnings) > 0 {
 		p.heading("Warnings (input that could not be read completely)")
-		for _, wn := range r.Warnings {
+		ws, more := firstOf(r.Warnings, shownWarnings)
+		for _, wn := range ws {
 			p.wrap("- ", "  ", wn.String())
+		}
+		if more > 0 {
+			p.wrap("- ", "  ", moreLine(more, "warnings"))
 		}
 	}
 	return p.err
@@ -159,7 +192,7 @@ func (p *tprinter) wrap(first, indent, text string) {
 func wrapLines(text string, w1, w int) []string {
 	var out []string
 	cur, curLen, limit := "", 0, w1
-	for _, word := range strings.Fields(text) {
+	for _, word := range proseWords(text) {
 		wl := visibleLen(word)
 		if curLen > 0 && curLen+1+wl > limit {
 			out = append(out, cur)
@@ -176,6 +209,40 @@ func wrapLines(text string, w1, w int) []string {
 		out = append(out, cur)
 	}
 	return out
+}
+
+// proseWords splits text into the words wrapping may break between, except inside a
+// command: what follows "collect: " (up to the parenthesis that closes "(collect: ...)",
+// or to the end) is one word, so it goes whole on a line of its own when it does not fit.
+func proseWords(text string) []string {
+	var out []string
+	for {
+		i := strings.Index(text, "collect: ")
+		if i < 0 {
+			return append(out, strings.Fields(text)...)
+		}
+		out = append(out, strings.Fields(text[:i+len("collect:")])...)
+		rest := text[i+len("collect: "):]
+		end := len(rest)
+		if strings.HasSuffix(strings.TrimRight(text[:i], " "), "(") {
+			depth := 1
+			for j, r := range rest {
+				if r == '(' {
+					depth++
+				} else if r == ')' {
+					if depth--; depth == 0 {
+						end = j + 1
+						break
+					}
+				}
+			}
+		}
+		cmd := strings.Join(strings.Fields(rest[:end]), " ")
+		if cmd != "" {
+			out = append(out, cmd)
+		}
+		text = rest[end:]
+	}
 }
 
 // visibleLen counts runes, not ANSI escapes.

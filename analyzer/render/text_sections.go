@@ -17,6 +17,16 @@ func (p *tprinter) firstScreen(v *view, pv *problemView) {
 	p.line("")
 	p.line(p.c(sBold, pv.ID+"  ["+pv.CauseType+"] confidence "+pv.Confidence))
 	p.wrap("    Root   ", "           ", pv.Root)
+	if pv.Fingerprint != "" {
+		p.line("    Fingerprint " + p.c(sDim, pv.Fingerprint)) // never wrapped: it is searched for whole
+	}
+	for i, k := range firstKnown(pv) {
+		head := "           "
+		if i == 0 {
+			head = "    Known  "
+		}
+		p.wrap(head, "           ", k.ID+": "+k.Title+" ("+k.URL+")")
+	}
 	if len(pv.Namespaces) == 1 {
 		p.wrap("    Holds  ", "           ", p.nsTimes(v, pv.Namespaces[0]))
 	} else {
@@ -116,21 +126,29 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 		field("APIServices", c.APIServices)
 		field("Webhooks", c.Webhooks)
 		field("Finalizers", c.Finalizers)
-		for _, o := range c.Objects {
-			p.wrap(pad("Object", 16), strings.Repeat(" ", 16), objectLine(o))
+		lines, more := objectLines(c)
+		for _, l := range lines {
+			p.wrap(pad("Object", 16), strings.Repeat(" ", 16), l)
+		}
+		if more != "" {
+			p.wrap(strings.Repeat(" ", 16), strings.Repeat(" ", 16), more)
 		}
 	}
 	p.line(p.c(sBold, fmt.Sprintf("Namespaces held (%d)", len(pv.Namespaces))))
 	width := 0
-	for _, pn := range pv.Namespaces {
+	held, rest := firstOf(pv.Namespaces, shownItems)
+	for _, pn := range held {
 		width = max(width, len(pn.Name))
 	}
-	for _, pn := range pv.Namespaces {
+	for _, pn := range held {
 		s := deletedPhrase(pn.DeletionTimestamp, pn.DeletionInferred)
 		if pn.StuckFor != "" {
 			s += ", stuck for " + v.stuckFor(pn.StuckFor)
 		}
 		p.wrap("  "+pad(pn.Name, width)+"  ", strings.Repeat(" ", width+4), s)
+	}
+	if rest > 0 {
+		p.wrap("  ", "  ", moreLine(rest, "namespaces"))
 	}
 	if len(pv.Chain) > 0 {
 		p.wrap("", "  ", p.c(sBold, "Causal chain")+" (from the namespace to the root cause; !! marks a fault)")
@@ -160,15 +178,11 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 	if c != nil {
 		if rest := restEvidence(*c); len(rest) > 0 {
 			p.line(p.c(sBold, "Evidence"))
-			for _, e := range rest {
-				p.evidence("  ", e)
-			}
+			p.evidenceList(rest)
 		}
 	} else if len(pv.Evidence) > 0 {
 		p.line(p.c(sBold, "Evidence"))
-		for _, e := range pv.Evidence {
-			p.evidence("  ", e)
-		}
+		p.evidenceList(pv.Evidence)
 	}
 	if pv.Correlation != "" {
 		p.wrap(p.c(sBold, "Timing")+"  ", "        ", pv.Correlation)
@@ -179,9 +193,13 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 		}
 	}
 	p.sub("What to do about " + pv.ID + " (safest first)")
-	for i, s := range pv.Remediation {
+	rungs, more := firstOf(pv.Remediation, shownItems)
+	for i, s := range rungs {
 		p.wrap(fmt.Sprintf("  %d. [%s] ", i+1, p.risk(s.Risk)), "     ", s.Why+pv.stepNote(s))
 		p.command("     ", s.Command)
+	}
+	if more > 0 {
+		p.wrap("     ", "     ", moreLine(more, "steps"))
 	}
 	if len(pv.LastResort) > 0 {
 		last := pv.LastResort[0]
@@ -190,11 +208,16 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 			why = strings.Replace(why, "only after the steps above", "only once the cause is understood", 1)
 		}
 		p.wrap(fmt.Sprintf("  %d. [%s] ", len(pv.Remediation)+1, p.risk(last.Risk)), "     ", why)
-		if len(pv.LastResort) > 1 {
-			p.line(fmt.Sprintf("     For each of the %d namespaces:", len(pv.LastResort)))
-		}
-		for _, s := range pv.LastResort {
-			p.command("     ", s.Command)
+		if cmd, ok := lastResortLoop(pv); ok {
+			p.line(fmt.Sprintf("     For the %d namespaces, one loop:", len(pv.LastResort)))
+			p.command("     ", cmd)
+		} else {
+			if len(pv.LastResort) > 1 {
+				p.line(fmt.Sprintf("     For each of the %d namespaces:", len(pv.LastResort)))
+			}
+			for _, s := range pv.LastResort {
+				p.command("     ", s.Command)
+			}
 		}
 	}
 	if len(pv.Shared) > 0 {
@@ -211,6 +234,17 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 	}
 }
 
+// evidenceList prints evidence, at most shownItems of it.
+func (p *tprinter) evidenceList(evs []analyzer.Evidence) {
+	shown, more := firstOf(evs, shownItems)
+	for _, e := range shown {
+		p.evidence("  ", e)
+	}
+	if more > 0 {
+		p.wrap("  ", "  ", moreLine(more, "pieces of evidence"))
+	}
+}
+
 func (p *tprinter) ruledOut(rs []analyzer.RuledOut) {
 	for _, r := range rs {
 		p.wrap("  - ", "    ", p.c(sDim, r.Type+":")+" "+r.Reason)
@@ -219,7 +253,11 @@ func (p *tprinter) ruledOut(rs []analyzer.RuledOut) {
 
 // timeline prints timeline events, one a line, clipped to the width.
 func (p *tprinter) timeline(evs []analyzer.TimelineEvent) {
-	for _, g := range groupTimeline(evs) {
+	groups, skipped := clipTimeline(groupTimeline(evs))
+	for i, g := range groups {
+		if skipped > 0 && i == len(groups)/2 {
+			p.line("  " + moreLine(skipped, "timeline entries"))
+		}
 		t := g.Time.UTC().Format("2006-01-02 15:04:05")
 		kind := g.Kind
 		switch kind {

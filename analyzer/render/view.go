@@ -300,6 +300,17 @@ func safeSteps(p *problemView) []analyzer.RemediationStep {
 	return out
 }
 
+// readLine says what was read: "read 1 object from 1 file and 2 log files".
+func readLine(b analyzer.BundleInfo) string {
+	n := func(k int, what string) string {
+		if k == 1 {
+			return "1 " + what
+		}
+		return fmt.Sprintf("%d %ss", k, what)
+	}
+	return "read " + n(b.Objects, "object") + " from " + n(b.ObjectFiles, "file") + " and " + n(len(b.LogFiles), "log file")
+}
+
 // firstSentence is the first sentence of a step's explanation (the first screen's
 // short form); the full text is in the ladder.
 func firstSentence(s string) string {
@@ -356,6 +367,9 @@ func kubeVersion(b analyzer.BundleInfo) string {
 	if b.KubernetesVersion == "" {
 		return "Kubernetes version not in the bundle"
 	}
+	if strings.HasPrefix(b.KubernetesVersionSource, "kubelet version") {
+		return "Kubernetes " + b.KubernetesVersion + " (the nodes' kubelet version)"
+	}
 	return "Kubernetes " + b.KubernetesVersion
 }
 
@@ -365,7 +379,10 @@ func captureLine(b analyzer.BundleInfo) string {
 		return "capture time unknown (no timestamp in the bundle)"
 	}
 	s := "captured " + ts(b.CapturedAt)
-	if b.CapturedAtSource != "" {
+	switch {
+	case b.CapturedAtRecorded:
+		s += " (" + b.CapturedAtSource + ")"
+	case b.CapturedAtSource != "":
 		s += " (estimated: " + b.CapturedAtSource + ")"
 	}
 	return s
@@ -488,14 +505,26 @@ type gapGroup struct {
 func groupGaps(r *analyzer.Report) []gapGroup {
 	var out []gapGroup
 	idx := map[string]int{}
+	// the namespace a gap names is found by looking its words up, not by trying every
+	// namespace on every gap
+	order := make(map[string]int, len(r.Namespaces))
+	for i, ns := range r.Namespaces {
+		if _, ok := order[ns.Name]; !ok {
+			order[ns.Name] = i
+		}
+	}
 	for _, g := range r.Coverage {
 		key, name := g.Missing+"\x00"+g.Collect, ""
-		for _, ns := range r.Namespaces {
-			if re := nameRe(ns.Name); re.MatchString(g.Missing) {
-				key = re.ReplaceAllString(g.Missing, "${1}\x01${2}") + "\x00" + re.ReplaceAllString(g.Collect, "${1}\x01${2}")
-				name = ns.Name
-				break
+		best := -1
+		for _, w := range nameWords(g.Missing) {
+			if i, ok := order[w]; ok && (best < 0 || i < best) && nameRe(w).MatchString(g.Missing) {
+				best = i
 			}
+		}
+		if best >= 0 {
+			re := nameRe(r.Namespaces[best].Name)
+			key = re.ReplaceAllString(g.Missing, "${1}\x01${2}") + "\x00" + re.ReplaceAllString(g.Collect, "${1}\x01${2}")
+			name = r.Namespaces[best].Name
 		}
 		if i, ok := idx[key]; ok && name != "" {
 			out[i].More = append(out[i].More, name)
@@ -508,10 +537,36 @@ func groupGaps(r *analyzer.Report) []gapGroup {
 	return out
 }
 
+// nameWords are the candidate names in a sentence: its runs of [a-z0-9.-], and each
+// without its trailing dots (a name ending a sentence).
+func nameWords(s string) []string {
+	var out []string
+	f := strings.FieldsFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '-') })
+	for _, w := range f {
+		out = append(out, w)
+		if t := strings.TrimRight(w, "."); t != w && t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // Sentence is the gap's sentence, naming the other namespaces it also applies to.
 func (g gapGroup) Sentence() string {
 	if len(g.More) == 0 {
 		return g.Missing
 	}
 	return fmt.Sprintf("%s (the same for %d more namespace%s: %s)", g.Missing, len(g.More), plural(len(g.More)), strings.Join(g.More, ", "))
+}
+
+// firstScreenKnown is how many matched known issues a problem's first screen shows
+// (the JSON report lists them all).
+const firstScreenKnown = 2
+
+// firstKnown returns the known issues a problem's first screen shows, best first.
+func firstKnown(pv *problemView) []analyzer.KnownIssueRef {
+	if len(pv.KnownIssues) > firstScreenKnown {
+		return pv.KnownIssues[:firstScreenKnown]
+	}
+	return pv.KnownIssues
 }

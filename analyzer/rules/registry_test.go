@@ -3,6 +3,7 @@ package rules_test
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -203,27 +204,111 @@ func fixtureBundles(t *testing.T) []string {
 }
 
 // TestCatalogLinesPassPrefilter holds the derived prefilter to the message catalog:
-// every catalogued log or stderr line contains a phrase of the registry (or the core),
-// so no line a matcher recognises is dropped before parsing.
+// every catalogued log, stderr or text line contains a phrase of the registry (or the
+// core), so no line a matcher recognises is dropped before parsing; an APIService
+// condition message (an "object" form) is let through inside the two aggregator lines
+// that log it (the V(2) availability line, 1.22+, and "%v failed with: %v").
 func TestCatalogLinesPassPrefilter(t *testing.T) {
 	cat, err := kubemsg.Catalog()
 	if err != nil {
 		t.Fatal(err)
 	}
+	passes := func(line string) bool {
+		return slices.ContainsFunc(rules.Phrases, func(p string) bool { return strings.Contains(line, p) })
+	}
 	n := 0
 	for _, m := range cat.Messages {
 		for _, f := range m.Forms {
-			if f.Channel != "log" && f.Channel != "stderr" {
-				continue
-			}
-			n++
-			if !slices.ContainsFunc(rules.Phrases, func(p string) bool { return strings.Contains(f.Example, p) }) {
-				t.Errorf("%s/%s (%s-%s): no rule declares a phrase of %q", m.ID, f.ID, f.From, f.To, f.Example)
+			switch f.Channel {
+			case "log", "stderr", "text":
+				n++
+				if !passes(f.Example) {
+					t.Errorf("%s/%s (%s-%s): no rule declares a phrase of %q", m.ID, f.ID, f.From, f.To, f.Example)
+				}
+			case "object":
+				for _, line := range []string{
+					fmt.Sprintf(`I1129 23:23:55.506005   10428 remote_available_controller.go:408] "changing APIService availability" name="v1beta1.metrics.k8s.io" oldStatus="True" newStatus="False" message=%q reason="X"`, f.Example),
+					"E1130 00:03:38.965785   24900 available_controller.go:456] v1beta1.metrics.k8s.io failed with: " + f.Example,
+				} {
+					if !passes(line) {
+						t.Errorf("%s/%s: %q not let through", m.ID, f.ID, line)
+					}
+				}
 			}
 		}
 	}
 	if n < 20 {
 		t.Fatalf("only %d catalogued log lines", n)
+	}
+}
+
+// TestMatcherPhrasesPassPrefilter runs under -short on one generated line per phrase
+// of every rule's matchers and of the core, in klog text, JSON logging and a CRI
+// frame: the loader keeps the line and its detail still holds the phrase, so the
+// matcher that declared it sees it (a phrase that only matches the unescaped text,
+// such as one with a double quote inside JSON, fails here).
+func TestMatcherPhrasesPassPrefilter(t *testing.T) {
+	type phrase struct{ rule, text string }
+	var all []phrase
+	for _, p := range analyzer.CorePhrases {
+		all = append(all, phrase{"core", p})
+	}
+	for _, p := range kubemsg.CloudPhrases() {
+		all = append(all, phrase{"cloud", p})
+	}
+	for _, r := range rules.All {
+		for _, p := range analyzer.RulePhrases(r) {
+			all = append(all, phrase{r.Name, p})
+		}
+	}
+	if len(all) < 30 {
+		t.Fatalf("only %d phrases", len(all))
+	}
+	dir := t.TempDir()
+	var text, js, cri strings.Builder
+	for i, p := range all {
+		msg := "x " + p.text + " y"
+		fmt.Fprintf(&text, "E0301 10:00:%02d.000000       1 gen.go:%d] %s\n", i%60, i+1, msg)
+		b, _ := json.Marshal(map[string]any{"ts": 1772359200.0 + float64(i), "caller": "gen.go:1", "msg": msg, "v": 0})
+		js.Write(append(b, '\n'))
+		fmt.Fprintf(&cri, "2026-03-01T10:00:%02d.000000000Z stderr F E0301 10:00:%02d.000000       1 gen.go:%d] %s\n", i%60, i%60, i+1, msg)
+	}
+	for name, body := range map[string]string{"kube-controller-manager.log": text.String(), "kube-apiserver.json.log": js.String(),
+		"containers/kube-scheduler_kube-system_kube-scheduler-0123.log": cri.String()} {
+		path := filepath.Join(dir, "logs", filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, err := bundle.Load(dir, bundle.Options{Keywords: rules.Phrases, KeepObject: rules.KeepObject})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := map[string]map[string]bool{} // file -> phrases seen in a kept line's detail
+	for i := range rec.Entries {
+		e := &rec.Entries[i]
+		d := e.Detail()
+		for _, p := range all {
+			if strings.Contains(d, p.text) {
+				if kept[e.File] == nil {
+					kept[e.File] = map[string]bool{}
+				}
+				kept[e.File][p.text] = true
+			}
+		}
+	}
+	if len(kept) != 3 {
+		t.Fatalf("lines kept from %d files, want 3 (%v)", len(kept), rec.Warnings)
+	}
+	for file, seen := range kept {
+		for _, p := range all {
+			if !seen[p.text] {
+				t.Errorf("%s: the line holding %s's phrase %q is dropped or loses it", file, p.rule, p.text)
+			}
+		}
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/controllernotrunning"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/conversionwebhook"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/loadbalancercleanup"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/namespacefinalizer"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/ordereddeletion"
 )
@@ -28,10 +29,19 @@ var All = []*analyzer.Rule{
 	ordereddeletion.Rule,
 	admissionwebhook.Rule,
 	conversionwebhook.Rule,
+	loadbalancercleanup.Rule,
 	finalizers.Rule,
 	contentremaining.Rule,
 	namespacefinalizer.Rule,
 	controllernotrunning.Rule,
+}
+
+// The registry is checked once, when the program starts: a rule without a doc, a run
+// function, a ladder or an example, or a name registered twice, is a programming error.
+func init() {
+	if err := analyzer.Validate(All); err != nil {
+		panic("nsanalyze rules registry: " + err.Error())
+	}
 }
 
 // KeepObject is the loader's keep decision derived from All.

@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,7 +59,7 @@ func TestRuleChains(t *testing.T) {
 			[]string{"MissingEndpoints", "named \"https\" but the endpoints offer ports [metrics]"}, nil, ""},
 		{"handmade/operator-deleted-before-cr", "etcd-operator", finalizers.Name, "high",
 			[]string{"etcd.database.coreos.com/cleanup", "will never be removed"},
-			[]string{apidiscovery.Name, admissionwebhook.Name}, "# reinstall its controller (the controller that owns etcd.database.coreos.com/cleanup)"},
+			[]string{apidiscovery.Name, admissionwebhook.Name}, "kubectl get deployments,statefulsets,daemonsets -A -o wide"},
 		{"real/v1.35.8/f-controller-not-running", "reports", controllernotrunning.Name, "high",
 			[]string{"Leases dumped with it", "conditions are stale", "backups.batch.example.org.json"}, []string{finalizers.Name, apidiscovery.Name}, ""},
 		{"realdata/b-finalizer-remaining", "kubevirt", finalizers.Name, "high",
@@ -260,4 +261,49 @@ func TestCoverageNamesPodsNotRunning(t *testing.T) {
 		}
 	}
 	t.Errorf("coverage %+v", r.Coverage)
+}
+
+// TestDiscoveryLinesAloneAreALatentRisk: kubectl's stderr naming a failing group/version,
+// in a bundle without APIService objects and without a stuck namespace, is a latent risk
+// for that APIService (with the line as evidence), and only once; with the APIService
+// dumped healthy, the object speaks and the line makes no risk.
+func TestDiscoveryLinesAloneAreALatentRisk(t *testing.T) {
+	write := func(dir, name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stderr := "E0304 17:51:57.765739  204801 memcache.go:255] couldn't get resource list for wardle.example.com/v2alpha1: the server is currently unable to handle the request\n" +
+		"E0304 17:51:57.773603  204801 memcache.go:106] couldn't get resource list for wardle.example.com/v2alpha1: the server is currently unable to handle the request\n"
+	namespaces := `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"default"},"status":{"phase":"Active"}},{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"kube-system"},"status":{"phase":"Active"}}]}`
+	load := func(dir string) *analyzer.Report {
+		rec, err := bundle.Load(dir, bundle.Options{Keywords: rules.Phrases, KeepObject: rules.KeepObject})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
+	}
+	dir := t.TempDir()
+	write(dir, "kubectl-get-pods.stderr", stderr)
+	write(dir, "namespaces.json", namespaces)
+	r := load(dir)
+	var risks []analyzer.Risk
+	for _, rk := range r.Risks {
+		if rk.Object == "APIService/v2alpha1.wardle.example.com" {
+			risks = append(risks, rk)
+		}
+	}
+	if len(risks) != 1 || len(risks[0].Evidence) == 0 || risks[0].Evidence[0].Line == 0 || len(risks[0].Fix) == 0 {
+		t.Fatalf("risks %+v, want one for APIService v2alpha1.wardle.example.com with the stderr line and a fix", r.Risks)
+	}
+	if !strings.Contains(risks[0].Summary, "wardle.example.com/v2alpha1") {
+		t.Errorf("summary %q", risks[0].Summary)
+	}
+	write(dir, "apiservices.json", `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"apiregistration.k8s.io/v1","kind":"APIService","metadata":{"name":"v2alpha1.wardle.example.com"},"spec":{"group":"wardle.example.com","version":"v2alpha1","service":{"namespace":"wardle","name":"api"}},"status":{"conditions":[{"type":"Available","status":"True","reason":"Passed"}]}}]}`)
+	for _, rk := range load(dir).Risks {
+		if strings.Contains(rk.Object, "wardle") {
+			t.Errorf("with the APIService dumped Available, the old stderr line still makes a risk: %+v", rk)
+		}
+	}
 }

@@ -11,6 +11,13 @@
 // Usage:
 //
 //	genbundle -o DIR [-size 1G] [-seed 1] [-mix full|logs|objects] [-gz] [-pods N] [-logs SIZE]
+//	genbundle -o DIR -shape finalizers|crds|apiservices|webhooks|namespaces|loggvs|backendpods|events|loglines -n N
+//
+// -shape writes a small bundle in which one dimension of the analysis grows to N
+// (issue 22): N objects with one finalizer in one namespace, N CRDs with one object
+// each, N failing APIServices, N fail-closed webhooks, N stuck namespaces across 20
+// problems, N group/versions in log lines, N pods behind one Service, N events, N log
+// lines of one cause.
 package main
 
 import (
@@ -35,7 +42,18 @@ func main() {
 	flag.IntVar(&cfg.Pods, "pods", 0, "number of pods in cluster/pods.json, whatever -size says (0: the pods fill their share of -size)")
 	var logSize string
 	flag.StringVar(&logSize, "logs", "", "size of the component logs, whatever -size and -mix say (e.g. 2G); the objects fill the rest of -size")
+	shape := flag.String("shape", "", "write a scale shape instead: "+strings.Join(gen.Shapes, ", "))
+	shapeN := flag.Int("n", 1000, "with -shape: how many of the shape's growing thing")
 	flag.Parse()
+	if cfg.Out != "" && *shape != "" && flag.NArg() == 0 {
+		exp, err := gen.GenerateShape(cfg.Out, *shape, *shapeN)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "genbundle:", err)
+			os.Exit(2)
+		}
+		fmt.Printf("wrote %s: shape %s, n=%d, %d stuck namespaces\n", cfg.Out, *shape, *shapeN, len(exp.StuckNamespaces))
+		return
+	}
 	if cfg.Out == "" || flag.NArg() != 0 {
 		fmt.Fprintln(os.Stderr, "usage: genbundle -o DIR [-size 1G] [-seed 1] [-mix full|logs|objects] [-gz] [-pods N] [-logs SIZE]")
 		os.Exit(2)

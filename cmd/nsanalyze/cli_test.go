@@ -206,7 +206,7 @@ func TestUsageMistakes(t *testing.T) {
 		want string
 	}{
 		{[]string{}, "expected at least one BUNDLE"},
-		{[]string{"-o", "yaml", a}, `unknown --output "yaml"`},
+		{[]string{"-o", "yaml", a}, `invalid --output "yaml"`},
 		{[]string{"--bogus", a}, "unknown flag: --bogus"},
 		{[]string{"--color", "sometimes", a}, "error:"},
 		{[]string{"--fail-on", "maybe", a}, "error:"},
@@ -214,12 +214,12 @@ func TestUsageMistakes(t *testing.T) {
 		{[]string{"--log-timezone", "Mars/Olympus", a}, "invalid --log-timezone"},
 		{[]string{"version", "now"}, "version takes no argument"},
 		{[]string{"explain", "-o", "json", "X"}, `unknown cause "X"`},
-		{[]string{"explain", "-o", "yaml"}, `unknown --output "yaml" for explain`},
+		{[]string{"explain", "-o", "yaml"}, `invalid --output "yaml" for explain`},
 		{[]string{"explain", "webhook"}, "ambiguous"},
 		{[]string{"explain", "a", "b"}, "at most one CAUSE"},
 		{[]string{"explain", "--bogus"}, "unknown flag: --bogus"},
 		{[]string{"diff", a}, "expected OLD and NEW"},
-		{[]string{"diff", "-o", "html", a, a}, `unknown --output "html" for diff`},
+		{[]string{"diff", "-o", "html", a, a}, `invalid --output "html" for diff`},
 		{[]string{"diff", "--fail-on", "maybe", a, a}, "error:"},
 		{[]string{"diff", "--bogus", a, a}, "unknown flag: --bogus"},
 	} {

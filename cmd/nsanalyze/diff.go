@@ -198,25 +198,33 @@ func atLeast(s string) string {
 	return "at least " + s
 }
 
-func runDiff(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("nsanalyze diff", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var (
-		output     = fs.StringP("output", "o", "text", "output format: text|markdown|json")
-		namespaces = fs.StringSliceP("namespace", "n", nil, "only compare these namespaces (repeatable, or comma-separated)")
-		failOn     = fs.String("fail-on", "stuck", "exit 1 when NEW has: none (never)|stuck (a stuck namespace)|risk (or a latent risk)")
-		redact     = fs.Bool("redact", false, "replace customer names, domains, IPs, hostnames, UIDs, e-mail addresses, cloud account and resource ids with stable tokens")
-		help       = fs.BoolP("help", "h", false, "show this help")
-	)
-	load := addLoadFlags(fs)
-	if code, done := parseArgs(fs, args, diffUsage, stderr); done {
-		return code
+// diffOptions are the flags of nsanalyze diff.
+type diffOptions struct {
+	output, failOn *string
+	namespaces     *[]string
+	redact         *bool
+	load           *loadFlags
+}
+
+// diffFlags declares the flags of nsanalyze diff.
+func diffFlags(fs *pflag.FlagSet) runFunc {
+	d := &diffOptions{
+		output:     enumFlag(fs, "output", "o", "text", []string{"text", "markdown", "json"}, "output format: text|markdown|json"),
+		namespaces: fs.StringSliceP("namespace", "n", nil, "only compare these namespaces (repeatable, or comma-separated)"),
+		failOn:     enumFlag(fs, "fail-on", "", "stuck", []string{"stuck", "risk", "none"}, "exit 1 when NEW has: none (never)|stuck (a stuck namespace)|risk (or a latent risk)"),
+		redact:     fs.Bool("redact", false, "replace customer names, domains, IPs, hostnames, UIDs, e-mail addresses, cloud account and resource ids with stable tokens"),
 	}
-	if *help {
-		fmt.Fprint(stdout, diffUsage)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return exitNotStuck
+	_ = fs.SetAnnotation("output", annAliases, []string{"md"})
+	d.load = addLoadFlags(fs)
+	return d.run
+}
+
+func (o *diffOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
+	output, namespaces, failOn, redact, load := o.output, o.namespaces, o.failOn, o.redact, o.load
+	log, err := commandLogger(fs, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return exitUsage
 	}
 	if fs.NArg() != 2 {
 		fmt.Fprintf(stderr, "error: expected OLD and NEW bundles, got %d arguments\n\n", fs.NArg())
@@ -249,10 +257,20 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	for i, p := range paths {
 		name := fs.Arg(i)
 		rec, err := bundle.Load(p, opts)
+		if rec != nil && !*redact {
+			logBundle(log, rec) // under --redact, once the tokens are known
+		}
 		if err != nil {
 			msg := name + ": " + redactpkg.Secrets(err.Error())
 			if *redact {
-				msg = newRedactor(fs.Args(), *namespaces).String(msg)
+				erd := newRedactor(fs.Args(), *namespaces)
+				erd.Records(rec)
+				erd.Text(msg)
+				setLogFilter(log, erd.String)
+				if rec != nil {
+					logBundle(log, rec)
+				}
+				msg = erd.String(msg)
 			}
 			fmt.Fprintf(stderr, "error: %s\n", analyzer.EscapeLine(msg))
 			return exitUsage
@@ -273,6 +291,9 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		r0, r1 := rd.Apply(reports[0]), rd.Apply(reports[1])
 		r0.Bundle.Path, r1.Bundle.Path = "OLD", "NEW"
 		reports[0], reports[1] = r0, r1
+		setLogFilter(log, rd.String)
+		logBundle(log, recs[0])
+		logBundle(log, recs[1])
 	}
 	d := diffReports(reports[0], reports[1])
 	d.Generator = generator()

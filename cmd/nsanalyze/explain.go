@@ -43,24 +43,14 @@ func causeDocs() (names []string, docs map[string]string) {
 	return names, docs
 }
 
-func runExplain(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("nsanalyze explain", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	output := fs.StringP("output", "o", "text", "output format: text|json")
-	help := fs.BoolP("help", "h", false, "show this help")
-	if code, done := parseArgs(fs, args, explainUsage, stderr); done {
-		return code
-	}
-	if *help {
-		fmt.Fprint(stdout, explainUsage)
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
-		return exitNotStuck
-	}
-	if *output != "text" && *output != "json" {
-		fmt.Fprintf(stderr, "error: unknown --output %q for explain (want text or json)\n", *output)
-		return exitUsage
-	}
+// explainFlags declares the flags of nsanalyze explain.
+func explainFlags(fs *pflag.FlagSet) runFunc {
+	output := enumFlag(fs, "output", "o", "text", []string{"text", "json"}, "output format: text|json")
+	return func(fs *pflag.FlagSet, stdout, stderr io.Writer) int { return runExplain(fs, *output, stdout, stderr) }
+}
+
+func runExplain(fs *pflag.FlagSet, format string, stdout, stderr io.Writer) int {
+	output := &format
 	names, docs := causeDocs()
 	if fs.NArg() > 1 {
 		fmt.Fprintf(stderr, "error: explain takes at most one CAUSE, got %d: %s\n\n", fs.NArg(), strings.Join(fs.Args(), " "))

@@ -84,8 +84,8 @@ func runGuarded(t *testing.T, deadline time.Duration, args ...string) (code int,
 	go func() { done <- run(args, &out, &errb) }()
 	select {
 	case code = <-done:
-	case <-time.After(deadline):
-		t.Fatalf("nsanalyze %v did not finish within %s", args, deadline)
+	case <-time.After(hostile.HangCap(deadline)):
+		t.Fatalf("nsanalyze %v did not finish within %s", args, hostile.HangCap(deadline))
 	}
 	after, err := hostile.Snapshot(watch)
 	if err != nil {
@@ -231,7 +231,7 @@ func TestHostileExitCodes(t *testing.T) {
 				go func() { done <- run(args, &out, &eb) }()
 				select {
 				case code = <-done:
-				case <-time.After(30 * time.Second):
+				case <-time.After(hostile.HangCap(30 * time.Second)):
 					t.Fatal("hangs")
 				}
 				errs = eb.String()
@@ -286,8 +286,8 @@ func TestHostileManyEmptyFiles(t *testing.T) {
 	var code int
 	select {
 	case code = <-done:
-	case <-time.After(5 * time.Minute):
-		t.Fatal("did not finish within 5 minutes")
+	case <-time.After(hostile.HangCap(5 * time.Minute)):
+		t.Fatalf("did not finish within %s", hostile.HangCap(5*time.Minute))
 	}
 	runtime.ReadMemStats(&m1)
 	t.Logf("analysed in %s, heap grew by %d MB", time.Since(start).Round(time.Millisecond), (int64(m1.HeapSys)-int64(m0.HeapSys))>>20)

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/knownissues"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 
+	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
@@ -21,15 +22,22 @@ type loadFlags struct {
 	maxLineBytes *int
 	maxInflate   *int64
 	maxNesting   *int
+	fs           *pflag.FlagSet // its --verbosity debug records how each file is read
+	knownIssues  *[]string
+	// catalog is the known-issue catalog (shipped entries and --known-issues files),
+	// loaded and validated by options().
+	catalog *knownissues.Catalog
 }
 
 func addLoadFlags(fs *pflag.FlagSet) *loadFlags {
-	return &loadFlags{
+	defer fileFlag(fs, "exclude")
+	return &loadFlags{fs: fs,
 		logTZ:        fs.String("log-timezone", "UTC", "time zone of klog timestamps, which carry none (IANA name, e.g. Europe/Berlin)"),
 		exclude:      fs.StringSlice("exclude", nil, "skip these paths of the bundle (relative, repeatable)"),
 		maxLineBytes: fs.Int("max-line-bytes", logs.DefaultMaxLineBytes, "log lines longer than this are skipped with a warning"),
 		maxInflate:   fs.Int64("max-decompressed-bytes", 0, "stop reading a compressed file or archive after it inflates to this many bytes (0: 200 times its compressed size, at least 1 GiB)"),
 		maxNesting:   fs.Int("max-archive-nesting", bundle.DefaultMaxArchiveNesting, "how many levels of archives inside the bundle are opened"),
+		knownIssues:  fs.StringArray("known-issues", nil, "add a team's known issues from this YAML file (the format of the shipped catalog, docs/fingerprint.md; repeatable)"),
 	}
 }
 
@@ -39,6 +47,11 @@ func (f *loadFlags) options() (bundle.Options, error) {
 	if err != nil {
 		return bundle.Options{}, fmt.Errorf("invalid --log-timezone %q: %v", *f.logTZ, err)
 	}
+	cat, err := loadCatalog(*f.knownIssues)
+	if err != nil {
+		return bundle.Options{}, err
+	}
+	f.catalog = cat
 	return bundle.Options{
 		Keywords:             rules.Phrases,
 		LogLocation:          loc,
@@ -47,23 +60,42 @@ func (f *loadFlags) options() (bundle.Options, error) {
 		KeepObject:           rules.KeepObject,
 		MaxDecompressedBytes: *f.maxInflate,
 		MaxArchiveNesting:    *f.maxNesting,
+		RecordReads:          f.debug(),
 	}, nil
 }
 
-// parseArgs gives fs its usage text and parses args; done means the command ends here
-// with code: --help (0) or a flag error (2), printed with the usage.
-func parseArgs(fs *pflag.FlagSet, args []string, usageText string, stderr io.Writer) (code int, done bool) {
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usageText)
-		fs.PrintDefaults()
+// debug reports whether --verbosity asks for debug diagnostics (or more).
+func (f *loadFlags) debug() bool {
+	v := f.fs.Lookup("verbosity")
+	if v == nil {
+		return false
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitNotStuck, true
-		}
-		fmt.Fprintf(stderr, "error: %v\n\n", err) // pflag returns it without printing
-		fs.Usage()
-		return exitUsage, true
-	}
-	return 0, false
+	lvl, err := logrus.ParseLevel(v.Value.String())
+	return err == nil && lvl >= logrus.DebugLevel
 }
+
+// loadCatalog returns the shipped known issues and those of the given files, each file
+// validated in full (every problem named by file, entry, line and field).
+func loadCatalog(files []string) (*knownissues.Catalog, error) {
+	cat, err := knownissues.Builtin()
+	if err != nil {
+		return nil, fmt.Errorf("the shipped known-issue catalog: %v", err)
+	}
+	causes := []string{analyzer.CauseUndetermined}
+	for _, r := range rules.All {
+		causes = append(causes, r.Name)
+	}
+	for _, f := range files {
+		entries, err := knownissues.LoadFile(f, causes)
+		if err == nil {
+			err = cat.Add(entries)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--known-issues %s:\n%v", f, err)
+		}
+	}
+	return cat, nil
+}
+
+// annotate adds the known issues that fit each problem's fingerprint.
+func (f *loadFlags) annotate(r *analyzer.Report) { f.catalog.Annotate(r) }

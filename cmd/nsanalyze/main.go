@@ -33,16 +33,20 @@ const (
 	exitInconclusive = 3
 )
 
-const usage = `nsanalyze explains why Kubernetes namespaces are stuck in Terminating, from a
+// usageHead and usageTail frame the commands of `nsanalyze --help` (rootUsage), which
+// come from the command table (commands.go).
+const usageHead = `nsanalyze explains why Kubernetes namespaces are stuck in Terminating, from a
 support bundle (saved "kubectl get -o json|yaml" output, cluster-info dumps and
 component logs). It never contacts a cluster and never writes into the bundle.
 
 Usage:
   nsanalyze [flags] BUNDLE [BUNDLE...]
-  nsanalyze explain [-o json] [CAUSE]  what a cause type means and its remediation ladder
-  nsanalyze diff [flags] OLD NEW       compare two bundles of the same cluster (before/after a fix)
-  nsanalyze version                    the version and VCS revision of this nsanalyze
+  nsanalyze COMMAND [flags] [ARGS]  (flags may come before or after COMMAND)
 
+Commands:
+`
+
+const usageTail = `
 A BUNDLE is a directory, an archive (.tar, .tar.gz, .tar.xz, .zip, ...) or a single
 file; "-" reads an archive or file from standard input (spooled to a temporary file
 outside the bundle and removed afterwards).
@@ -66,6 +70,22 @@ Examples:
   # A bundle archive from another command or host
   ssh bastion cat /tmp/bundle.tar.gz | nsanalyze -
 
+  # Which file of the bundle was read as what (or why not), on stderr
+  nsanalyze -v debug ./bundle > /dev/null
+
+  # Before and after a fix, one namespace, as Markdown
+  nsanalyze -n shop diff -o markdown before.tar.gz after.tar.gz
+
+  # The script a customer runs to make a bundle, saved to a file
+  nsanalyze collect --output-file collect.sh
+
+  # What a cause means and its ladder; help on one command
+  nsanalyze explain discovery
+  nsanalyze help diff
+
+  # Shell completion (bash; also zsh and fish)
+  source <(nsanalyze completion bash)
+
 The text report is laid out for $COLUMNS columns (default 100, between 60 and 200);
 commands are never wrapped.
 
@@ -79,6 +99,9 @@ Exit codes:
 Flags:
 `
 
+// rootUsage is the text of `nsanalyze --help` above its flags.
+func rootUsage() string { return usageHead + commandsHelp() + usageTail }
+
 // memoryTarget (200 MiB) is the soft heap limit nsanalyze sets for itself (unless GOMEMLIMIT says
 // otherwise): the garbage collector works harder only as the heap nears it, so large
 // bundles stay within the documented memory budget without slowing small ones.
@@ -91,49 +114,38 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "explain":
-			return runExplain(args[1:], stdout, stderr)
-		case "diff":
-			return runDiff(args[1:], stdout, stderr)
-		case "version":
-			if len(args) > 1 {
-				fmt.Fprintf(stderr, "error: version takes no argument, got %q\n", args[1:])
-				return exitUsage
-			}
-			printVersion(stdout)
-			return exitNotStuck
-		case "collect":
-			return runCollect(args[1:], stdout, stderr)
-		}
+// analyzeOptions are the flags of the analysis (the command without a name).
+type analyzeOptions struct {
+	output, verbosity, colorMode, failOn, profile, profileOut *string
+	namespaces                                                *[]string
+	quiet, version, redact                                    *bool
+	load                                                      *loadFlags
+}
+
+// analyzeFlags declares the flags of the analysis.
+func analyzeFlags(fs *pflag.FlagSet) runFunc {
+	a := &analyzeOptions{
+		output:     enumFlag(fs, "output", "o", "text", render.Formats, "output format: "+strings.Join(render.Formats, "|")),
+		namespaces: fs.StringSliceP("namespace", "n", nil, "only report these namespaces (repeatable, or comma-separated)"),
+		verbosity:  enumFlag(fs, "verbosity", "v", "warning", verbosityLevels, "diagnostics on stderr: error|warning|info|debug (debug: how each file of the bundle was read)"),
+		colorMode:  enumFlag(fs, "color", "", "auto", []string{"auto", "always", "never"}, "colours in the text report: auto (only on a terminal, off with NO_COLOR)|always|never"),
+		failOn:     enumFlag(fs, "fail-on", "", "stuck", []string{"stuck", "risk", "none"}, "exit 1 when: none (never)|stuck (a namespace is stuck)|risk (stuck or a latent risk)"),
+		quiet:      fs.BoolP("quiet", "q", false, "no progress indicator on stderr"),
+		profile:    enumFlag(fs, "profile", "", "none", []string{"none", "cpu", "heap"}, "profile nsanalyze itself, as kubectl does: none|cpu|heap"),
+		profileOut: fs.String("profile-output", "profile.pprof", "file the --profile is written to (read it with go tool pprof)"),
+		version:    fs.Bool("version", false, "print the version and VCS revision of nsanalyze and exit"),
+		redact:     fs.Bool("redact", false, "replace customer names, domains, IPs, hostnames, UIDs, e-mail addresses, cloud account and resource ids with stable tokens (well-known API groups and finalizers and Kubernetes' messages are kept)"),
 	}
-	fs := pflag.NewFlagSet("nsanalyze", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var (
-		output     = fs.StringP("output", "o", "text", "output format: "+strings.Join(render.Formats, "|"))
-		namespaces = fs.StringSliceP("namespace", "n", nil, "only report these namespaces (repeatable, or comma-separated)")
-		verbosity  = fs.StringP("verbosity", "v", "warning", "diagnostics on stderr: error|warning|info|debug")
-		help       = fs.BoolP("help", "h", false, "show this help")
-		colorMode  = fs.String("color", "auto", "colours in the text report: auto (only on a terminal, off with NO_COLOR)|always|never")
-		failOn     = fs.String("fail-on", "stuck", "exit 1 when: none (never)|stuck (a namespace is stuck)|risk (stuck or a latent risk)")
-		quiet      = fs.BoolP("quiet", "q", false, "no progress indicator on stderr")
-		profile    = fs.String("profile", "none", "profile nsanalyze itself, as kubectl does: none|cpu|heap")
-		profileOut = fs.String("profile-output", "profile.pprof", "file the --profile is written to (read it with go tool pprof)")
-		version    = fs.Bool("version", false, "print the version and VCS revision of nsanalyze and exit")
-		redact     = fs.Bool("redact", false, "replace customer names, domains, IPs, hostnames, UIDs, e-mail addresses, cloud account and resource ids with stable tokens (well-known API groups and finalizers and Kubernetes' messages are kept)")
-	)
-	load := addLoadFlags(fs)
-	if code, done := parseArgs(fs, args, usage, stderr); done {
-		return code
-	}
-	if *help {
-		fs.SetOutput(stdout)
-		fmt.Fprint(stdout, usage)
-		fs.PrintDefaults()
-		return exitNotStuck
-	}
+	_ = fs.SetAnnotation("verbosity", annAliases, []string{"warn", "trace", "fatal", "panic"})
+	fileFlag(fs, "profile-output")
+	a.load = addLoadFlags(fs)
+	return a.run
+}
+
+// run analyses the bundles fs.Args().
+func (a *analyzeOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
+	output, namespaces, verbosity, colorMode, failOn, quiet := a.output, a.namespaces, a.verbosity, a.colorMode, a.failOn, a.quiet
+	profile, profileOut, version, redact, load := a.profile, a.profileOut, a.version, a.redact, a.load
 	if *version {
 		printVersion(stdout)
 		return exitNotStuck
@@ -200,18 +212,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		rec.Path = strings.Join(fs.Args(), ", ") // "-" for standard input, not the spool file
 	}
 	if rec != nil && rd == nil {
-		for _, w := range rec.Warnings {
-			log.Warn(w.String())
-		}
+		logBundle(log, rec)
 	}
 	if err != nil {
 		if rd != nil {
 			rd.Records(rec)
 			rd.Text(err.Error())
 			setLogFilter(log, rd.String)
-			for _, w := range rec.Warnings {
-				log.Warn(w.String())
-			}
+			logBundle(log, rec)
 		}
 		log.Error(err)
 		return exitUsage
@@ -223,9 +231,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if rd != nil {
 			rd.Records(rec)
 			setLogFilter(log, rd.String)
-			for _, w := range rec.Warnings {
-				log.Warn(w.String())
-			}
+			logBundle(log, rec)
 			shown = rd.String(shown)
 		}
 		fmt.Fprintf(stderr, "error: nothing in %s could be read as a Kubernetes support bundle (%d files looked at: no Kubernetes object, component log or kubectl output; see the warnings above). Collect one with: nsanalyze collect > collect.sh && sh collect.sh\n",
@@ -233,13 +239,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	report := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: *namespaces})
+	load.annotate(report)            // known issues (--known-issues), before --redact
 	report = redactpkg.Scrub(report) // secrets never reach a report, --redact or not
 	if rd != nil {
 		report = redactReport(rd, report, rec)
 		setLogFilter(log, rd.String)
-		for _, w := range rec.Warnings {
-			log.Warn(w.String())
-		}
+		logBundle(log, rec)
 	}
 	report.Generator = generator()
 	code, _ := exitCodeFor(report, *failOn)

@@ -85,7 +85,7 @@ func (e *pasteEnv) paste(cmd string) (problems []string, calls []call) {
 	if out, err := syn.CombinedOutput(); err != nil {
 		problems = append(problems, fmt.Sprintf("sh -n: %v: %s", err, out))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hostile.HangCap(10*time.Second))
 	defer cancel()
 	run := exec.CommandContext(ctx, "/bin/sh", "-c", cmd)
 	run.Env = env

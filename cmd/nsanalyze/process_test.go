@@ -13,20 +13,6 @@ import (
 	"time"
 )
 
-// TestMain lets the tests run this test binary as nsanalyze itself (NSANALYZE_AS_MAIN
-// holds the arguments, separated by \x1f), for what only a process shows: its exit
-// status, its signals, its closed or full stdout.
-func TestMain(m *testing.M) {
-	if args, ok := os.LookupEnv("NSANALYZE_AS_MAIN"); ok {
-		var argv []string
-		if args != "" {
-			argv = strings.Split(args, "\x1f")
-		}
-		os.Exit(run(argv, os.Stdout, os.Stderr))
-	}
-	os.Exit(m.Run())
-}
-
 // self returns a command that runs nsanalyze with args.
 func self(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
@@ -34,8 +20,8 @@ func self(t *testing.T, args ...string) *exec.Cmd {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), "NSANALYZE_AS_MAIN="+strings.Join(args, "\x1f"))
+	cmd := exec.Command(exe, args...) // run as nsanalyze by TestMain (completion_test.go)
+	cmd.Env = append(os.Environ(), asMain+"=1")
 	return cmd
 }
 
@@ -86,8 +72,8 @@ func TestWriteErrorsExit2(t *testing.T) {
 	// program (the runtime opens /dev/null on closed standard descriptors).
 	exe, _ := os.Executable()
 	for _, args := range [][]string{{"-q", bundle}, {"-q", "-o", "json", "--fail-on", "none", bundle}, {"diff", "--fail-on", "none", bundle, bundle}} {
-		cmd := exec.Command("/bin/sh", "-c", `exec "$0" 1</dev/null`, exe)
-		cmd.Env = append(os.Environ(), "NSANALYZE_AS_MAIN="+strings.Join(args, "\x1f"))
+		cmd := exec.Command("/bin/sh", append([]string{"-c", `exec "$0" "$@" 1</dev/null`, exe}, args...)...)
+		cmd.Env = append(os.Environ(), asMain+"=1")
 		var errb bytes.Buffer
 		cmd.Stderr = &errb
 		if code := exitCode(t, cmd.Run()); code != exitUsage || !strings.Contains(errb.String(), "bad file descriptor") {

@@ -40,7 +40,7 @@ func TestExplainPrintsNothingUnsafe(t *testing.T) {
 	names, _ := causeDocs()
 	for _, arg := range append(names, "evil\x1b]0;t\x07\u202e") {
 		var out, errb bytes.Buffer
-		runExplain([]string{arg}, &out, &errb)
+		run([]string{"explain", arg}, &out, &errb)
 		for _, s := range []string{out.String(), errb.String()} {
 			for i, r := range s {
 				if analyzer.Unsafe(r) {

@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
@@ -55,6 +56,8 @@ type Options struct {
 	// KeepObject, when set, decides which objects are kept in Records.Objects
 	// (the others are only counted), so memory grows with what the analysis needs.
 	KeepObject func(*objects.Object) bool
+	// RecordReads fills Records.Reads: how each file was read (nsanalyze -v debug).
+	RecordReads bool
 	// WholePods keeps every kept Pod as a whole *objects.Object in Records.Objects;
 	// by default those without finalizers or deletion timestamp go to Records.SlimPods
 	// (tests compare the two).
@@ -66,6 +69,9 @@ type CollectorError struct {
 	File string
 	Line int
 	Text string
+	// Namespace is the namespace the error is about, when the collector keeps its
+	// errors per namespace (troubleshoot's `{"<ns>": "<error>"}` maps).
+	Namespace string
 }
 
 // DefaultMaxArchiveNesting is how many levels of archives inside the bundle are opened.
@@ -117,6 +123,43 @@ type Records struct {
 	// TextFiles lists the files read as kubectl text renderings (parsers/text): their
 	// objects carry Source.Rendering, their stderr lines are entries of component "kubectl".
 	TextFiles []string
+	// ServerVersion is the Kubernetes server version a layout's version file holds
+	// (sonobuoy serverversion.json, troubleshoot cluster-info/cluster_version.json),
+	// ServerVersionFile that file ("" when none).
+	ServerVersion, ServerVersionFile string
+	// CaptureClock is when the bundle's collector says it finished (must-gather's
+	// timestamp file, sonobuoy's meta/run.log), CaptureClockSource the file; zero when
+	// the layout keeps no clock.
+	CaptureClock       time.Time
+	CaptureClockSource string
+	// CaptureBounds are lower bounds of the capture time that kubectl renderings give:
+	// an object's AGE in a table (or "Terminating (lasts 2d)" in describe) added to its
+	// creation (deletion) timestamp from a dump of the same object.
+	CaptureBounds []CaptureBound
+	// Reads says, with Options.RecordReads, how each file and link of the bundle was
+	// read, or why it was not; by bundle, then path.
+	Reads []FileRead
+}
+
+// CaptureBound is one lower bound of the capture time: the rendering at File:Line was
+// printed at Time or later, since it gives Object (dumped in ObjectFile) an age of Age
+// since its Field (metadata.creationTimestamp or metadata.deletionTimestamp).
+type CaptureBound struct {
+	Time               time.Time
+	File               string
+	Line               int
+	Object, ObjectFile string
+	Field              string
+	Age                time.Duration
+}
+
+// Why says how the bound is known.
+func (b CaptureBound) Why() string {
+	what := "its AGE"
+	if b.Field == "metadata.deletionTimestamp" {
+		what = "Terminating for"
+	}
+	return fmt.Sprintf("%s of %s (%s) + %s %s at %s:%d", b.Field, b.Object, b.ObjectFile, what, objects.FmtAge(b.Age), b.File, b.Line)
 }
 
 // Source is one bundle read into Records.
@@ -212,9 +255,15 @@ type loader struct {
 	podStart    int // index of this bundle's first row in rec.SlimPods
 	readable    int
 	depth       int
-	empty       int                 // empty files seen
-	strip       func(string) string // bundle path → reported path
-	links       map[string]string   // resolved symlinks (full paths)
+	empty       int                  // empty files seen
+	strip       func(string) string  // bundle path → reported path
+	links       map[string]string    // resolved symlinks (full paths)
+	reads       map[string]*FileRead // how each file was read (Options.RecordReads), by full path
+	clockRel    string               // the file of the bundle's capture clock (full path)
+	boundStart  int                  // index of this bundle's first capture bound
+	clockLogs   map[string]bool      // logs whose last line is the collector's clock (RoleLogClock)
+	// serverVersionHere: Records.ServerVersionFile is a path of this bundle, not yet stripped
+	serverVersionHere bool
 }
 
 type logFile struct {
@@ -228,17 +277,18 @@ type crRef struct {
 }
 
 func newLoader(rec *Records, opts Options, label string) *loader {
-	return &loader{rec: rec, opts: opts, label: label, warn: &diag.Sink{}, br: bufio.NewReaderSize(nil, 64<<10),
+	l := &loader{rec: rec, opts: opts, label: label, warn: &diag.Sink{}, br: bufio.NewReaderSize(nil, 64<<10),
 		objFiles: map[string]bool{}, fileObjects: map[string]int{},
-		stdoutFiles: map[string]bool{}, textFiles: map[string]bool{}, nsFiles: map[string]*nsCount{}, objStart: len(rec.Objects), podStart: rec.SlimPods.Len(), errStart: len(rec.CollectorErrors)}
+		stdoutFiles: map[string]bool{}, textFiles: map[string]bool{}, clockLogs: map[string]bool{}, nsFiles: map[string]*nsCount{}, objStart: len(rec.Objects), boundStart: len(rec.CaptureBounds), podStart: rec.SlimPods.Len(), errStart: len(rec.CollectorErrors)}
+	if opts.RecordReads {
+		l.reads = map[string]*FileRead{}
+	}
+	return l
 }
 
 func (l *loader) load(p string) (int, error) {
 	links := &linkSet{}
 	format, err := walkPath(p, l.member, links, l.warn, inflateLimits{l.opts.MaxDecompressedBytes, l.opts.MaxDecompressTime})
-	if l.empty > maxEmptyWarnings {
-		l.warn.Add("", 0, "%d more empty files skipped", l.empty-maxEmptyWarnings)
-	}
 	if err != nil && format == "" {
 		return 0, err
 	}
@@ -253,7 +303,8 @@ func (l *loader) load(p string) (int, error) {
 	resolved := resolveLinks(links, files, dirLookup(files), l.warn)
 	l.emitTextObjects()
 	l.fixCRKinds()
-	layouts := detectLayouts(&bundleView{files: l.rels, objectFiles: l.objFiles, textFiles: l.textFiles, stdoutFiles: l.stdoutFiles}, format)
+	view := &bundleView{files: l.rels, objectFiles: l.objFiles, textFiles: l.textFiles, stdoutFiles: l.stdoutFiles}
+	layouts := detectLayouts(view, format)
 	root := wrapperRoot(l.rels)
 	strip := func(s string) string {
 		s = strings.TrimPrefix(s, root)
@@ -265,6 +316,15 @@ func (l *loader) load(p string) (int, error) {
 	if root != "" || l.label != "" {
 		for _, o := range l.rec.Objects[l.objStart:] {
 			o.Source.File = strip(o.Source.File)
+			if o.Ages != nil {
+				a := *o.Ages // a text object and its dump share one
+				a.File = strip(a.File)
+				o.Ages = &a
+			}
+		}
+		for i := range l.rec.CaptureBounds[l.boundStart:] {
+			b := &l.rec.CaptureBounds[l.boundStart+i]
+			b.File, b.ObjectFile = strip(b.File), strip(b.ObjectFile)
 		}
 		if l.rec.SlimPods != nil {
 			l.rec.SlimPods.RenameFiles(l.podStart, strip)
@@ -297,8 +357,16 @@ func (l *loader) load(p string) (int, error) {
 		l.rec.Links[strip(k)] = strip(v)
 	}
 	l.namespaceLists(strip)
+	if l.clockRel != "" && l.rec.CaptureClockSource == l.clockRel {
+		l.rec.CaptureClockSource = strip(l.clockRel)
+	}
+	if l.rec.ServerVersionFile != "" && l.serverVersionHere {
+		l.rec.ServerVersionFile = strip(l.rec.ServerVersionFile)
+		l.serverVersionHere = false
+	}
+	l.finishReads(view, resolved, strip)
 	l.strip, l.links = strip, resolved
-	l.rec.Warnings = append(l.rec.Warnings, l.warn.List...)
+	l.rec.Warnings = append(l.rec.Warnings, l.warn.Grouped()...)
 	l.rec.Bundles = append(l.rec.Bundles, Source{Path: p, Label: l.label, Format: format, Root: strings.TrimSuffix(root, "/"), Layouts: layouts})
 	if err != nil {
 		return l.readable, err
@@ -341,17 +409,12 @@ func excluded(rel string, ex []string) bool {
 	return false
 }
 
-// maxEmptyWarnings caps the warnings about empty files; the rest are counted in one
-// summary (a bundle may hold a million of them).
-const maxEmptyWarnings = 20
-
 // noteEmpty reports an empty file: a dump or log that holds nothing, often cut by an
-// upload limit or a collector that failed.
+// upload limit or a collector that failed. A bundle may hold a million of them: the
+// sink keeps DefaultKindLimit and Grouped folds them into one line with their count.
 func (l *loader) noteEmpty(rel string) {
 	l.empty++
-	if l.empty <= maxEmptyWarnings {
-		l.warn.Add(rel, 0, "empty file")
-	}
+	l.warn.Add(rel, 0, "empty file")
 }
 
 // compressedExt are the suffixes of compressed members, dropped to sniff the content.
@@ -361,10 +424,16 @@ var compressedExt = []string{".gz", ".xz", ".bz2"}
 func (l *loader) member(m member, r io.Reader) {
 	defer l.warn.Catch(m.rel) // a bug reading one file never ends the run
 	l.rels = append(l.rels, m.rel)
-	if excluded(m.rel, l.opts.Exclude) || skippedExt[strings.ToLower(path.Ext(m.rel))] {
+	if excluded(m.rel, l.opts.Exclude) {
+		l.skip(m.rel, "excluded (--exclude)")
+		return
+	}
+	if ext := strings.ToLower(path.Ext(m.rel)); skippedExt[ext] {
+		l.skip(m.rel, "%s files are never objects or logs", ext)
 		return
 	}
 	if m.size == 0 {
+		l.skip(m.rel, "empty")
 		l.noteEmpty(m.rel)
 		return
 	}
@@ -377,6 +446,7 @@ func (l *loader) member(m member, r io.Reader) {
 	br.Reset(r)
 	head, _ := br.Peek(8192)
 	if len(head) == 0 {
+		l.skip(m.rel, "empty")
 		l.noteEmpty(m.rel)
 		return
 	}
@@ -385,6 +455,7 @@ func (l *loader) member(m member, r io.Reader) {
 	dr, comp, err := decompress(br, head)
 	if err != nil {
 		l.warn.Add(m.rel, 0, "cannot read %s member: %v", comp, err)
+		l.skip(m.rel, "cannot decompress it (%s)", comp)
 		return
 	}
 	if comp != "" {
@@ -400,6 +471,12 @@ func (l *loader) member(m member, r io.Reader) {
 		}
 		m.size = -1 // the uncompressed size is unknown
 	}
+	if len(head) >= 1024 && len(bytes.Trim(head, "\x00")) == 0 && strings.HasSuffix(strings.ToLower(name), ".tar") {
+		// a tar archive of nothing: only its two end-of-archive blocks of zeros
+		l.warn.Add(m.rel, 0, "empty tar archive (it holds no file)")
+		l.skip(m.rel, "an empty tar archive")
+		return
+	}
 	if nested := isTar(head); nested || isZip(head) {
 		maxDepth := l.opts.MaxArchiveNesting
 		if maxDepth <= 0 {
@@ -407,8 +484,10 @@ func (l *loader) member(m member, r io.Reader) {
 		}
 		if l.depth >= maxDepth {
 			l.warn.Add(m.rel, 0, "archive nested more than %d levels deep, skipped (limit: --max-archive-nesting)", maxDepth)
+			l.skip(m.rel, "an archive nested more than %d levels deep (--max-archive-nesting)", maxDepth)
 			return
 		}
+		l.readAs(m.rel, ReadArchive, map[bool]string{true: "tar", false: "zip"}[nested])
 		l.depth++
 		defer func() { l.depth-- }()
 		// an archive inside the bundle (sonobuoy results, a node's logs): its members
@@ -425,7 +504,32 @@ func (l *loader) member(m member, r io.Reader) {
 	}
 	kind := objects.Sniff(head)
 	ext := strings.ToLower(path.Ext(name))
-	if (kind == "text" || kind == "json" && bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("["))) && text.Sniff(head) {
+	role := pathHint(name).Role
+	switch role {
+	case RoleNotLog:
+		l.skip(m.rel, "a file the layout keeps beside logs and objects that is neither (a debug dump, a ConfigMap value)")
+		return
+	case RoleClock:
+		l.readAs(m.rel, ReadClock, "")
+		l.clockFile(m.rel, src)
+		return
+	case RoleVersion:
+		if kind == "json" {
+			l.readAs(m.rel, ReadVersion, "json")
+			if l.versionFile(m.rel, src) {
+				return
+			}
+		}
+	case RoleContainerLog, RoleLogClock:
+		if kind != "binary" {
+			kind = "text" // a container's log: its lines are the container's, whatever they look like
+			if role == RoleLogClock {
+				l.clockLogs[m.rel] = true
+			}
+		}
+	}
+	if role != RoleContainerLog && role != RoleLogClock &&
+		(kind == "text" || kind == "json" && bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("["))) && text.Sniff(head) {
 		// ("[root@node1 tmp]# kubectl get ns" starts like a JSON array)
 		// kubectl text (tables, describe, stderr, pasted YAML), recognised by content
 		// whatever the file is called
@@ -434,6 +538,7 @@ func (l *loader) member(m member, r io.Reader) {
 	switch {
 	case kind == "binary":
 		l.warn.Add(m.rel, 0, "binary file skipped")
+		l.skip(m.rel, "binary")
 		return
 	case kind == "text" && (ext == ".yaml" || ext == ".yml"):
 		kind = "yaml" // YAML may start with comments
@@ -445,17 +550,26 @@ func (l *loader) member(m member, r io.Reader) {
 	l.readable++
 	switch {
 	case kind == "kubectl-text":
+		l.readAs(m.rel, ReadKubectlText, "")
 		l.text(m, name, src)
 	case isClusterInfoStdout(head, kind, ext):
+		l.readAs(m.rel, ReadClusterInfo, "")
 		l.clusterInfoStdout(m, src)
 	case kind == "json" && strings.HasSuffix(path.Base(name), "-errors.json"):
+		l.readAs(m.rel, ReadCollectorErrors, "json")
 		l.collectorErrors(m.rel, src)
 	case kind == "json" || kind == "yaml":
+		l.readAs(m.rel, ReadObjects, kind)
 		l.objects(m, name, kind, src)
 	default:
+		l.readAs(m.rel, ReadLog, "")
 		l.log(m, src)
 	}
 }
+
+// collectorScanned counts the bytes collectorErrors looks through
+// (TestCollectorErrorsLinear: work is counted, not timed).
+var collectorScanned atomic.Int64
 
 // maxCollectorErrorsBytes caps a troubleshoot *-errors.json file.
 const maxCollectorErrorsBytes = 4 << 20
@@ -475,7 +589,10 @@ func (l *loader) collectorErrors(rel string, r io.Reader) {
 	}
 	var texts []string
 	if err := json.Unmarshal(data, &texts); err != nil {
-		l.warn.Add(rel, 1, "not a JSON array of error texts: %v", err)
+		if l.collectorErrorMap(rel, data) {
+			return
+		}
+		l.warn.Add(rel, 1, "not a JSON array of error texts, nor a map of them by namespace: %v", err)
 		return
 	}
 	// the texts appear in order: each is looked for after the previous one, and lines
@@ -486,13 +603,16 @@ func (l *loader) collectorErrors(rel string, r io.Reader) {
 		if enc, err := json.Marshal(t); err == nil {
 			if i := bytes.Index(data[pos:], enc); i >= 0 {
 				line += bytes.Count(data[pos:pos+i], []byte{'\n'})
+				collectorScanned.Add(int64(2*i + len(enc)))
 				pos += i
 				at = line
 			} else if fallbacks < 100 {
 				// out of order (never in a collector's own file): look from the start
 				fallbacks++
+				collectorScanned.Add(int64(len(data) - pos))
 				if i := bytes.Index(data, enc); i >= 0 {
 					at += bytes.Count(data[:i], []byte{'\n'})
+					collectorScanned.Add(int64(2*i + len(enc)))
 				}
 			}
 		}
@@ -501,6 +621,41 @@ func (l *loader) collectorErrors(rel string, r io.Reader) {
 		}
 		l.rec.CollectorErrors = append(l.rec.CollectorErrors, CollectorError{File: rel, Line: at, Text: diag.CapName(t)})
 	}
+}
+
+// collectorErrorMap reads troubleshoot's per-namespace error files
+// (`{"default": "the server could not find the requested resource", ...}`, a value may
+// also be a list of texts), namespaces in order.
+func (l *loader) collectorErrorMap(rel string, data []byte) bool {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return false
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, ns := range keys {
+		var texts []string
+		var one string
+		if json.Unmarshal(m[ns], &one) == nil {
+			texts = []string{one}
+		} else if json.Unmarshal(m[ns], &texts) != nil {
+			l.warn.Add(rel, 1, "collector errors of namespace %q are neither a text nor a list of texts", diag.CapName(ns))
+			continue
+		}
+		at := 1
+		if enc, err := json.Marshal(ns); err == nil {
+			if i := bytes.Index(data, enc); i >= 0 {
+				at += bytes.Count(data[:i], []byte{'\n'})
+			}
+		}
+		for _, t := range texts {
+			l.rec.CollectorErrors = append(l.rec.CollectorErrors, CollectorError{File: rel, Line: at, Text: diag.CapName(t), Namespace: diag.CapName(ns)})
+		}
+	}
+	return true
 }
 
 // emit records one decoded object.
@@ -667,16 +822,23 @@ func (l *loader) finishLogs() {
 		}
 		logs.ResolveYears(files, r, b)
 		for _, lf := range ch {
+			if l.clockLogs[lf.rel] && lf.f.Info.Last.After(l.rec.CaptureClock) {
+				// the collector's own log: its last line is when it finished
+				l.rec.CaptureClock, l.rec.CaptureClockSource = lf.f.Info.Last, strip(lf.rel)
+			}
 			if n := lf.f.OutOfRange(); n > 0 {
 				l.rec.Warnings = append(l.rec.Warnings, diag.Warning{File: strip(lf.rel),
 					Message: fmt.Sprintf("%d year-less times fall outside years 0001-9999 once their year is chosen; read as no time", n)})
 			}
 			info := lf.f.Info
-			if c := aliases[lf.rel]; c != "" && info.Component == "" {
+			if c := aliases[lf.rel]; c != "" && !isComponent(info.Component) {
+				// (a container name that is no component, c.log in pod kcm-0, says less
+				// than a link named kube-controller-manager)
+				prev := info.Component
 				info.Component = c
 				for i := range lf.f.Entries {
-					if lf.f.Entries[i].Component == "" {
-						lf.f.Entries[i].Component = c
+					if e := &lf.f.Entries[i]; e.Component == "" || e.Component == prev {
+						e.Component = c
 					}
 				}
 			}

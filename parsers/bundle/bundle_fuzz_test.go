@@ -13,7 +13,6 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 // archiveNames are the names a fuzzed bundle file is given: the name decides nothing
@@ -56,7 +55,7 @@ func FuzzLoadArchive(f *testing.F) {
 		}
 		done := make(chan *Records, 1)
 		go func() {
-			rec, _ := Load(p, Options{Keywords: kubemsg.LogKeywords})
+			rec, _ := Load(p, Options{Keywords: samplePhrases, RecordReads: kind%2 == 0})
 			done <- rec
 		}()
 		var rec *Records
@@ -79,6 +78,23 @@ func FuzzLoadArchive(f *testing.F) {
 		}
 		for _, r := range rec.Files {
 			check("file", r)
+		}
+		if kind%2 == 0 && len(rec.Files) > 0 {
+			// -v debug: one record per file of the bundle, none twice
+			reads := map[string]bool{}
+			for _, r := range rec.Reads {
+				check("read record", r.Path)
+				if reads[r.Path] {
+					t.Fatalf("%s recorded twice", r.Path)
+				}
+				reads[r.Path] = true
+				_ = r.String()
+			}
+			for _, r := range rec.Files {
+				if !reads[r] {
+					t.Fatalf("file %s has no read record (%d records)", r, len(rec.Reads))
+				}
+			}
 		}
 		for _, o := range allObjects(rec) {
 			check("object", o.Source.File)

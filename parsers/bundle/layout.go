@@ -42,6 +42,11 @@ type Hint struct {
 	// Command is the command whose output the file holds (sosreport names its files
 	// after them): it types a text rendering.
 	Command string
+	// Role is what the layout keeps in the file besides objects and logs (roles.go):
+	// RoleVersion (the server's version), RoleClock (when the bundle was collected),
+	// RoleContainerLog (a container's log: read as a log whatever it looks like),
+	// RoleNotLog (a debug dump the layout saves beside a log: not read).
+	Role string
 }
 
 // bundleView is what layout detection knows of a whole bundle.
@@ -52,6 +57,7 @@ type bundleView struct {
 	stdoutFiles   map[string]bool // files read as cluster-info dump stdout
 	dirsWithNodes map[string]bool // directories holding nodes.json or nodes.yaml
 	mustGather    bool            // a must-gather marker is present
+	insights      bool            // an Insights Operator archive (insights-operator/gathers.json)
 	sos           bool            // a sos report: sos_commands/ is present
 	singleFile    bool            // the bundle is one file
 }
@@ -69,6 +75,7 @@ const (
 	LayoutCrashd            = "crashd"                     // crash-diagnostics kubecapture
 	LayoutSupportBundleKit  = "rancher-support-bundle-kit" // rancher support-bundle-kit
 	LayoutSosreport         = "sosreport"                  // sos report, kubernetes plugin
+	LayoutInsights          = "insights-operator"          // OpenShift Insights Operator archive
 	LayoutSingleFile        = "single-file"                // one object dump or one log
 )
 
@@ -77,6 +84,7 @@ var layouts = []*Layout{
 	&clusterInfoStdoutLayout, // by content
 	&troubleshootLayout,
 	&sosreportLayout,
+	&insightsLayout,
 	&mustGatherLayout,
 	&crashdLayout,
 	&supportBundleKitLayout,
@@ -128,6 +136,9 @@ func detectLayouts(v *bundleView, format string) []string {
 		}
 		if isSosPath(segs(r)) {
 			v.sos = true
+		}
+		if isInsightsMarker(segs(r)) {
+			v.insights = true
 		}
 	}
 	seen := map[string]bool{}
@@ -198,7 +209,7 @@ func pathHint(rel string) Hint {
 	}
 	for _, l := range layouts {
 		if l.Hint != nil {
-			if h := l.Hint(rel); h.Kind != "" || h.CRD != "" {
+			if h := l.Hint(rel); h.Kind != "" || h.CRD != "" || h.Role != "" {
 				return h
 			}
 		}

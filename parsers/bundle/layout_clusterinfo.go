@@ -20,6 +20,13 @@ var clusterInfoLayout = Layout{
 		return v != nil && v.objectFiles[rel] && (v.dirsWithNodes[path.Dir(rel)] && stem == "nodes" ||
 			clusterInfoFiles[stem] && v.dirsWithNodes[path.Dir(path.Dir(rel))])
 	},
+	// <ns>/<pod>/logs.txt holds that pod's containers' logs
+	Hint: func(rel string) Hint {
+		if s := segs(rel); s.base() == "logs.txt" && len(s) >= 3 {
+			return Hint{Role: RoleContainerLog}
+		}
+		return Hint{}
+	},
 }
 
 var clusterInfoFiles = map[string]bool{"events": true, "replication-controllers": true, "services": true,

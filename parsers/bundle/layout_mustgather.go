@@ -15,7 +15,13 @@ var mustGatherLayout = Layout{
 		}
 		return v != nil && v.mustGather && inspectShaped(s)
 	},
-	Hint:       inspectHint,
+	Hint: func(rel string) Hint {
+		// `timestamp` at the top of the gather (and of each image's directory): when it ran
+		if s := segs(rel); s.base() == "timestamp" && len(s) <= 3 {
+			return Hint{Role: RoleClock}
+		}
+		return inspectHint(rel)
+	},
 	Supersedes: []string{LayoutInspect},
 }
 
@@ -45,6 +51,24 @@ func inspectShaped(s segments) bool {
 func inspectHint(rel string) Hint {
 	s := segs(rel)
 	n := len(s)
+	switch {
+	case s.index("api_priority_and_fairness") >= 0:
+		// kube-apiserver's /debug/api_priority_and_fairness/dump_* tables, saved beside its log
+		return Hint{Role: RoleNotLog}
+	case n >= 2 && s[n-2] == "logs" && s.index("pods") >= 0 &&
+		(s.base() == "current.log" || s.base() == "previous.log" || s.base() == "previous.insecure.log" || s.base() == "current.insecure.log"):
+		// namespaces/<ns>/pods/<pod>/<container>/<container>/logs/current.log: the
+		// container names the program (installer, pruner, cert-syncer sidecars are not
+		// the component their pod is named after)
+		h := Hint{Role: RoleContainerLog, Component: containerComponent(s[n-3])}
+		if i := s.index("namespaces"); i >= 0 && i+1 < n && openshiftPrograms[s[i+1]] != "" {
+			// OpenShift's own API servers and controller managers run containers named
+			// like Kubernetes' (controller-manager, apiserver) and log through the same
+			// libraries: their namespace says which program they are
+			h.Component = openshiftPrograms[s[i+1]]
+		}
+		return h
+	}
 	if n >= 3 && fileStem(s.base()) == s[n-2] {
 		switch s[n-3] {
 		case "namespaces", "projects":
@@ -54,4 +78,13 @@ func inspectHint(rel string) Hint {
 		}
 	}
 	return Hint{}
+}
+
+// openshiftPrograms are the namespaces of OpenShift programs that are not the Kubernetes
+// components their containers' names suggest.
+var openshiftPrograms = map[string]string{
+	"openshift-controller-manager":       "openshift-controller-manager",
+	"openshift-route-controller-manager": "openshift-route-controller-manager",
+	"openshift-apiserver":                "openshift-apiserver",
+	"openshift-oauth-apiserver":          "openshift-oauth-apiserver",
 }

@@ -15,7 +15,20 @@ var sonobuoyLayout = Layout{
 	},
 	// <group>_<version>_<resource>.json ("core" is the core group)
 	Hint: func(rel string) Hint {
-		p := strings.Split(fileStem(segs(rel).base()), "_")
+		s := segs(rel)
+		switch {
+		case s.base() == "serverversion.json":
+			return Hint{Role: RoleVersion}
+		case s.base() == "run.log" && len(s) >= 2 && s[len(s)-2] == "meta":
+			return Hint{Role: RoleLogClock} // the aggregator's log: its last line is when results were packed
+		case s.index("podlogs") >= 0:
+			return Hint{Role: RoleContainerLog}
+		}
+		// plugins/systemd-logs/results/<node>/systemd_logs: the node's journal (journalctl -o json)
+		if i := s.index("systemd-logs"); i > 0 && s[i-1] == "plugins" && i+3 < len(s) && s[i+1] == "results" {
+			return Hint{Role: RoleContainerLog}
+		}
+		p := strings.Split(fileStem(s.base()), "_")
 		if len(p) != 3 {
 			return Hint{}
 		}

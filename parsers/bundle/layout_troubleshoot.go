@@ -19,6 +19,13 @@ var troubleshootLayout = Layout{
 		s := segs(rel)
 		n := len(s)
 		stem := fileStem(s.base())
+		if n >= 2 && s[n-2] == "cluster-info" && s.base() == "cluster_version.json" {
+			return Hint{Role: RoleVersion}
+		}
+		// cluster-resources/pods/logs/<ns>/<pod>/<container>[-previous].log
+		if i := s.index("cluster-resources"); i >= 0 && i+3 < n-1 && s[i+1] == "pods" && s[i+2] == "logs" {
+			return Hint{Role: RoleContainerLog, Component: containerComponent(strings.TrimSuffix(stem, "-previous"))}
+		}
 		if n >= 3 && s[n-3] == "custom-resources" {
 			return Hint{GroupVersion: groupOfCRD(s[n-2]), CRD: s[n-2]}
 		}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 // buildNested interprets prog as instructions that wrap content in archives and
@@ -89,7 +88,7 @@ func FuzzNestedArchives(f *testing.F) {
 		const budget = 4 << 20
 		done := make(chan *Records, 1)
 		go func() {
-			rec, _ := Load(p, Options{Keywords: kubemsg.LogKeywords, MaxDecompressedBytes: budget})
+			rec, _ := Load(p, Options{Keywords: samplePhrases, MaxDecompressedBytes: budget})
 			done <- rec
 		}()
 		var rec *Records

@@ -3,6 +3,7 @@ package bundle
 import (
 	"io"
 	"sort"
+	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 	"github.com/nsanalyze/nsanalyze/parsers/text"
@@ -74,9 +75,21 @@ func (l *loader) emitTextObjects() {
 		kinds[o.Kind] = true
 	}
 	dumped := map[string]bool{}
+	whole := map[string]*objects.Object{}
 	for _, o := range l.rec.Objects[l.objStart:] {
 		if kinds[o.Kind] {
 			dumped[o.Kind+"/"+o.Namespace+"/"+o.Name] = true
+			whole[o.Kind+"/"+o.Namespace+"/"+o.Name] = o
+		}
+	}
+	for _, o := range l.textObjs {
+		if o.Ages != nil {
+			if d := whole[o.Kind+"/"+o.Namespace+"/"+o.Name]; d != nil {
+				l.ageBound(o, d)
+				if d.Ages == nil {
+					d.Ages = o.Ages // the dump's copy keeps what the rendering said
+				}
+			}
 		}
 	}
 	if kinds["Pod"] {
@@ -88,9 +101,27 @@ func (l *loader) emitTextObjects() {
 	for _, o := range l.textObjs {
 		if !dumped[o.Kind+"/"+o.Namespace+"/"+o.Name] {
 			emit(o)
+		} else if l.reads != nil {
+			l.read(o.Source.File).Dumped++
 		}
 	}
 	l.textObjs = nil
+}
+
+// ageBound records what a rendering's ages say of the capture time, given the dump of
+// the same object: it was printed at least Age after the creationTimestamp and at
+// least TerminatingFor after the deletionTimestamp (kubectl rounds ages down).
+func (l *loader) ageBound(text, dump *objects.Object) {
+	a := text.Ages
+	add := func(ref time.Time, d time.Duration, field string) {
+		if ref.IsZero() || d <= 0 {
+			return
+		}
+		l.rec.CaptureBounds = append(l.rec.CaptureBounds, CaptureBound{Time: ref.Add(d), File: a.File, Line: a.Line,
+			Object: dump.Kind + " " + dump.Name, ObjectFile: dump.Source.File, Field: field, Age: d})
+	}
+	add(dump.CreationTimestamp, a.Age, "metadata.creationTimestamp")
+	add(dump.DeletionTimestamp, a.TerminatingFor, "metadata.deletionTimestamp")
 }
 
 // namespaceLists adds the bundle's namespace listings to the records: those of text

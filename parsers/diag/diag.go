@@ -5,6 +5,7 @@ package diag
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -13,6 +14,10 @@ type Warning struct {
 	File    string `json:"file"`
 	Line    int    `json:"line,omitempty"`
 	Message string `json:"message"`
+	// Count and Examples are set on a warning that stands for a whole kind
+	// (Sink.Grouped): how many there were, and other files' warnings of the kind.
+	Count    int      `json:"count,omitempty"`
+	Examples []string `json:"examples,omitempty"`
 }
 
 func (w Warning) String() string {
@@ -145,4 +150,75 @@ func capBytes(s string, max int) string {
 		cut--
 	}
 	return fmt.Sprintf("%s…(%d more bytes)", s[:cut], len(s)-cut)
+}
+
+// GroupMin is how many warnings of one kind Grouped folds into one line.
+const GroupMin = 3
+
+// maxGroupExamples is how many other files a grouped warning names.
+const maxGroupExamples = 3
+
+// Grouped returns the sink's warnings with each kind (format string) seen GroupMin
+// times or more folded into one warning, in the place of its first: its file, line and
+// message, the number of warnings of the kind (those over KindLimit included) and a few
+// other files as examples. 873 "empty file" warnings become one line; kinds seen less
+// often, and warnings without a kind, are kept as they are.
+func (s *Sink) Grouped() []Warning {
+	if len(s.kinds) != len(s.List) {
+		return append([]Warning(nil), s.List...)
+	}
+	type group struct {
+		at       int // index in out
+		n        int // warnings of the kind, kept or not
+		kept     int
+		files    map[string]bool
+		examples []string
+	}
+	count := map[string]int{}
+	for i, k := range s.kinds {
+		if k != "" && (s.perKind[k] == nil || s.perKind[k].summary != i) {
+			count[k]++
+		}
+	}
+	groups := map[string]*group{}
+	var out []Warning
+	for i, w := range s.List {
+		k := s.kinds[i]
+		pk := s.perKind[k]
+		if k == "" || count[k] < GroupMin || pk == nil {
+			out = append(out, w)
+			continue
+		}
+		if pk.summary == i {
+			continue // the "N more suppressed" line: counted in the group
+		}
+		g := groups[k]
+		if g == nil {
+			g = &group{at: len(out), n: pk.n, kept: 1, files: map[string]bool{w.File: true}}
+			groups[k] = g
+			out = append(out, w)
+			continue
+		}
+		g.kept++
+		if !g.files[w.File] {
+			g.files[w.File] = true
+			if len(g.examples) < maxGroupExamples && w.File != "" {
+				g.examples = append(g.examples, w.String())
+			}
+		}
+	}
+	for _, g := range groups {
+		w := &out[g.at]
+		w.Count = g.n
+		w.Examples = g.examples
+		more := fmt.Sprintf(" (%d warnings of this kind", g.n)
+		if len(g.files) > 1 && g.kept == g.n {
+			more += fmt.Sprintf(", in %d files", len(g.files))
+		}
+		if len(g.examples) > 0 {
+			more += "; also " + strings.Join(g.examples, "; ")
+		}
+		w.Message = capBytes(w.Message+more+")", MaxMessageBytes)
+	}
+	return out
 }

@@ -8,8 +8,9 @@ import (
 // catalogJSON is the message catalogue: every message the parsers of this package
 // recognise, with its format string in each Kubernetes minor version from 1.8 to 1.35,
 // its source file and one example line per form. docs/messages.md describes it;
-// catalog_test.go checks that LogKeywords lets every example through and that the
-// named parser returns what the form says.
+// catalog_test.go checks that the named parser returns what the form says;
+// analyzer/rules' TestCatalogLinesPassPrefilter that the prefilter derived from the
+// rules' matchers lets every example through.
 //
 //go:embed catalog.json
 var catalogJSON []byte

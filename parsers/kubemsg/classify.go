@@ -81,20 +81,3 @@ func GroupOf(groupVersion string) string {
 	gv, _ := parseGroupVersion(groupVersion)
 	return gv.Group
 }
-
-// cloudNeedles mark cloud route-controller failures and cloud permission errors
-// (cloud-controller-manager, CNI). Quoted from k8s.io/cloud-provider's route controller
-// ("Couldn't reconcile node routes: %v", "Could not create route %s %s for node %s: %v")
-// and the clouds' own error codes.
-var cloudNeedles = []string{"reconcile node routes", "Could not create route", "UnauthorizedOperation", "AuthorizationFailed", "AccessDenied"}
-
-// IsCloudRouteOrPermissionError reports whether a log text says that routes to the pod
-// network could not be managed or that the cloud refused an operation.
-func IsCloudRouteOrPermissionError(text string) bool {
-	for _, n := range cloudNeedles {
-		if strings.Contains(text, n) {
-			return true
-		}
-	}
-	return false
-}

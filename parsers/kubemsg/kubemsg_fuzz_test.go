@@ -18,8 +18,14 @@ import (
 // these parsers look for; crashers found by `go test -fuzz` are committed under
 // testdata/fuzz/<Target>/ and run by every plain `go test`.
 
-var seedPhrases = append([]string{"Some resources are remaining", "finalizers remaining", "Failed to delete all resource types",
-	"All content successfully deleted", "successfully discovered", "All content-preserving finalizers"}, LogKeywords...)
+var seedPhrases = []string{"Some resources are remaining", "finalizers remaining", "Failed to delete all resource types",
+	"All content successfully deleted", "successfully discovered", "All content-preserving finalizers",
+	"eletion of namespace", "unable to retrieve the complete list of server APIs", "failed to discover some groups",
+	"nable to get all supported resources from server", "unexpected items still remain in namespace", "failed to delete pods for namespace",
+	"pods still remain, delaying deletion", "unable to fetch metrics from", "Discovery failed for some groups",
+	"couldn't get resource list for", "failed with: ", "changing APIService availability", "error resolving ",
+	"ailed calling webhook", "conversion webhook", "Namespace has been deleted", "currently unable to handle the request",
+	"reconcile node routes", "UnauthorizedOperation", "AccessDenied"}
 
 // fixtureLines returns up to max fixture lines containing one of the seed phrases.
 func fixtureLines(f *testing.F, max int) []string {
@@ -168,6 +174,7 @@ func FuzzParseBackendFailures(f *testing.F) {
 		`v1beta1.metrics.k8s.io failed with: failing or missing response from https://10.96.0.1:443/apis/metrics.k8s.io/v1beta1: bad status from https://10.96.0.1:443/apis/metrics.k8s.io/v1beta1: 503`,
 		`loading OpenAPI spec for "v1beta1.metrics.k8s.io" failed with: failed to retrieve openAPI spec, http error: ResponseCode: 503`,
 		`error resolving kube-system/metrics-server: no endpoints available for service "metrics-server"`,
+		`failed to call webhook: Post "https://hook-svc.team-a.svc:443/validate?timeout=10s": service "hook-svc" not found`,
 		`failed calling webhook "`+strings.Repeat("é", 400)+`": `+strings.Repeat("é", 400),
 		`failed calling webhook "x": a`+strings.Repeat("é", 400)) // regression: the 300-byte cut split a character
 	f.Fuzz(func(t *testing.T, text string) {
@@ -203,6 +210,11 @@ func FuzzParseBackendFailures(f *testing.F) {
 		if ns, name, ok := ParseErrorResolving(text); ok {
 			if ns == "" || name == "" || !strings.Contains(text, ns+"/"+name) {
 				t.Fatalf("error resolving %q %q", ns, name)
+			}
+		}
+		if s, ok := ParseCalledService(text); ok {
+			if s.Name == "" || s.Namespace == "" || !strings.Contains(text, s.Name+"."+s.Namespace+".svc") {
+				t.Fatalf("called service %+v", s)
 			}
 		}
 		if c := ClassifyError(text); c.Code == "" || (c.Code != "unknown" && c.Meaning == "") {

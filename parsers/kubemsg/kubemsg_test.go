@@ -216,3 +216,30 @@ func TestIsNamespaceNameAndErrorResolving(t *testing.T) {
 		t.Errorf("ParseErrorResolving(group/version) = %q %q", ns, name)
 	}
 }
+
+// TestParseCalledService reads the Service of a failed webhook call from real error texts.
+func TestParseCalledService(t *testing.T) {
+	for _, tt := range []struct {
+		in       string
+		ns, name string
+		notFound bool
+		ok       bool
+	}{
+		// netbird (a NamespaceDeletionContentFailure message, fixtures/realworld)
+		{`failed calling webhook "vnbroutingpeer-v1.netbird.io": failed to call webhook: Post "https://netbird-operator-kubernetes-operator-webhook-service.netbird.svc:443/validate-netbird-io-v1-nbroutingpeer?timeout=10s": service "netbird-operator-kubernetes-operator-webhook-service" not found`,
+			"netbird", "netbird-operator-kubernetes-operator-webhook-service", true, true},
+		// conversion webhook, connection refused (real v1.26 kube-apiserver)
+		{`conversion webhook for example.com/v1, Kind=Widget failed: Post "https://widget-webhook.widget-system.svc:443/convert?timeout=30s": dial tcp 127.0.0.1:443: connect: connection refused`,
+			"widget-system", "widget-webhook", false, true},
+		// escaped quotes inside a structured value, .cluster.local
+		{`err="failed calling webhook \"w.example.com\": Post \"https://hook.team-a.svc.cluster.local:8443/validate\": context deadline exceeded"`,
+			"team-a", "hook", false, true},
+		{`failed calling webhook "w.example.com": Post "https://10.0.0.1:443/validate": dial tcp 10.0.0.1:443: i/o timeout`, "", "", false, false},
+		{`service "other" not found`, "", "", false, false},
+	} {
+		got, ok := ParseCalledService(tt.in)
+		if ok != tt.ok || got.Namespace != tt.ns || got.Name != tt.name || got.NotFound != tt.notFound {
+			t.Errorf("ParseCalledService(%q) = %+v, %v; want %s/%s notFound=%v ok=%v", tt.in, got, ok, tt.ns, tt.name, tt.notFound, tt.ok)
+		}
+	}
+}

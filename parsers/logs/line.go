@@ -120,6 +120,23 @@ func (p *lineParser) stripFraming(line []byte) framing {
 			}
 		}
 	}
+	if len(line) > 0 && line[0] == '{' && bytes.Contains(line, []byte(`"__REALTIME_TIMESTAMP":`)) {
+		// journalctl -o json (sonobuoy's systemd-logs): the record is MESSAGE, the
+		// process SYSLOG_IDENTIFIER, the time __REALTIME_TIMESTAMP (µs since the epoch)
+		var d struct {
+			Message  any    `json:"MESSAGE"`
+			Ident    string `json:"SYSLOG_IDENTIFIER"`
+			Realtime string `json:"__REALTIME_TIMESTAMP"`
+		}
+		if json.Unmarshal(line, &d) == nil {
+			var ts time.Time
+			if us, err := strconv.ParseInt(d.Realtime, 10, 64); err == nil && us >= 0 && us < maxJSONTs*1000 {
+				ts = time.UnixMicro(us).UTC()
+			}
+			msg, _ := d.Message.(string) // journald writes binary messages as byte arrays
+			return framing{content: []byte(msg), time: ts, source: "journald", ident: d.Ident}
+		}
+	}
 	if bytes.HasPrefix(line, []byte(`{"log":`)) {
 		var d struct {
 			Log  string `json:"log"`
@@ -424,6 +441,12 @@ func (p *lineParser) parseJSON(b []byte, e *Entry) bool {
 		sec, frac := math.Modf(ts / 1000)
 		e.Time = time.Unix(int64(sec), int64(frac*1e9)).UTC()
 		e.TimeSource = "json"
+	} else if ts, ok := m["time"].(string); ok && e.Time.IsZero() {
+		// logrus / zap JSON ({"level":..,"msg":..,"time":"<RFC3339>"}): sonobuoy, velero, operators
+		if t, err := time.Parse(time.RFC3339Nano, ts); err == nil && InRange(t) {
+			e.Time = t.UTC()
+			e.TimeSource = "json"
+		}
 	}
 	if c, ok := m["caller"].(string); ok {
 		if i := strings.LastIndexByte(c, '/'); i >= 0 {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 // Fuzz targets for the log scanner and each line format, through the exported Scan
@@ -22,7 +21,7 @@ import (
 // run by every plain `go test`.
 
 // fuzzKeywords are the analyzer's phrases plus a short one, so that many lines match.
-var fuzzKeywords = append([]string{"err"}, kubemsg.LogKeywords...)
+var fuzzKeywords = append([]string{"err"}, samplePhrases...)
 
 // fuzzRef is the reference time klog years are completed from.
 var fuzzRef = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
@@ -45,7 +44,7 @@ func fixtureLogSeeds(f *testing.F) [][]byte {
 			}
 			// the part around the first keyword match, at most 16 KiB
 			start := 0
-			for _, k := range kubemsg.LogKeywords {
+			for _, k := range samplePhrases {
 				if i := bytes.Index(b, []byte(k)); i >= 0 {
 					start = max(0, bytes.LastIndexByte(b[:i], '\n')-4<<10)
 					break
@@ -70,7 +69,7 @@ func fixtureLogLines(f *testing.F, max int) []string {
 	var out []string
 	for _, b := range fixtureLogSeeds(f) {
 		for _, l := range strings.Split(string(b), "\n") {
-			for _, k := range kubemsg.LogKeywords {
+			for _, k := range samplePhrases {
 				if strings.Contains(l, k) && len(out) < max {
 					out = append(out, l)
 					break
@@ -278,6 +277,11 @@ func FuzzJSONLogLine(f *testing.F) {
 	f.Add(`{"ts":1e308,"msg":"err","v":0}`)
 	f.Add(`{"ts":-1e308,"msg":"err","caller":5}`)
 	f.Add(`{"ts":"x","msg":["err"]}`)
+	f.Add(`{"level":"error","msg":"err","time":"2021-08-17T17:43:58Z"}`)
+	f.Add(`{"level":"error","msg":"err","time":"0000-01-01T00:00:00-23:59"}`)
+	f.Add(`{"SYSLOG_IDENTIFIER":"kubelet","MESSAGE":"E0817 16:07:14.536031 1 x.go:1] err","__REALTIME_TIMESTAMP":"1629216434536089"}`)
+	f.Add(`{"MESSAGE":[101,114,114],"__REALTIME_TIMESTAMP":"-5"}`)
+	f.Add(`{"MESSAGE":"err","__REALTIME_TIMESTAMP":"99999999999999999999"}`)
 	f.Add(`{"msg":"err","x":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`)
 	for _, l := range fixtureLogLines(f, 100) {
 		if strings.HasPrefix(l, "{") {

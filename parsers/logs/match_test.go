@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"sort"
 	"testing"
-
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 // naiveLineStarts is the reference: one substring search per phrase.
@@ -35,8 +33,8 @@ func naiveLineStarts(data []byte, pats [][]byte) []int {
 // per phrase on random text salted with phrases, fragments of phrases and markers,
 // for blocks small (one goroutine) and large (two), and for short phrases (fallback).
 func TestMatcherAgreesWithNaive(t *testing.T) {
-	kw := make([][]byte, len(kubemsg.LogKeywords))
-	for i, k := range kubemsg.LogKeywords {
+	kw := make([][]byte, len(samplePhrases))
+	for i, k := range samplePhrases {
 		kw[i] = []byte(k)
 	}
 	short := [][]byte{[]byte("ab"), []byte("failed"), []byte("xyz1")}

@@ -577,55 +577,11 @@ type shapeState struct {
 	slot int // index+1 in pending of the entry that takes the later lines (0: none yet)
 }
 
-// shapeHash hashes a line's shape: its text without the klog header or CRI prefix
-// (never coarser than the analyzer's grouping of lines).
+// shapeHash hashes a line's shape (Shape).
 func shapeHash(text string) uint64 {
-	if n := criPrefixLen(text); n > 0 {
-		text = text[n:]
-	}
-	if n := klogHeaderLen(text); n > 0 {
-		text = text[n:]
-	}
 	h := fnv.New64a()
-	h.Write([]byte(text))
+	h.Write([]byte(Shape(text)))
 	return h.Sum64()
-}
-
-// criPrefixLen returns the length of a `<time> stdout|stderr F|P ` prefix, or 0.
-func criPrefixLen(s string) int {
-	sp := strings.IndexByte(s, ' ')
-	if sp < 20 || sp > 40 || !isDigit(s[0]) {
-		return 0
-	}
-	r := s[sp:]
-	for _, p := range []string{" stdout F ", " stderr F ", " stdout P ", " stderr P "} {
-		if strings.HasPrefix(r, p) {
-			return sp + len(p)
-		}
-	}
-	return 0
-}
-
-// klogHeaderLen returns the length of `Lmmdd hh:mm:ss.uuuuuu threadid `, or 0.
-func klogHeaderLen(s string) int {
-	if len(s) < 17 || !strings.ContainsRune("IWEF", rune(s[0])) || s[5] != ' ' || s[8] != ':' || s[11] != ':' || s[14] != '.' {
-		return 0
-	}
-	i := 15
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-		i++
-	}
-	j := i
-	for j < len(s) && isDigit(s[j]) {
-		j++
-	}
-	if j == i || j >= len(s) || s[j] != ' ' {
-		return 0
-	}
-	return j + 1
 }
 
 // capEntry caps the message and the structured values of an entry (MaxFieldBytes).

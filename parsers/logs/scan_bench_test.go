@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )
 
@@ -31,7 +31,7 @@ func BenchmarkScan(b *testing.B) {
 			matched := 0
 			for b.Loop() {
 				f, err := logs.ScanFile(bytes.NewReader(data), "logs/"+name,
-					logs.Options{Keywords: kubemsg.LogKeywords, SizeHint: int64(len(data))}, &diag.Sink{})
+					logs.Options{Keywords: rules.Phrases, SizeHint: int64(len(data))}, &diag.Sink{})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -103,6 +103,9 @@ func (d *itemDecoder) wantsAll(kind string) bool {
 // does not want it. Items decoded in full go through the fast decoder (fastdecode.go);
 // those it declines are pruned (prune.go) and decoded by encoding/json.
 func decodeJSONItem(it item, path string, opts Options, warn warner, d *itemDecoder) *Object {
+	if it.internal {
+		it.raw = externalize(it.raw)
+	}
 	if opts.Keep != nil {
 		if h := quickHead(it, path, opts, d.wantsAll); h != nil && !opts.Keep(h) {
 			return h
@@ -157,7 +160,11 @@ func DecodeYAML(r io.Reader, path string, opts Options, warn *diag.Sink, emit fu
 				return
 			}
 		}
-		js, err := yaml.YAMLToJSON(doc.Bytes())
+		src := doc.Bytes()
+		if bytes.Contains(src, redactedMarker) {
+			src = quoteRedacted(src)
+		}
+		js, err := yaml.YAMLToJSON(src)
 		if err != nil {
 			warn.Add(path, docLine, "invalid YAML document: %v", err)
 			return
@@ -302,6 +309,19 @@ type wireSpec struct {
 	AcquireTime          string  `json:"acquireTime"`
 	LeaseDurationSeconds int     `json:"leaseDurationSeconds"`
 	LeaseTransitions     int     `json:"leaseTransitions"`
+	// Pod
+	Volumes []wireVolume `json:"volumes"`
+}
+
+// wireVolume is a pod's spec.volumes entry: only the claim it mounts matters (a
+// PersistentVolumeClaim is held by kubernetes.io/pvc-protection while a pod mounts it).
+type wireVolume struct {
+	PersistentVolumeClaim *wireClaimSource `json:"persistentVolumeClaim"`
+}
+
+// wireClaimSource is a volume's persistentVolumeClaim.
+type wireClaimSource struct {
+	ClaimName string `json:"claimName"`
 }
 
 // wireServicePort is a Service's spec.ports entry.
@@ -354,6 +374,13 @@ type wireStatus struct {
 	PodIP             string                `json:"podIP"`
 	// workloads
 	ReadyReplicas int `json:"readyReplicas"`
+	// Node
+	NodeInfo *wireNodeInfo `json:"nodeInfo"`
+}
+
+// wireNodeInfo is a Node's status.nodeInfo.
+type wireNodeInfo struct {
+	KubeletVersion string `json:"kubeletVersion"`
 }
 
 // wireContainerStatus is a Pod's status.containerStatuses entry.
@@ -459,16 +486,18 @@ type wireCondition struct {
 // it can).
 func decodeItem(it item, body []byte, path string, yamlLine int, opts Options, warn warner) *Object {
 	var w wire
-	if err := unmarshalWire(body, &w); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			warn.Add(path, it.line, "object has a field of the wrong type (%s: %s), the rest of it was read", te.Field, te.Value)
-		} else {
-			warn.Add(path, it.line, "invalid object skipped: %v", err)
-			return nil
-		}
+	var te *json.UnmarshalTypeError
+	if err := unmarshalWire(body, &w); err != nil && !errors.As(err, &te) {
+		warn.Add(path, it.line, "invalid object skipped: %v", err)
+		return nil
 	}
-	return objectFromWire(it, &w, path, yamlLine, opts, warn)
+	o := objectFromWire(it, &w, path, yamlLine, opts, warn)
+	if te != nil && o != nil {
+		// only about Kubernetes objects: a file of other JSON (healthz.json's
+		// {"status":200}, Prometheus alerts, sonobuoy results) is not one, whatever its types
+		warn.Add(path, it.line, "object has a field of the wrong type (%s: %s), the rest of it was read", te.Field, te.Value)
+	}
+	return o
 }
 
 // objectFromWire builds the Object of an item from its decoded wire struct (filled by
@@ -508,6 +537,9 @@ func objectFromWire(it item, w *wire, path string, yamlLine int, opts Options, w
 		SpecFinalizers:    w.Spec.Finalizers,
 		Source:            Source{File: path, Line: it.line},
 	}
+	if w.Status.NodeInfo != nil && o.Kind == "Node" {
+		o.KubeletVersion = w.Status.NodeInfo.KubeletVersion
+	}
 	if w.Metadata.DeletionTimestamp != "" && timeStatus(w.Metadata.DeletionTimestamp) == timeInvalid {
 		warn.Add(path, it.line, "%s: metadata.deletionTimestamp %q is not an RFC3339 time", o.Ref(), capString(w.Metadata.DeletionTimestamp))
 	}
@@ -532,6 +564,10 @@ func objectFromWire(it item, w *wire, path string, yamlLine int, opts Options, w
 }
 
 // managers lists the distinct field managers of an object (managedFields[].manager).
+// managerCompares counts the comparisons managers makes (TestManagersLinear: work is
+// counted, not timed).
+var managerCompares atomic.Int64
+
 func managers(mf []wireManagedField) []string {
 	var out []string
 	var seen map[string]bool // past a few managers: linear, not quadratic
@@ -546,12 +582,16 @@ func managers(mf []wireManagedField) []string {
 			}
 		}
 		if seen != nil {
+			managerCompares.Add(1)
 			if !seen[m.Manager] {
 				seen[m.Manager] = true
 				out = append(out, m.Manager)
 			}
-		} else if !slices.Contains(out, m.Manager) {
-			out = append(out, m.Manager)
+		} else {
+			managerCompares.Add(int64(len(out)))
+			if !slices.Contains(out, m.Manager) {
+				out = append(out, m.Manager)
+			}
 		}
 	}
 	return out
@@ -608,6 +648,11 @@ func fillKind(o *Object, w *wire) {
 		}
 		for _, c := range w.Spec.Containers {
 			p.Images = append(p.Images, c.Image)
+		}
+		for _, v := range w.Spec.Volumes {
+			if v.PersistentVolumeClaim != nil && v.PersistentVolumeClaim.ClaimName != "" {
+				p.Claims = append(p.Claims, v.PersistentVolumeClaim.ClaimName)
+			}
 		}
 		if c := o.Condition("Ready"); c != nil && c.Status == "True" {
 			p.Ready = true
@@ -851,7 +896,7 @@ func Sniff(head []byte) string {
 			first = t[:nl]
 		}
 		if (bytes.Contains(first, []byte(`"ts":`)) && bytes.Contains(first, []byte(`"msg":`))) ||
-			bytes.HasPrefix(first, []byte(`{"log":`)) {
+			bytes.HasPrefix(first, []byte(`{"log":`)) || jsonLogLine(first) {
 			return "jsonlog"
 		}
 		return "json"
@@ -862,6 +907,21 @@ func Sniff(head []byte) string {
 		}
 	}
 	return "text"
+}
+
+// jsonLogLine reports whether the first line of a file is a whole JSON log record of
+// another shape than component-base's: logrus/zap (`{"level":..,"msg":..,"time":..}`)
+// or journalctl -o json (`{"MESSAGE":..,"__REALTIME_TIMESTAMP":..}`); never an object
+// with an apiVersion.
+func jsonLogLine(first []byte) bool {
+	first = bytes.TrimRight(first, " \t\r")
+	if len(first) < 2 || first[len(first)-1] != '}' || bytes.Contains(first, []byte(`"apiVersion":`)) {
+		return false
+	}
+	if bytes.Contains(first, []byte(`"__REALTIME_TIMESTAMP":`)) && bytes.Contains(first, []byte(`"MESSAGE":`)) {
+		return true
+	}
+	return bytes.Contains(first, []byte(`"msg":`)) && bytes.Contains(first, []byte(`"time":`)) && bytes.Contains(first, []byte(`"level":`))
 }
 
 // looksBinary tells binary data from text that merely holds some NUL bytes (logs of a

@@ -117,3 +117,30 @@ func TestSniff(t *testing.T) {
 		}
 	}
 }
+
+// TestPodClaims reads the claims a pod's volumes mount (what holds a PVC's
+// kubernetes.io/pvc-protection finalizer), with the fast decoder on and off.
+func TestPodClaims(t *testing.T) {
+	for _, tt := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"two claims among other volumes", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"a"},"spec":{"volumes":[{"name":"cfg","configMap":{"name":"c"}},{"name":"data","persistentVolumeClaim":{"claimName":"data-0"}},{"name":"logs","persistentVolumeClaim":{"claimName":"logs","readOnly":true}}]}}`, []string{"data-0", "logs"}},
+		{"no volumes", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"nodeName":"n"}}`, nil},
+		{"a claim without a name is none", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"x","persistentVolumeClaim":{}}]}}`, nil},
+		{"null claim source", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"volumes":[{"name":"x","persistentVolumeClaim":null}]}}`, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if n := decodeFastAndSlow(t, "f.json", []byte(tt.in), Options{}); n != 1 {
+				t.Fatalf("%d objects, want 1", n)
+			}
+			objs, warns := decodeString(t, tt.in)
+			if len(objs) != 1 || objs[0].Pod == nil || len(warns) > 0 {
+				t.Fatalf("objects %v, warnings %v", objs, warns)
+			}
+			if got := strings.Join(objs[0].Pod.Claims, ","); got != strings.Join(tt.want, ",") {
+				t.Errorf("claims %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

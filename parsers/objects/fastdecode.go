@@ -56,6 +56,8 @@ var (
 	namesServiceRef      = fieldNames[ServiceReference]()
 	namesServicePort     = fieldNames[wireServicePort]()
 	namesContainer       = fieldNames[wireContainer]()
+	namesVolume          = fieldNames[wireVolume]()
+	namesClaimSource     = fieldNames[wireClaimSource]()
 	namesTemplate        = fieldNames[wireTemplate]()
 	namesPodSpec         = fieldNames[wirePodSpec]()
 	namesCRDNames        = fieldNames[wireCRDNames]()
@@ -80,6 +82,7 @@ var (
 	namesObjectRef       = fieldNames[ObjectReference]()
 	namesEventSource     = fieldNames[wireEventSource]()
 	namesServerVersion   = fieldNames[wireServerVersion]()
+	namesNodeInfo        = fieldNames[wireNodeInfo]()
 )
 
 // nameSet holds the lower-case JSON names of a struct's fields.
@@ -553,6 +556,8 @@ func (r *wireReader) spec(s *wireSpec) bool {
 			return 20, r.int(&s.LeaseDurationSeconds)
 		case "leaseTransitions":
 			return 21, r.int(&s.LeaseTransitions)
+		case "volumes":
+			return 22, slice(r, &s.Volumes, 4, r.volume)
 		}
 		return fieldUnknown, true
 	})
@@ -595,6 +600,23 @@ func (r *wireReader) container(c *wireContainer) bool {
 	return r.fields(&namesContainer, 3, func(k []byte) (int, bool) {
 		if string(k) == "image" {
 			return 0, r.string(&c.Image)
+		}
+		return fieldUnknown, true
+	})
+}
+
+// volume reads a pod's spec.volumes entry (the claim it mounts).
+func (r *wireReader) volume(v *wireVolume) bool {
+	return r.fields(&namesVolume, 3, func(k []byte) (int, bool) {
+		if string(k) == "persistentVolumeClaim" {
+			return 0, pointer(r, &v.PersistentVolumeClaim, func(c *wireClaimSource) bool {
+				return r.fields(&namesClaimSource, 4, func(k []byte) (int, bool) {
+					if string(k) == "claimName" {
+						return 0, r.string(&c.ClaimName)
+					}
+					return fieldUnknown, true
+				})
+			})
 		}
 		return fieldUnknown, true
 	})
@@ -693,6 +715,8 @@ func (r *wireReader) status(s *wireStatus) bool {
 			return 3, r.string(&s.PodIP)
 		case "readyReplicas":
 			return 4, r.int(&s.ReadyReplicas)
+		case "nodeInfo":
+			return 5, pointer(r, &s.NodeInfo, r.nodeInfo)
 		}
 		return fieldUnknown, true
 	})
@@ -888,6 +912,16 @@ func (r *wireReader) eventSource(s *wireEventSource) bool {
 }
 
 // serverVersion reads the serverVersion of `kubectl version -o json`.
+// nodeInfo reads a Node's status.nodeInfo.
+func (r *wireReader) nodeInfo(v *wireNodeInfo) bool {
+	return r.fields(&namesNodeInfo, 2, func(k []byte) (int, bool) {
+		if string(k) == "kubeletVersion" {
+			return 0, r.string(&v.KubeletVersion)
+		}
+		return fieldUnknown, true
+	})
+}
+
 func (r *wireReader) serverVersion(v *wireServerVersion) bool {
 	return r.fields(&namesServerVersion, 1, func(k []byte) (int, bool) {
 		if string(k) == "gitVersion" {

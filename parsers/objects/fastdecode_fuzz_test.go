@@ -22,6 +22,7 @@ func FuzzFastDecode(f *testing.F) {
 		`{"kind":"Pod","metadata":{"name":"a\u00e9","labels":{"k\u0041":null}},"spec":{"containers":[null,{"image":"i"}]}}`,
 		`{"kind":"Service","spec":{"selector":{"a":"b"},"ports":[{"port":80,"targetPort":"http"}]}}`,
 		`{"kind":"Lease","spec":{"holderIdentity":null,"leaseDurationSeconds":15}}`,
+		`{"kind":"Pod","spec":{"volumes":[{"persistentVolumeClaim":{"claimName":"a"}},{"persistentVolumeClaim":null},{"PersistentVolumeClaim":{"ClaimName":"b"}},null]}}`,
 		`{"serverVersion":{"gitVersion":"v1.30.0"}}`,
 		`{"metadata":{"labels":{"a":"1"}},"metadata":{"labels":{"b":"2"}}}`,      // repeated: merged by encoding/json
 		`{"spec":{"service":{"name":"a"}},"spec":{"service":{"namespace":"b"}}}`, //

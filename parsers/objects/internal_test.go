@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
+
+	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 )
 
 // TestBugsBecomeWarnings: a panic while one object is decoded skips that object with
@@ -42,7 +44,7 @@ func TestBugsBecomeWarnings(t *testing.T) {
 	if got := w.List[len(w.List)-1]; !diag.IsInternal(got) || !strings.Contains(got.Message, "emit exploded") {
 		t.Errorf("a panic in emit: warnings %v", w.List)
 	}
-	for i := 0; i < 100 && runtime.NumGoroutine() > before; i++ {
+	for end := time.Now().Add(hostile.HangCap(time.Second)); time.Now().Before(end) && runtime.NumGoroutine() > before; {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if n := runtime.NumGoroutine(); n > before {

@@ -5,6 +5,7 @@
 package objects
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -35,6 +36,12 @@ type Object struct {
 
 	// ServerVersion is the server's gitVersion of a KindVersionInfo record.
 	ServerVersion string
+	// KubeletVersion is a Node's status.nodeInfo.kubeletVersion (or the VERSION column
+	// of a `kubectl get nodes` table).
+	KubeletVersion string
+	// Ages are the durations a text rendering printed for the object (nil for dumps):
+	// they bound the capture time once its timestamps are known.
+	Ages *Ages
 
 	// Kind-specific details; nil unless Kind matches.
 	APIService *APIServiceInfo
@@ -46,6 +53,41 @@ type Object struct {
 	CRD        *CRDInfo
 	Event      *EventInfo
 	Lease      *LeaseInfo
+}
+
+// Ages are what a kubectl text rendering says of an object's age, as kubectl rounds it
+// (down): a table's AGE column (the time since its creationTimestamp when the table was
+// printed) and describe's "Terminating (lasts 2d)" (the time since its
+// deletionTimestamp). File and Line are the rendering's.
+type Ages struct {
+	Age, TerminatingFor time.Duration
+	File                string
+	Line                int
+}
+
+// FmtAge renders an age as kubectl would have (rounded down to its two largest units).
+func FmtAge(d time.Duration) string {
+	day := 24 * time.Hour
+	switch {
+	case d >= 365*day:
+		return fmt.Sprintf("%dy%dd", d/(365*day), (d%(365*day))/day)
+	case d >= day:
+		if h := (d % day) / time.Hour; h > 0 {
+			return fmt.Sprintf("%dd%dh", d/day, h)
+		}
+		return fmt.Sprintf("%dd", d/day)
+	case d >= time.Hour:
+		if m := (d % time.Hour) / time.Minute; m > 0 {
+			return fmt.Sprintf("%dh%dm", d/time.Hour, m)
+		}
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d >= time.Minute:
+		if s := (d % time.Minute) / time.Second; s > 0 {
+			return fmt.Sprintf("%dm%ds", d/time.Minute, s)
+		}
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return fmt.Sprintf("%ds", d/time.Second)
 }
 
 // Source says where an object was read.
@@ -162,6 +204,7 @@ type PodInfo struct {
 	Terminated []string // last terminated reasons
 	Images     []string
 	PodIP      string
+	Claims     []string // PersistentVolumeClaims its volumes mount (spec.volumes[].persistentVolumeClaim.claimName)
 }
 
 // WorkloadInfo holds what matters of a Deployment, StatefulSet, DaemonSet or ReplicaSet.

@@ -55,6 +55,11 @@ func fixtureSeeds(f *testing.F, exts ...string) [][]byte {
 }
 
 var jsonSeeds = []string{
+	// kubectl 1.13 internal types (externalize), a Node with its kubelet version
+	`{"selfLink":"/api/v1/namespaces/kube-system/pods","Items":[{"name":"etcd-minikube","namespace":"kube-system","creationTimestamp":"2019-03-08T08:49:27Z","Spec":{"NodeName":"minikube"},"Status":{"Phase":"Running"}},{"metadata":{"name":"x"}},3]}`,
+	`{"Items":[{"name":"a","spec":{},"Spec":{}}]}{"Items":null}`,
+	`{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"},"status":{"nodeInfo":{"kubeletVersion":"v1.16.7"}}}`,
+	`{"status":200}`,
 	`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"a","deletionTimestamp":"2026-01-01T00:00:00Z"},"spec":{"finalizers":["kubernetes"]},"status":{"phase":"Terminating","conditions":[{"type":"NamespaceDeletionDiscoveryFailure","status":"True","message":"x"}]}}`,
 	`{"kind":"List","items":[{"kind":"Pod","metadata":{"name":"a"}},{"kind":"Pod","metadata":{"na`,
 	`{"kind":"Namespace","metadata":{"name":"a","finalizers":"kubernetes","deletionTimestamp":12}}`,
@@ -68,6 +73,9 @@ var jsonSeeds = []string{
 }
 
 var yamlSeeds = []string{
+	// troubleshoot's unquoted redaction marker (quoteRedacted)
+	"kind: List\nitems:\n- kind: Secret\n  metadata:\n    name: s\n  data:\n    a: ***HIDDEN***\n    b: ***HIDDEN***:10000\n    c:\n    - ***HIDDEN***\n    d: x ***HIDDEN***\n    e: '***HIDDEN***'\n",
+	"***HIDDEN***\n- ***HIDDEN***'x\n:***HIDDEN***\r\n",
 	"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n  deletionTimestamp: \"2026-01-01T00:00:00Z\"\n---\n# c\nkind: List\nitems:\n- kind: Pod\n  metadata: {name: p, finalizers: [x/y]}\n",
 	"kind: Namespace\r\nmetadata:\r\n  name: a\r\n  finalizers: kubernetes\r\n",
 	"a: &a [x, x]\nb: &b [*a, *a]\nkind: Namespace\n",

@@ -52,6 +52,7 @@ type slimPod struct {
 	images     uint32
 	waiting    uint32
 	terminated uint32
+	claims     uint32
 	labelsAt   uint32
 	condsAt    uint32
 	restarts   int32
@@ -102,7 +103,7 @@ func (t *SlimPods) Add(o *Object, before int) bool {
 	r := slimPod{before: uint32(before), line: uint32(o.Source.Line), nameLen: uint32(len(o.Name)),
 		namespace: t.intern(o.Namespace), apiVersion: t.intern(o.APIVersion), file: t.intern(o.Source.File),
 		phase: t.intern(o.Phase), node: t.intern(o.Pod.NodeName), images: t.list(o.Pod.Images),
-		waiting: t.list(o.Pod.Waiting), terminated: t.list(o.Pod.Terminated), restarts: int32(o.Pod.Restarts),
+		waiting: t.list(o.Pod.Waiting), terminated: t.list(o.Pod.Terminated), claims: t.list(o.Pod.Claims), restarts: int32(o.Pod.Restarts),
 		labelsN: uint16(len(o.Labels)), condsN: uint16(len(o.Conditions))}
 	r.nameRef = t.names.add(o.Name)
 	if o.Pod.Ready {
@@ -160,6 +161,7 @@ func (t *SlimPods) Pod(i int) *Object {
 	o.Phase = t.strs[r.phase]
 	o.Pod.Ready, o.Pod.Restarts = r.flags&slimReady != 0, int(r.restarts)
 	o.Pod.Images, o.Pod.Waiting, o.Pod.Terminated = t.copyList(r.images), t.copyList(r.waiting), t.copyList(r.terminated)
+	o.Pod.Claims = t.copyList(r.claims)
 	if r.flags&slimLabelsNil == 0 {
 		o.Labels = make(map[string]string, r.labelsN)
 		for j := 0; j < int(r.labelsN); j++ {

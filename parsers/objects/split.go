@@ -36,6 +36,9 @@ type item struct {
 	line       int    // line of its opening brace
 	listKind   string // kind of the enclosing list ("PodList", "List"), "" when not in a list
 	listAPIVer string
+	// internal: an item of a list of Kubernetes' internal types (kubectl 1.13's
+	// cluster-info dump: "Items", metadata inlined, "Spec"/"Status"); see externalize.
+	internal bool
 }
 
 // errSplit reports malformed input with its line.
@@ -330,9 +333,10 @@ func (s *jsonSplitter) next(st *splitState) (item, error) {
 			}
 			v := s.peek()
 			switch {
-			case key == "items" && v == '[':
+			case (key == "items" || key == "Items") && v == '[':
 				s.pos++
 				st.inList = true
+				st.internal = key == "Items"
 			case (key == "kind" || key == "apiVersion") && v == '"':
 				val, ok := s.readString()
 				if !ok {
@@ -373,6 +377,7 @@ func (s *jsonSplitter) next(st *splitState) (item, error) {
 type splitState struct {
 	inTop, inList, inArrayTop bool
 	listKind, listAPIVersion  string
+	internal                  bool // the list's key is "Items" (internal types)
 }
 
 // collect reads one element of a list.
@@ -394,7 +399,7 @@ func (s *jsonSplitter) collect(st *splitState, c byte) (item, error) {
 	}
 	raw := s.buf[s.keep:s.pos]
 	s.keep = -1
-	return item{raw: raw, line: line, listKind: st.listKind, listAPIVer: st.listAPIVersion}, nil
+	return item{raw: raw, line: line, listKind: st.listKind, listAPIVer: st.listAPIVersion, internal: st.internal}, nil
 }
 
 // topObject handles a top-level '{': a List whose items are streamed, or a single object.
@@ -430,7 +435,8 @@ func (s *jsonSplitter) topObject(st *splitState) (item, error) {
 		}
 		key := string(s.buf[s.keep+kOff+1 : s.pos-1])
 		v := s.peek() // may fill, too
-		if key == "items" && (v == '[' || v == 'n') {
+		if (key == "items" || key == "Items") && (v == '[' || v == 'n') {
+			st.internal = key == "Items"
 			// A list: what came before "items" is list metadata; read kind/apiVersion from it.
 			head := s.buf[s.keep : s.keep+kOff]
 			st.listKind = headString(head, "kind")

@@ -287,7 +287,16 @@ func (p *parser) describeObject(root *dnode, line int) {
 	if len(st) > 0 {
 		obj["status"] = st
 	}
-	p.add(synth{line: line, obj: obj, rendering: RenderingDescribe, condLines: condLines})
+	sy := synth{line: line, obj: obj, rendering: RenderingDescribe, condLines: condLines}
+	if status != nil {
+		// "Status:  Terminating (lasts 13h)": deleted at least that long before the describe
+		if _, rest, ok := strings.Cut(status.val, "(lasts "); ok {
+			if d, ok := ParseAge(strings.TrimSuffix(strings.TrimSpace(rest), ")")); ok {
+				sy.lasts = d
+			}
+		}
+	}
+	p.add(sy)
 }
 
 func (p *parser) describePod(root *dnode, spec, st map[string]any) {

@@ -15,6 +15,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -74,6 +75,9 @@ type synth struct {
 	obj       map[string]any
 	rendering string
 	condLines []int
+	// age is the AGE column of a table row, lasts describe's "Terminating (lasts 2d)":
+	// both lower bounds of how long before the rendering was printed (objects.Ages)
+	age, lasts time.Duration
 }
 
 type parser struct {
@@ -607,6 +611,9 @@ func (p *parser) row(kind string, names, cells []string, line int, c *Command) {
 			spec["names"] = map[string]any{"plural": pl}
 		}
 	case "Node":
+		if v := get("VERSION"); strings.HasPrefix(v, "v") {
+			status["nodeInfo"] = map[string]any{"kubeletVersion": v}
+		}
 		if st := get("STATUS"); st != "" {
 			s, _, _ := strings.Cut(st, ",")
 			v := map[string]string{"Ready": "True", "NotReady": "False", "Unknown": "Unknown"}[s]
@@ -682,6 +689,9 @@ func (p *parser) row(kind string, names, cells []string, line int, c *Command) {
 		obj["status"] = status
 	}
 	s := synth{line: line, obj: obj, rendering: RenderingTable}
+	if a, ok := ParseAge(get("AGE")); ok {
+		s.age = a
+	}
 	for range conds {
 		s.condLines = append(s.condLines, line)
 	}
@@ -761,6 +771,9 @@ func (p *parser) decode() {
 		o.Source.Fields = nil
 		if s != nil {
 			o.Source.Rendering = s.rendering
+			if s.age > 0 || s.lasts > 0 {
+				o.Ages = &objects.Ages{Age: s.age, TerminatingFor: s.lasts, File: p.path, Line: s.line}
+			}
 			for i := range o.Conditions {
 				o.Conditions[i].Line = 0
 				if i < len(s.condLines) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // Name is the cause type this rule reports.
@@ -28,14 +29,13 @@ Internal error occurred: failed calling webhook ...") and retries forever.
 Evidence: the condition, kube-controller-manager's "deletion of namespace ... failed:"
 lines, kube-apiserver's "Failed calling webhook, failing closed" lines, and the webhook
 configuration with its backend Service, endpoints and pods.`,
-	Phrases:  []string{"ailed calling webhook", "failed calling admission webhook"}, // admission webhooks (both capitalisations; 1.8-1.12 wording)
-	Kinds:    []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
-	Collect:  collect,
-	Run:      runAdmissionWebhook,
-	Explains: []string{"content-remaining"},
-	Ladder:   ladder,
-	Risks:    risks,
-	Example:  example,
+	Lines: []analyzer.Match{{Phrases: []string{"ailed calling webhook", "failed calling admission webhook"}, // admission webhooks (both capitalisations; 1.8-1.12 wording)
+		Keys: collect}},
+	Kinds:   []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
+	Run:     runAdmissionWebhook,
+	Ladder:  ladder,
+	Risks:   risks,
+	Example: example,
 }
 
 // collect keeps the lines naming a failing webhook, by webhook name.
@@ -78,6 +78,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			return nil, fmt.Sprintf("%s is %s (%s): every delete call succeeded", c.Type, c.Status, c.Reason)
 		}
 		if c := inferBlockingWebhook(p); c != nil {
+			c.ClaimContent() // the objects it guards stay
 			return []analyzer.Cause{*c}, ""
 		}
 		return nil, "no webhook failure in the namespace's conditions or in the controller's log lines for it"
@@ -111,7 +112,14 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") {
 				f += " (collect: kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json)"
 			}
-			chain = append(chain, analyzer.Link{Component: "webhook " + name, Finding: f})
+			chain = append(chain, analyzer.Link{Component: "webhook " + name, Finding: f,
+				Facts: []analyzer.Fact{analyzer.F("webhook "+name, analyzer.FactNotInBundle)}})
+			if back, deadlock := calledBackend(p, name, detail, ev); back != nil {
+				chain = append(chain, back...)
+				if deadlock != "" {
+					s += fmt.Sprintf(" whose backend is in namespace %s, itself being deleted (self-inflicted deadlock)", deadlock)
+				}
+			}
 		} else {
 			cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(cfg))
 			f := fmt.Sprintf("%s %s: failurePolicy %s, rules %s", cfg.Kind, cfg.Name, wh.FailurePolicy, analyzer.FmtRules(wh.Rules))
@@ -126,14 +134,16 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 					Why: fmt.Sprintf("Restore the backend of webhook %q so its calls succeed; the namespace controller's next retry then deletes the content.", name)}})
 			s = fmt.Sprintf("%s %s (webhook %q, failurePolicy %s)", cfg.Kind, cfg.Name, name, wh.FailurePolicy)
 			if wh.Service != nil {
+				chain = append(chain, ix.BackendChain(wh.Service)...)
 				if p.Stuck[wh.Service.Namespace] {
 					chain = append(chain, analyzer.Link{Component: "deadlock", Fault: true,
+						Facts: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(wh.Service.Namespace), analyzer.FactDeleting)},
 						Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "delete", strings.ToLower(cfg.Kind), cfg.Name),
-							Why: "The webhook's backend is in a namespace being deleted and can never answer again: delete (or narrow with a namespaceSelector) the webhook configuration; reinstall it with its backend if it is still needed."},
+							Premise: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(wh.Service.Namespace), analyzer.FactDeleting)},
+							Why:     "The webhook's backend is in a namespace being deleted and can never answer again: delete (or narrow with a namespaceSelector) the webhook configuration; reinstall it with its backend if it is still needed."},
 						Finding: fmt.Sprintf("the webhook's backend lives in namespace %q, which is itself being deleted: the webhook can never answer again; delete or narrow the webhook configuration", wh.Service.Namespace)})
 					s += fmt.Sprintf(" whose backend is in namespace %s, itself being deleted (self-inflicted deadlock)", wh.Service.Namespace)
 				}
-				chain = append(chain, ix.BackendChain(wh.Service)...)
 			}
 		}
 		cause.Chain = append(cause.Chain, chain...)
@@ -145,11 +155,19 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	cause.Summary = strings.Join(summaries, "; ") + ". Objects it guards stay in the namespace."
 	cause.Evidence = ev
 	cause.AttachLines(lines, p.Deletion, "webhook call failures", 8)
+	cause.ClaimContent() // the objects it guards stay: the deletes are refused
 	return []analyzer.Cause{cause}, ""
 }
 
 func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 	var steps []analyzer.RemediationStep
+	if p != nil {
+		for _, name := range c.Webhooks {
+			if cfg, _ := p.Index.FindWebhook(name); cfg == nil {
+				steps = append(steps, findThenAct(c, name)...)
+			}
+		}
+	}
 	for _, o := range c.Objects {
 		kind := strings.ToLower(o.Kind)
 		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
@@ -160,6 +178,52 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 			Why:     "Removes the webhook (or patch its failurePolicy to Ignore, or exclude the namespace with a namespaceSelector): the policy it enforces is off until it is reinstalled."})
 	}
 	return steps
+}
+
+// FindConfigCmd prints the kind/name of the webhook configuration that holds a
+// webhook (read-only): the first step when the bundle does not have it.
+func FindConfigCmd(webhook string) string {
+	return analyzer.Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "json") + " | " +
+		analyzer.Cmd("jq", "-r", "--arg", "w", webhook, `.items[]|select(any(.webhooks[]?; .name == $w)) | (.kind | ascii_downcase) + "/" + .metadata.name`)
+}
+
+// calledBackend follows the Service a failed call went to (read from its error) when
+// the webhook configuration is not in the bundle; deadlock is the namespace of that
+// Service when it is itself being deleted.
+func calledBackend(p *analyzer.Pass, name, detail string, ev []analyzer.Evidence) (links []analyzer.Link, deadlock string) {
+	svc, ok := kubemsg.ParseCalledService(detail)
+	if !ok {
+		return nil, ""
+	}
+	ref := &objects.ServiceReference{Namespace: svc.Namespace, Name: svc.Name}
+	links = p.Index.CalledServiceChain(ref, svc.NotFound, fmt.Sprintf("the call's error says service %q not found", ref.Name), ev)
+	if p.Stuck[ref.Namespace] {
+		deadlock = ref.Namespace
+		links = append(links, analyzer.DeadlockLink("the webhook's backend", ref.Namespace, fmt.Sprintf("Service %s/%s, from the call's URL", ref.Namespace, ref.Name),
+			&analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: FindConfigCmd(name),
+				Why: fmt.Sprintf("Find the webhook configuration that holds webhook %q (it is not in the bundle; this prints its kind/name and changes nothing): its backend is in namespace %s, which is being deleted, so the next step, deleting that configuration, is the fix.", name, ref.Namespace)}, ev))
+	}
+	return links, deadlock
+}
+
+// findThenAct is the ladder of a webhook whose configuration the bundle lacks: find it
+// (read-only), then delete it: the fix when its backend's namespace is being deleted,
+// a workaround otherwise.
+func findThenAct(c *analyzer.Cause, name string) []analyzer.RemediationStep {
+	find := analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: FindConfigCmd(name),
+		Why: fmt.Sprintf("Find the webhook configuration that holds webhook %q (it is not in the bundle; this prints its kind/name and changes nothing), then restore the backend it calls so the namespace controller's next retry succeeds.", name)}
+	del := FindConfigCmd(name) + " | xargs -r kubectl delete"
+	for _, l := range c.Chain {
+		for _, f := range l.Facts {
+			if l.Component == "deadlock" && f.Is == analyzer.FactDeleting {
+				ns := strings.TrimPrefix(f.Subject, "namespace ")
+				return []analyzer.RemediationStep{find, {Risk: analyzer.RiskSafe, Command: del, Premise: []analyzer.Fact{f},
+					Why: fmt.Sprintf("Delete the webhook configuration found above: its backend lives in namespace %s, which is being deleted, so the webhook can never answer again; this is the fix. Reinstall it with its backend in a namespace that stays, if it is still needed.", ns)}}
+			}
+		}
+	}
+	return []analyzer.RemediationStep{find, {Risk: analyzer.RiskCaution, Command: del,
+		Why: "Deletes the webhook configuration found above (or patch its failurePolicy to Ignore, or exclude the namespace with a namespaceSelector): the policy it enforces is off until it is reinstalled."}}
 }
 
 // risks lists fail-closed webhooks that intercept deletes and whose backend is broken.
@@ -185,6 +249,9 @@ func risks(ix *analyzer.Index, reported map[string]bool) []analyzer.Risk {
 }
 
 func example(p *analyzer.Pass) analyzer.Cause {
+	p.Index.ByKind["ValidatingWebhookConfiguration"] = append(p.Index.ByKind["ValidatingWebhookConfiguration"], &objects.Object{
+		APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: "WEBHOOK-CONFIGURATION",
+		Webhooks: []objects.Webhook{{Name: "WEBHOOK.example.com", FailurePolicy: "Fail"}}})
 	return analyzer.Cause{Webhooks: []string{"WEBHOOK.example.com"},
 		Objects: []analyzer.ObjectRef{{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: "WEBHOOK-CONFIGURATION"}}}
 }

@@ -3,10 +3,12 @@ package apidiscovery
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -29,16 +31,44 @@ func apiServiceLadder(ix *analyzer.Index, stuck map[string]bool, name string, sa
 	gv := kubemsg.GroupVersionOfAPIService(name)
 	owner := kubemsg.WellKnownGroupOwner(kubemsg.GroupOf(gv))
 	if svc != nil && !stuck[svc.Namespace] {
-		safe = append(safe, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
-			Command: analyzer.Cmd("kubectl", "get", "apiservice", name, "-o", "yaml") + " && " +
-				analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "service", svc.Name, "-o", "wide") + " && " +
-				analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "endpointslices", "-l", "kubernetes.io/service-name="+svc.Name) + " && " +
-				analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "pods", "-o", "wide"),
-			Why: backendWhy(ix, svc, name)})
-		if d := ix.BackendWorkload(svc); d != nil && backendNotReady(ix, svc) {
+		subj := analyzer.ServiceSubject(svc)
+		facts := ix.BackendFacts(svc)
+		if c := a.Condition("Available"); c != nil {
+			facts = append(facts, conditionFacts(svc, c)...)
+		}
+		look := analyzer.Cmd("kubectl", "get", "apiservice", name, "-o", "yaml") + " && " +
+			analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "service", svc.Name, "-o", "wide") + " && " +
+			analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "endpointslices", "-l", "kubernetes.io/service-name="+svc.Name) + " && " +
+			analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "pods", "-o", "wide")
+		then := fmt.Sprintf(" As soon as %s is Available=True, the namespace controller finishes within seconds.", name)
+		notReady := analyzer.HasFact(facts, subj, analyzer.FactPodsNotReady) || analyzer.HasFact(facts, subj, analyzer.FactNoPods)
+		switch {
+		case analyzer.HasFact(facts, subj, analyzer.FactServiceMissing):
+			safe = append(safe, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
+				Command: analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "service,deployment,pods", "-o", "wide"),
+				Premise: []analyzer.Fact{analyzer.F(subj, analyzer.FactServiceMissing)},
+				Why:     fmt.Sprintf("Recreate Service %s/%s and its backend (reinstall %s), or remove what points at it.", svc.Namespace, svc.Name, analyzer.OrDefault(owner, "the component that serves "+name)) + then})
+		case analyzer.HasFact(facts, subj, analyzer.FactPodsReady):
+			safe = append(safe, analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: look,
+				Premise: []analyzer.Fact{analyzer.F(subj, analyzer.FactPodsReady)},
+				Why:     fmt.Sprintf("The pods behind Service %s/%s are Ready, so restarting them cannot help: the fault is on the way from kube-apiserver to them (see the root). Once it is fixed, check that %s turns Available=True; the namespace controller then finishes within seconds.", svc.Namespace, svc.Name, name)})
+		case notReady || analyzer.HasFact(facts, subj, analyzer.FactNoReadyEndpoints):
+			safe = append(safe, analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: look,
+				Premise: []analyzer.Fact{analyzer.NotF(subj, analyzer.FactServiceMissing)},
+				Why:     fmt.Sprintf("Fix the backend: make Service %s/%s have ready pods that kube-apiserver can reach (pod Ready? network path from the control plane to the pod network? certificates?).", svc.Namespace, svc.Name) + then})
+		default:
+			safe = append(safe, analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: look,
+				Why: fmt.Sprintf("Check the backend: the bundle does not show whether Service %s/%s has ready pods; make it have Ready pods that kube-apiserver can reach (network path from the control plane to the pod network, certificates).", svc.Namespace, svc.Name) + then})
+		}
+		if d := ix.BackendWorkload(svc); d != nil && notReady {
 			kind := strings.ToLower(d.Kind)
+			fact := analyzer.FactPodsNotReady
+			if analyzer.HasFact(facts, subj, analyzer.FactNoPods) {
+				fact = analyzer.FactNoPods
+			}
 			safe = append(safe, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
 				Command: analyzer.Cmd("kubectl", "-n", d.Namespace, "rollout", "restart", kind+"/"+d.Name) + " && " + analyzer.Cmd("kubectl", "-n", d.Namespace, "rollout", "status", kind+"/"+d.Name),
+				Premise: []analyzer.Fact{analyzer.F(subj, fact)},
 				Why:     fmt.Sprintf("Restart the backend %s once its root problem is fixed.", d.Ref())})
 		}
 	}
@@ -54,7 +84,8 @@ func apiServiceLadder(ix *analyzer.Index, stuck map[string]bool, name string, sa
 	del := analyzer.Cmd("kubectl", "delete", "apiservice", name)
 	if svc != nil && stuck[svc.Namespace] {
 		safe = append(safe, analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: del,
-			Why: fmt.Sprintf("The backend lives in namespace %s, which is being deleted: this is the fix. Delete the APIService now; reinstall %s in a namespace that stays, if it is still needed.", svc.Namespace, analyzer.OrDefault(owner, "its server"))})
+			Premise: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(svc.Namespace), analyzer.FactDeleting)},
+			Why:     fmt.Sprintf("The backend lives in namespace %s, which is being deleted: this is the fix. Delete the APIService now; reinstall %s in a namespace that stays, if it is still needed.", svc.Namespace, analyzer.OrDefault(owner, "its server"))})
 		return safe, caution
 	}
 	why := fmt.Sprintf("If the backend was removed on purpose or cannot be restored soon, delete the stale APIService: discovery succeeds again and every stuck namespace finishes. Whatever uses %s stops working until its server is reinstalled (reinstalling recreates the APIService).", gv)
@@ -89,7 +120,49 @@ func risks(ix *analyzer.Index, reported map[string]bool) []analyzer.Risk {
 			Evidence: []analyzer.Evidence{analyzer.ConditionEvidence(a, c)},
 			Fix:      append(safe, caution...)})
 	}
-	return append(out, eventRisks(ix)...)
+	out = append(out, eventRisks(ix)...)
+	return append(out, lineRisks(ix, reported, out)...)
+}
+
+// lineRisks finds group/versions that cluster-wide discovery lines (kubectl stderr,
+// the garbage collector, quota, a condition message pasted without its namespace) show
+// failing, when no APIService object or event already speaks for them: a namespace
+// deleted while they fail hangs.
+func lineRisks(ix *analyzer.Index, reported map[string]bool, found []analyzer.Risk) []analyzer.Risk {
+	byName := map[string][]*logs.Entry{}
+	errs := map[string]string{}
+	var names []string
+	for _, e := range ix.RuleLines(Name, wideKey) {
+		_, fs := parseDiscovery(e, e.Detail())
+		for _, f := range fs {
+			name := kubemsg.APIServiceName(f.GroupVersion)
+			if _, ok := byName[name]; !ok {
+				names = append(names, name)
+				errs[name] = f.Err
+			}
+			byName[name] = append(byName[name], e)
+		}
+	}
+	var out []analyzer.Risk
+	for _, name := range names {
+		if reported["APIService/"+name] || ix.APIServices[name] != nil || slices.ContainsFunc(found, func(r analyzer.Risk) bool {
+			return r.Object == "APIService/"+name || strings.Contains(r.Summary, kubemsg.GroupOf(kubemsg.GroupVersionOfAPIService(name)))
+		}) {
+			continue // the APIService object (healthy or not) or an event speaks for it
+		}
+		lines := byName[name]
+		analyzer.SortEntries(lines)
+		gv := kubemsg.GroupVersionOfAPIService(name)
+		safe, caution := apiServiceLadder(ix, nil, name, nil, nil)
+		summary := fmt.Sprintf("Discovery of %s fails (%s, %s): while it does, any namespace deleted will hang in Terminating. The bundle has no APIService object to confirm it (collect: kubectl get apiservice %s -o yaml).",
+			gv, analyzer.Clip(errs[name], 120), analyzer.LineSpan(lines), name)
+		if owner := kubemsg.WellKnownGroupOwner(kubemsg.GroupOf(gv)); owner != "" {
+			summary += " " + kubemsg.GroupOf(gv) + " is usually served by " + owner + "."
+		}
+		out = append(out, analyzer.Risk{Type: Name, Object: "APIService/" + name, Summary: summary,
+			Evidence: analyzer.SampleLines(lines, 3), Fix: append(safe, caution...)})
+	}
+	return out
 }
 
 // unavailableGroupRE finds the group of a client-side 503 in an event message:
@@ -142,29 +215,4 @@ func eventRisks(ix *analyzer.Index) []analyzer.Risk {
 				Why:     "Find the APIService of " + g + " and the Service it points at; make its pods ready and reachable from the control plane, or delete the APIService if its server was removed on purpose."}}})
 	}
 	return risks
-}
-
-// backendWhy says what the backend check is for: fixing the backend when its pods are
-// not ready, or only verifying the path when they are (restarting them cannot help).
-func backendWhy(ix *analyzer.Index, svc *objects.ServiceReference, name string) string {
-	if backendNotReady(ix, svc) {
-		return fmt.Sprintf("Fix the backend: make Service %s/%s have ready pods that kube-apiserver can reach (pod Ready? network path from the control plane to the pod network? certificates?). As soon as %s is Available=True, the namespace controller finishes within seconds.", svc.Namespace, svc.Name, name)
-	}
-	return fmt.Sprintf("The pods behind Service %s/%s are Ready, so restarting them cannot help: the fault is on the way from kube-apiserver to them (see the root). Once it is fixed, check that %s turns Available=True; the namespace controller then finishes within seconds.", svc.Namespace, svc.Name, name)
-}
-
-// backendNotReady reports whether some pod behind the Service is not Ready (restarting
-// Ready pods cannot help, so the restart rung is left out then).
-func backendNotReady(ix *analyzer.Index, ref *objects.ServiceReference) bool {
-	s := ix.Find("Service", ref.Namespace, ref.Name)
-	if s == nil || s.Service == nil {
-		return false
-	}
-	pods := ix.PodsSelectedBy(ref.Namespace, s.Service.Selector)
-	for _, p := range pods {
-		if p.Pod == nil || !p.Pod.Ready {
-			return true
-		}
-	}
-	return len(pods) == 0
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // Name is the cause type this rule reports.
@@ -32,47 +33,95 @@ Evidence: the NamespaceDeletionDiscoveryFailure condition, kube-controller-manag
 1.31; "stale GroupVersion discovery" with aggregated discovery), kube-apiserver's
 "<apiservice> failed with: ..." and "changing APIService availability" lines, and the
 APIService objects' Available condition.`,
-	Phrases: []string{
-		"unable to retrieve the complete list of server APIs", // client-go discovery (KCM quota, pre-1.16 namespace controller, kubectl)
-		"failed to discover some groups",                      // KCM garbage collector
-		"nable to get all supported resources from server",    // namespace deleter start-up (1.35: "Unable to get ...")
-		"Discovery failed for some groups",                    // the NamespaceDeletionDiscoveryFailure message echoed in logs and events
-		"unable to fetch metrics from",                        // HPA metrics clients (metrics.k8s.io & co. unavailable)
-		"couldn't get resource list for",                      // client-go memcache (KCM RESTMapper, kubectl)
-		"failed with: ",                                       // aggregator availability and OpenAPI aggregation
-		"changing APIService availability",                    // aggregator, V(2), 1.22+
-		"error resolving ",                                    // aggregator proxy
-		"currently unable to handle the request",              // 503 rendered by clients
-		"reconcile node routes",                               // cloud route controller: "Couldn't reconcile node routes"
-		"Could not create route",                              // cloud route controller
-		"UnauthorizedOperation",                               // AWS permission error
-		"AuthorizationFailed",                                 // Azure permission error
-		"AccessDenied",                                        // AWS/GCP permission error
+	Lines: []analyzer.Match{
+		{Phrases: []string{
+			"unable to retrieve the complete list of server APIs", // client-go discovery (KCM quota, pre-1.16 namespace controller, kubectl)
+			"failed to discover some groups",                      // KCM garbage collector
+			"nable to get all supported resources from server",    // namespace deleter start-up (1.35: "Unable to get ...")
+			"Discovery failed for some groups",                    // the NamespaceDeletionDiscoveryFailure message echoed in logs and events
+			"unable to fetch metrics from",                        // HPA metrics clients (metrics.k8s.io & co. unavailable)
+			"couldn't get resource list for",                      // client-go memcache (KCM RESTMapper, kubectl)
+			"currently unable to handle the request",              // 503 rendered by clients
+		}, Keys: discoveryKeys},
+		{Phrases: []string{
+			"failed with: ",                    // aggregator availability and OpenAPI aggregation
+			"changing APIService availability", // aggregator, V(2), 1.22+
+			"error resolving ",                 // aggregator proxy
+		}, Keys: apiServiceKeys},
 	},
 	Kinds:   []string{"APIService", "Service", "Endpoints", "EndpointSlice", "Pod", "Node", "Deployment", "StatefulSet", "DaemonSet"},
-	Collect: collect,
 	Run:     runAPIDiscovery,
 	Ladder:  ladder,
 	Risks:   risks,
 	Example: example,
 }
 
-// cloudKey is the key under which collect keeps cloud route and permission lines.
-const cloudKey = "\x00cloud"
-
-// collect keeps kube-apiserver's lines about an APIService (by APIService name) and
-// the cloud route-controller and permission lines (cloudKey).
-func collect(e *logs.Entry, d string) []string {
-	var keys []string
+// apiServiceKeys keeps kube-apiserver's lines about an APIService, by APIService name.
+func apiServiceKeys(e *logs.Entry, d string) []string {
 	if f, ok := kubemsg.ParseAPIServiceFailure(d); ok {
-		keys = append(keys, f.APIService)
+		return []string{f.APIService}
 	} else if e.Message == "changing APIService availability" && e.Field("name") != "" {
-		keys = append(keys, e.Field("name"))
+		return []string{e.Field("name")}
 	}
-	if kubemsg.IsCloudRouteOrPermissionError(d) {
-		keys = append(keys, cloudKey)
+	return nil
+}
+
+// Keys of the discovery lines: nsKey+NAMESPACE for the namespace controller's own
+// failures, wideKey for the cluster-wide ones (quota, garbage collector, kubectl, the
+// pre-1.16 namespace controller). Both start with a NUL, which no APIService name has.
+const (
+	nsKey   = "\x00ns/"
+	wideKey = "\x00wide"
+)
+
+// discoveryKeys keeps the lines that list failing group/versions.
+func discoveryKeys(e *logs.Entry, d string) []string {
+	if ns, fs := parseDiscovery(e, d); len(fs) > 0 {
+		if ns != "" {
+			return []string{nsKey + ns}
+		}
+		return []string{wideKey}
 	}
-	return keys
+	return nil
+}
+
+// parseDiscovery returns the failing group/versions a line lists, and the namespace
+// it names when it is the namespace controller's own failure.
+func parseDiscovery(e *logs.Entry, d string) (string, []kubemsg.GroupVersionError) {
+	ns, errText, ok := kubemsg.ParseNamespaceDeletionFailed(d)
+	if !ok && e.Message == "Deletion of namespace failed" && kubemsg.IsNamespaceName(e.Field("namespace")) {
+		// 1.35+: "Deletion of namespace failed" err="..." namespace="<ns>"
+		ns, errText, ok = e.Field("namespace"), e.Field("err"), true
+	}
+	if ok {
+		return ns, kubemsg.ParseDiscoveryFailure(errText)
+	}
+	if f := kubemsg.ParseDiscoveryFailure(d); len(f) > 0 {
+		return "", f
+	}
+	if f, ok := kubemsg.ParseMemcacheFailure(d); ok {
+		return "", []kubemsg.GroupVersionError{f}
+	}
+	if g := e.Field("groups"); g != "" && strings.Contains(d, "failed to discover some groups") {
+		return "", kubemsg.ParseDiscoveryFailure("failed to discover some groups " + g)
+	}
+	return "", nil
+}
+
+// discoveryLine is a kept line with the group/versions it lists.
+type discoveryLine struct {
+	entry    *logs.Entry
+	failures []kubemsg.GroupVersionError
+}
+
+// discoveryLines returns the kept discovery lines under a key, parsed.
+func discoveryLines(p *analyzer.Pass, key string) []discoveryLine {
+	var out []discoveryLine
+	for _, e := range p.Lines(key) {
+		_, fs := parseDiscovery(e, e.Detail())
+		out = append(out, discoveryLine{e, fs})
+	}
+	return out
 }
 
 type gvFinding struct {
@@ -115,12 +164,10 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	// kube-controller-manager lines naming this namespace
 	var nsLines []*logs.Entry
-	for _, dl := range ix.DiscoveryFailures {
-		if dl.Namespace == p.Namespace {
-			nsLines = append(nsLines, dl.Entry)
-			for _, f := range dl.Failures {
-				add(f.GroupVersion, f.Err)
-			}
+	for _, dl := range discoveryLines(p, nsKey+p.Namespace) {
+		nsLines = append(nsLines, dl.entry)
+		for _, f := range dl.failures {
+			add(f.GroupVersion, f.Err)
 		}
 	}
 	if len(nsLines) > 0 {
@@ -139,13 +186,13 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	specific := len(found) > 0
 	var wide []*logs.Entry
-	for _, dl := range ix.DiscoveryFailures {
-		if dl.Namespace != "" || (specific && !anyGV(dl.Failures, found)) {
+	for _, dl := range discoveryLines(p, wideKey) {
+		if specific && !anyGV(dl.failures, found) {
 			continue
 		}
-		wide = append(wide, dl.Entry)
+		wide = append(wide, dl.entry)
 		if !specific {
-			for _, f := range dl.Failures {
+			for _, f := range dl.failures {
 				add(f.GroupVersion, f.Err)
 			}
 		}
@@ -180,43 +227,156 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		return nil, ""
 	}
 
-	// one cause per failing group/version: each APIService is an independent problem
-	// with its own chain, root and ladder
+	// one cause per failing backend: the group/versions whose APIServices point at the
+	// same Service are one fault (one chain, one root, one ladder); the others, and
+	// those whose APIService is not in the bundle, one cause each
 	var causes []analyzer.Cause
-	for _, gv := range order {
-		f := found[gv]
-		name := kubemsg.APIServiceName(gv)
-		chain, summary, kasLines := apiServiceChain(p, gv, name, f.errText, causeEvidence, nsLines, wide)
+	for _, gvs := range byBackend(ix, order) {
+		var names []string
+		var heads [][]analyzer.Link
+		var backend []analyzer.Link
+		var summaries []string
+		var kasAll []*logs.Entry
+		for i, gv := range gvs {
+			f := found[gv]
+			name := kubemsg.APIServiceName(gv)
+			names = append(names, name)
+			head, back, summary, kasLines := apiServiceChain(p, gv, name, f.errText, causeEvidence, nsLines, wide)
+			if i > 0 {
+				head = head[1:] // one namespace-controller link for all (merged below)
+			}
+			heads = append(heads, head)
+			if i == 0 {
+				backend = back
+			}
+			summaries = append(summaries, summary)
+			kasAll = append(kasAll, kasLines...)
+		}
+		var chain []analyzer.Link
+		for _, h := range heads {
+			chain = append(chain, h...)
+		}
+		if len(gvs) > 1 {
+			chain = mergeSiblings(chain)
+			for i := range summaries[:len(summaries)-1] {
+				summaries[i] = strings.TrimSuffix(summaries[i], ", backed by "+backendOf(ix, names[i]))
+			}
+			var errs []string
+			for _, gv := range gvs {
+				errs = append(errs, gv+": "+found[gv].errText)
+			}
+			chain[0].Finding = "discovery of " + strings.Join(gvs, " and ") + " fails: " + strings.Join(errs, "; ")
+		}
+		chain = append(chain, backend...)
 		cause := analyzer.Cause{Confidence: confidence, Finalizers: []string{}, Objects: []analyzer.ObjectRef{},
-			GroupVersions: []string{gv}, APIServices: []string{name}, Chain: chain, Notes: notes}
+			GroupVersions: gvs, APIServices: names, Chain: chain, Notes: notes}
 		ev := append([]analyzer.Evidence{}, causeEvidence...)
-		if a := ix.APIServices[name]; a != nil {
-			cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(a))
-			if c := a.Condition("Available"); c != nil && c.Status != "True" && len(ev) == 0 {
-				ev = append(ev, analyzer.ConditionEvidence(a, c)) // the only evidence: the APIService's own condition
+		for _, name := range names {
+			if a := ix.APIServices[name]; a != nil {
+				cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(a))
+				if c := a.Condition("Available"); c != nil && c.Status != "True" && len(causeEvidence) == 0 {
+					ev = append(ev, analyzer.ConditionEvidence(a, c)) // the only evidence: the APIService's own condition
+				}
 			}
 		}
-		if len(kasLines) > 0 && confidence == "medium" && cond != nil {
+		if len(kasAll) > 0 && confidence == "medium" && cond != nil {
 			cause.Confidence = "high"
 		}
-		if a := ix.APIServices[name]; wideOnly && a != nil {
+		if a := ix.APIServices[names[0]]; wideOnly && a != nil {
 			if c := a.Condition("Available"); c != nil && c.Status != "True" {
 				cause.Confidence = "medium"
 			}
-		} else if wideOnly && len(kasLines) > 0 {
+		} else if wideOnly && len(kasAll) > 0 {
 			cause.Confidence = "medium"
 		}
-		cause.Summary = fmt.Sprintf("Discovery of %s fails: %s. The namespace controller cannot list the namespace's content, so it keeps the namespace's \"kubernetes\" finalizer; every namespace deleted while this lasts hangs the same way.",
-			gv, summary)
-		all := append(filterGV(lines, gv), kasLines...)
-		if len(order) == 1 {
-			all = append(append([]*logs.Entry{}, lines...), kasLines...)
+		what := "Discovery of " + strings.Join(gvs, " and ") + " fails"
+		cause.Summary = fmt.Sprintf("%s: %s. The namespace controller cannot list the namespace's content, so it keeps the namespace's \"kubernetes\" finalizer; every namespace deleted while this lasts hangs the same way.",
+			what, strings.Join(summaries, "; "))
+		var all []*logs.Entry
+		if len(order) == len(gvs) {
+			all = append(append(all, lines...), kasAll...)
+		} else {
+			for _, gv := range gvs {
+				all = append(all, filterGV(lines, gv)...)
+			}
+			all = append(all, kasAll...)
 		}
 		cause.Evidence = ev
-		cause.AttachLines(all, p.Deletion, "discovery errors for "+gv, 8)
+		cause.AttachLines(all, p.Deletion, "discovery errors for "+strings.Join(gvs, ", "), 8)
+		for _, gv := range gvs {
+			cause.ClaimGroup(kubemsg.GroupOf(gv)) // objects of the group cannot be listed or deleted
+		}
 		causes = append(causes, cause)
 	}
 	return causes, ""
+}
+
+// backendOf names the Service an APIService points at ("Service ns/name"), or "".
+func backendOf(ix *analyzer.Index, name string) string {
+	if a := ix.APIServices[name]; a != nil && a.APIService != nil && a.APIService.Service != nil {
+		return analyzer.ServiceSubject(a.APIService.Service)
+	}
+	return ""
+}
+
+// mergeSiblings makes one link of the links of several APIServices (and of their
+// kube-apiserver lines) that share a backend: they are one step of the chain, side by
+// side, not one behind the other.
+func mergeSiblings(chain []analyzer.Link) []analyzer.Link {
+	var out []analyzer.Link
+	at := map[string]int{}
+	for _, l := range chain {
+		kind := l.Component
+		switch {
+		case strings.HasPrefix(kind, "APIService "):
+			kind = "APIService"
+		case kind == "deadlock" || strings.HasPrefix(kind, "kube-apiserver"):
+		default:
+			out = append(out, l)
+			continue
+		}
+		i, ok := at[kind]
+		if !ok {
+			at[kind] = len(out)
+			out = append(out, l)
+			continue
+		}
+		m := &out[i]
+		if kind == "APIService" {
+			m.Component = "APIServices " + strings.TrimPrefix(m.Component, "APIService ") + ", " + strings.TrimPrefix(l.Component, "APIService ")
+		}
+		if m.Finding != l.Finding {
+			m.Finding += "; " + l.Finding
+		}
+		m.Fault = m.Fault || l.Fault
+		m.Evidence = append(m.Evidence, l.Evidence...)
+		m.Facts = append(m.Facts, l.Facts...)
+		if m.Fix == nil {
+			m.Fix = l.Fix
+		}
+	}
+	return out
+}
+
+// byBackend groups failing group/versions by the Service their APIService points at
+// (in the order first seen); a group/version whose APIService is not in the bundle, or
+// names no Service, is a group of its own.
+func byBackend(ix *analyzer.Index, order []string) [][]string {
+	var out [][]string
+	at := map[string]int{}
+	for _, gv := range order {
+		key := "gv:" + gv
+		if a := ix.APIServices[kubemsg.APIServiceName(gv)]; a != nil && a.APIService != nil && a.APIService.Service != nil {
+			key = "svc:" + analyzer.ServiceSubject(a.APIService.Service)
+		}
+		if i, ok := at[key]; ok {
+			out[i] = append(out[i], gv)
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, []string{gv})
+	}
+	return out
 }
 
 func anyGV(fs []kubemsg.GroupVersionError, found map[string]*gvFinding) bool {
@@ -229,17 +389,20 @@ func anyGV(fs []kubemsg.GroupVersionError, found map[string]*gvFinding) bool {
 }
 
 // apiServiceChain follows one failing group/version from the namespace controller to
-// the deepest component the bundle has evidence for.
-func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyzer.Evidence, nsLines, wide []*logs.Entry) (chain []analyzer.Link, summary string, kasLines []*logs.Entry) {
+// the deepest component the bundle has evidence for: head is the namespace controller,
+// kube-apiserver and APIService links, backend the links of the Service it points at
+// (and of the network path), which APIServices sharing the Service share.
+func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyzer.Evidence, nsLines, wide []*logs.Entry) (head, backend []analyzer.Link, summary string, kasLines []*logs.Entry) {
 	ix := p.Index
 	kcm := analyzer.Link{Component: "namespace controller (kube-controller-manager)", Fault: true,
 		Finding: fmt.Sprintf("discovery of %s fails: %s", gv, errText)}
 	kcm.Evidence = append(kcm.Evidence, condEv...)
 	kcm.Evidence = append(kcm.Evidence, analyzer.SampleLines(filterGV(append(append([]*logs.Entry{}, nsLines...), wide...), gv), 4)...)
-	chain = append(chain, kcm)
+	head = append(head, kcm)
 
 	summary = "APIService " + name
 	kasLines = p.Lines(name)
+	network := false
 	if len(kasLines) > 0 {
 		sorted := append([]*logs.Entry{}, kasLines...)
 		analyzer.SortEntries(sorted)
@@ -259,16 +422,18 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 		for _, code := range order {
 			finding += "; " + code + ": " + classes[code].Meaning
 		}
-		chain = append(chain, analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: finding, Evidence: analyzer.SampleLines(sorted, 6), Fault: true})
+		head = append(head, analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: finding, Evidence: analyzer.SampleLines(sorted, 6), Fault: true})
 		_, timeout := classes["timeout"]
 		_, noRoute := classes["no-route"]
-		if timeout || noRoute {
-			// the network path is the deepest link: append it after the backend's links
-			defer func() { chain = append(chain, networkLinks(p)...) }()
-		}
+		network = timeout || noRoute // the network path is the deepest link: after the backend's links
 	} else if ix.HasLogsOf("kube-apiserver") {
-		chain = append(chain, analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: "the kube-apiserver log in the bundle has no line about APIService " + name})
+		head = append(head, analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: "the kube-apiserver log in the bundle has no line about APIService " + name})
 	}
+	defer func() {
+		if network {
+			backend = append(backend, networkLinks(p)...)
+		}
+	}()
 
 	a := ix.APIServices[name]
 	group := kubemsg.GroupOf(gv)
@@ -282,14 +447,14 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 			f += " (collect: kubectl get apiservices -o json)"
 		}
 		// not in the bundle: a gap, not a proven fault (the ladder says what to look at)
-		chain = append(chain, analyzer.Link{Component: "APIService " + name, Finding: f})
+		head = append(head, analyzer.Link{Component: "APIService " + name, Finding: f, Facts: []analyzer.Fact{analyzer.F("APIService "+name, analyzer.FactNotInBundle)}})
 		if owner != "" {
 			summary += " (usually " + owner + ")"
 		}
 		summary += " cannot serve it (" + kubemsg.ClassifyError(errText).Code + ")"
-		return chain, summary, kasLines
+		return head, backend, summary, kasLines
 	}
-	link := analyzer.Link{Component: "APIService " + name}
+	link := analyzer.Link{Component: "APIService " + name, Facts: []analyzer.Fact{analyzer.F("APIService "+name, analyzer.FactInBundle)}}
 	if c := a.Condition("Available"); c != nil {
 		link.Finding = fmt.Sprintf("Available=%s reason=%s", c.Status, c.Reason)
 		if c.Message != "" {
@@ -304,87 +469,87 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 		if cl := kubemsg.ClassifyError(c.Reason + " " + c.Message); cl.Code != "unknown" {
 			link.Finding += " — " + cl.Meaning
 		}
+		if a.APIService != nil && a.APIService.Service != nil {
+			link.Facts = append(link.Facts, conditionFacts(a.APIService.Service, c)...)
+		}
 	} else {
 		link.Finding = "no Available condition recorded"
 		summary += " has no Available condition"
 	}
-	chain = append(chain, link)
+	head = append(head, link)
 	if a.APIService == nil || a.APIService.Service == nil {
-		return chain, summary, kasLines
+		return head, backend, summary, kasLines
 	}
 	svcRef := a.APIService.Service
 	port := analyzer.Port(svcRef)
 	summary += fmt.Sprintf(", backed by Service %s/%s", svcRef.Namespace, svcRef.Name)
+	backend = ix.BackendChain(svcRef)
+	if c := a.Condition("Available"); c != nil && c.Status != "True" && c.Reason == "ServiceNotFound" &&
+		len(backend) > 0 && analyzer.HasFact(backend[0].Facts, analyzer.ServiceSubject(svcRef), analyzer.FactServiceUnknown) {
+		// the Service is not in the bundle, but the aggregator's condition says it does not exist
+		backend[0] = analyzer.ServiceMissingLink(svcRef, "APIService "+name+" reports ServiceNotFound", []analyzer.Evidence{analyzer.ConditionEvidence(a, c)})
+	}
+	// a backend in a namespace being deleted is the deepest link: why the Service or its
+	// pods are gone, and why they cannot come back
 	if p.Stuck[svcRef.Namespace] {
-		chain = append(chain, analyzer.Link{Component: "deadlock", Fault: true,
+		backend = append(backend, analyzer.Link{Component: "deadlock", Fault: true,
+			Facts: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(svcRef.Namespace), analyzer.FactDeleting)},
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "delete", "apiservice", name),
-				Why: fmt.Sprintf("The backend lives in namespace %s, which is being deleted: delete the APIService to break the cycle; reinstall its server in a namespace that stays, if it is still needed.", svcRef.Namespace)},
+				Premise: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(svcRef.Namespace), analyzer.FactDeleting)},
+				Why:     fmt.Sprintf("The backend lives in namespace %s, which is being deleted: delete the APIService to break the cycle; reinstall its server in a namespace that stays, if it is still needed.", svcRef.Namespace)},
 			Finding:  fmt.Sprintf("the APIService's backend Service lives in namespace %q, which is itself being deleted: its pods are gone or going, so discovery can never recover on its own. Delete the APIService (or recreate the backend elsewhere) to break the cycle", svcRef.Namespace),
 			Evidence: []analyzer.Evidence{analyzer.FieldEvidence(a, "spec.service", fmt.Sprintf("spec.service: %s/%s:%d", svcRef.Namespace, svcRef.Name, port))}})
 		summary += fmt.Sprintf(" in namespace %s, which is itself being deleted (self-inflicted deadlock)", svcRef.Namespace)
 	}
-	chain = append(chain, ix.BackendChain(svcRef)...)
-	return chain, summary, kasLines
+	return head, backend, summary, kasLines
+}
+
+// conditionFacts are what an APIService's Available condition establishes about its
+// Service: the aggregator checks that the Service exists and has endpoints.
+func conditionFacts(ref *objects.ServiceReference, c *objects.Condition) []analyzer.Fact {
+	if c.Status == "True" {
+		return nil
+	}
+	switch c.Reason {
+	case "ServiceNotFound":
+		return []analyzer.Fact{analyzer.F(analyzer.ServiceSubject(ref), analyzer.FactServiceMissing)}
+	case "MissingEndpoints":
+		return []analyzer.Fact{analyzer.F(analyzer.ServiceSubject(ref), analyzer.FactNoReadyEndpoints)}
+	}
+	return nil
 }
 
 // networkLinks adds what the bundle says about the network path from the control
 // plane to the pod network when the aggregator's calls time out or find no route:
 // cloud route-controller failures and cloud permission errors.
 func networkLinks(p *analyzer.Pass) []analyzer.Link {
-	cloud := p.Lines(cloudKey)
-	if len(cloud) == 0 {
+	ix := p.Index
+	routeLines, denials := ix.CloudLines(kubemsg.CloudRoute)
+	if len(routeLines)+len(denials) == 0 {
 		// a hypothesis from the error class, not a proven fault: never the root
 		return []analyzer.Link{{Component: "network path (control plane → pod network)",
-			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "nodes", "-o", "wide") + " && " + analyzer.Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=cloud-controller-manager", "--tail=500"),
+			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "nodes", "-o", "wide") + " && " + analyzer.CloudLogsCommand,
 				Why: "kube-apiserver's calls to the backend time out or find no route: check the routes from the control-plane hosts to the pod network (cloud route table, CNI, firewalls, security groups)."},
-			Finding: "the calls time out or find no route, which points at the network path (routes, CNI, firewalls) rather than at the backend pods; the bundle has no cloud-controller-manager or CNI log line about routes or permissions (collect: cloud-controller-manager and CNI logs, the node's routing table `ip route`, the cloud route table)"}}
+			Finding: "the calls time out or find no route, which points at the network path (routes, CNI, firewalls) rather than at the backend pods; the bundle has no cloud-controller-manager or CNI log line about routes or permissions (collect: cloud-controller-manager and CNI logs, the node's routing table (ip route), the cloud route table)"}}
 	}
-	lines := append([]*logs.Entry{}, cloud...)
-	analyzer.SortEntries(lines)
-	var perm, route bool
-	for _, e := range lines {
-		d := e.Detail()
-		if strings.Contains(d, "reconcile node routes") || strings.Contains(d, "Could not create route") {
-			route = true
-		}
-		if strings.Contains(d, "UnauthorizedOperation") || strings.Contains(d, "AuthorizationFailed") || strings.Contains(d, "AccessDenied") {
-			perm = true
-		}
-	}
+	// a refused call ("Couldn't reconcile node routes: ... UnauthorizedOperation") is
+	// filed as a refusal: the permission link says it; the route link shows the others
 	comp := "cloud-controller-manager (route controller)"
-	if c := lines[0].Component; c != "" && c != "cloud-controller-manager" {
+	first := append(append([]*logs.Entry{}, routeLines...), denials...)
+	analyzer.SortEntries(first)
+	if c := first[0].Component; c != "" && c != "cloud-controller-manager" {
 		comp = c
 	}
-	var routeLines, permLines []*logs.Entry
-	for _, e := range lines {
-		d := e.Detail()
-		if strings.Contains(d, "UnauthorizedOperation") || strings.Contains(d, "AuthorizationFailed") || strings.Contains(d, "AccessDenied") {
-			permLines = append(permLines, e)
-		} else {
-			routeLines = append(routeLines, e)
-		}
-	}
-	span := func(ls []*logs.Entry) string {
-		return fmt.Sprintf("%d log lines, first %s, last %s", len(ls), analyzer.FmtTime(ls[0].Time), analyzer.FmtTime(ls[len(ls)-1].Time))
-	}
-	logsCmd := analyzer.Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=cloud-controller-manager", "--tail=500")
 	var out []analyzer.Link
-	if route && len(routeLines) > 0 {
+	if len(routeLines) > 0 {
 		out = append(out, analyzer.Link{Component: comp, Fault: true, Evidence: analyzer.SampleLines(routeLines, 3),
-			Finding: "the route controller cannot create the routes to the pod network, so kube-apiserver cannot reach pods on other nodes. " + span(routeLines) + ".",
+			Finding: "the route controller cannot create the routes to the pod network, so kube-apiserver cannot reach pods on other nodes. " + analyzer.LineSpan(routeLines) + ".",
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "nodes", "-o", "custom-columns=NAME:.metadata.name,PODCIDR:.spec.podCIDR,NETWORK:.status.conditions[?(@.type==\"NetworkUnavailable\")].reason"),
 				Why: "Restore the routes from the control plane to every node's pod CIDR (the route controller recreates them once it can)."}})
 	}
-	if perm {
-		quote := strings.TrimSpace(permLines[0].Detail())
-		out = append(out, analyzer.Link{Component: "cloud permissions of the route controller", Fault: true, Evidence: analyzer.SampleLines(permLines, 3),
-			Finding: "the cloud refuses the route controller's calls: its IAM role or policy lacks the permissions it needs. " + span(permLines) + ".",
-			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: logsCmd + " | grep -E 'UnauthorizedOperation|AuthorizationFailed|AccessDenied'",
-				Why: "Restore the cloud route controller's permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + analyzer.Clip(quote, 200) + "). The routes come back on its next pass, kube-apiserver reaches the backend again and every stuck namespace finishes on its own."}})
-	}
-	if len(out) == 0 {
-		out = append(out, analyzer.Link{Component: comp, Fault: true, Evidence: analyzer.SampleLines(lines, 4),
-			Finding: "lines about pod-network routes or cloud permissions (" + span(lines) + ")"})
+	if l, ok := ix.CloudPermissionLink(kubemsg.CloudRoute, "route controller",
+		"The routes come back on its next pass, kube-apiserver reaches the backend again and every stuck namespace finishes on its own."); ok {
+		out = append(out, l)
 	}
 	return out
 }

@@ -21,10 +21,14 @@ var Rule = &analyzer.Rule{
 NamespaceContentRemaining is True while NamespaceFinalizersRemaining is not: the
 objects were asked to go but are still there, typically pods in graceful termination
 on a node that no longer reports (the kubelet must confirm the pod's end), or objects
-whose deletion failed for another reason recorded in NamespaceDeletionContentFailure.`,
-	Phrases: []string{"unexpected items still remain in namespace"}, // namespace deleter (the only trace before 1.16)
+whose deletion failed for another reason recorded in NamespaceDeletionContentFailure.
+
+A generic rule: it reports the resources and objects no specific cause claims (those
+an admission or conversion webhook, a failing API group, the controller not running
+or pods-first deletion already explain are not reported again).`,
 	Kinds:   []string{"Pod", "Node"},
 	Run:     runContentRemaining,
+	Generic: true,
 	Ladder:  ladder,
 	Example: example,
 }
@@ -33,6 +37,9 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	c := p.ConditionTrue(kubemsg.CondContentRemaining)
 	if c == nil && p.Condition(kubemsg.CondContentRemaining) == nil {
 		if lines := p.Index.ContentStillRemains[p.Namespace]; len(lines) > 0 {
+			if by := p.ClaimedContent(); len(by) > 0 {
+				return nil, p.ExplainedBy(by...)
+			}
 			return fromLog(p, lines), ""
 		}
 	}
@@ -45,10 +52,20 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	if f := p.ConditionTrue(kubemsg.CondFinalizersRemaining); f != nil {
 		return nil, fmt.Sprintf("%s is True: the objects that remain carry finalizers", f.Type)
 	}
+	if by := p.ClaimedContent(); len(by) > 0 {
+		return nil, p.ExplainedBy(by...)
+	}
 	items := kubemsg.ParseContentRemaining(c.Message)
-	var parts []string
+	var parts, claimedBy []string
 	for _, it := range items {
+		if t := p.ClaimedResource(it.GroupResource()); t != "" {
+			claimedBy = append(claimedBy, t)
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("%d %s", it.Count, it.GroupResource()))
+	}
+	if len(items) > 0 && len(parts) == 0 {
+		return nil, p.ExplainedBy(claimedBy...)
 	}
 	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
 		Objects: []analyzer.ObjectRef{}, Evidence: []analyzer.Evidence{analyzer.ConditionEvidence(p.Object, c)}}
@@ -58,7 +75,7 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	var pods, deadNodes, nodeNames []string
 	seenNode := map[string]bool{}
-	for _, o := range p.Index.InNamespace(p.Namespace, "Pod") {
+	for _, o := range p.Objects("Pod") {
 		if o.DeletionTimestamp.IsZero() {
 			continue
 		}

@@ -26,11 +26,10 @@ Lease not renewed long before the bundle was captured, a kube-controller-manager
 that is missing or not Ready, its log ending before the namespace was deleted, or a
 namespace deleted minutes ago with no deletion conditions at all on a version that
 sets them (1.16+).`,
-	Kinds:    []string{"Lease", "Pod"},
-	Run:      runControllerNotRunning,
-	Explains: []string{"content-remaining"},
-	Ladder:   ladder,
-	Example:  func(*analyzer.Pass) analyzer.Cause { return analyzer.Cause{} },
+	Kinds:   []string{"Lease", "Pod"},
+	Run:     runControllerNotRunning,
+	Ladder:  ladder,
+	Example: func(*analyzer.Pass) analyzer.Cause { return analyzer.Cause{} },
 }
 
 func ladder(*analyzer.Pass, *analyzer.Cause) []analyzer.RemediationStep {
@@ -137,6 +136,7 @@ func runControllerNotRunning(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		Finalizers: []string{}, Objects: []analyzer.ObjectRef{}, Evidence: ev}
 	cause.Summary = "The namespace controller is not running: " + strings.Join(signals, "; ") + ". Nothing deletes the namespace's content until kube-controller-manager runs and holds the leadership again."
 	cause.Chain = []analyzer.Link{{Component: "kube-controller-manager", Finding: strings.Join(signals, "; "), Evidence: ev, Fault: true}}
+	cause.ClaimContent() // nothing is deleted while the controller is not running
 	return []analyzer.Cause{cause}, ""
 }
 

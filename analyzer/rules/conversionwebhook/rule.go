@@ -9,6 +9,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // Name is the cause type this rule reports.
@@ -24,14 +25,13 @@ deleting its objects at another version than the stored one calls the webhook. W
 webhook's Service gone, every list fails ("conversion webhook for <group/version>,
 Kind=<Kind> failed: ..."), so the namespace controller cannot delete the objects and
 the garbage collector and quota controllers cannot list them.`,
-	Phrases:  []string{"conversion webhook"}, // apiextensions-apiserver: "conversion webhook for %v failed: %v"
-	Kinds:    []string{"CustomResourceDefinition", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
-	Collect:  collect,
-	Run:      runConversionWebhook,
-	Explains: []string{"content-remaining"},
-	Ladder:   ladder,
-	Risks:    risks,
-	Example:  example,
+	Lines: []analyzer.Match{{Phrases: []string{"conversion webhook"}, // apiextensions-apiserver: "conversion webhook for %v failed: %v"
+		Keys: collect}},
+	Kinds:   []string{"CustomResourceDefinition", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
+	Run:     runConversionWebhook,
+	Ladder:  ladder,
+	Risks:   risks,
+	Example: example,
 }
 
 // collect keeps every conversion webhook failure (key "").
@@ -77,6 +77,7 @@ func runConversionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			continue
 		}
 		cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(crd))
+		cause.ClaimResource(crd.CRD.Plural + "." + crd.CRD.Group) // its objects can be neither listed nor deleted
 		fd := fmt.Sprintf("CRD %s: conversion strategy %s, versions %v (storage %s)", crd.Name, crd.CRD.ConversionStrategy, crd.CRD.Versions, crd.CRD.StorageVersion)
 		chain = append(chain, analyzer.Link{Component: "CRD " + crd.Name, Finding: fd, Evidence: []analyzer.Evidence{{File: crd.Source.File, Line: crd.Source.Line, Object: crd.Ref(), Text: fd}}, Fault: true,
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "crd", crd.Name, "-o", "jsonpath={.spec.conversion}"),
@@ -85,8 +86,28 @@ func runConversionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		if svc := crd.CRD.ConversionService; svc != nil {
 			chain = append(chain, ix.BackendChain(svc)...)
 			s += fmt.Sprintf(": its Service %s/%s cannot be called", svc.Namespace, svc.Name)
+			if p.Stuck[svc.Namespace] {
+				chain = append(chain, analyzer.DeadlockLink("the conversion webhook's backend", svc.Namespace, fmt.Sprintf("Service %s/%s", svc.Namespace, svc.Name),
+					&analyzer.RemediationStep{Risk: analyzer.RiskCaution, Command: analyzer.Cmd("kubectl", "patch", "crd", crd.Name, "--type=merge", "-p", noConversion),
+						Why: noConversionWhy(svc.Namespace)}, nil))
+				s += fmt.Sprintf(", in namespace %s, itself being deleted (self-inflicted deadlock)", svc.Namespace)
+			}
 		}
 		break
+	}
+	if len(cause.Objects) == 0 {
+		chain = append(chain, analyzer.Link{Component: "CRD of " + f.Kind + " (" + kubemsg.GroupOf(f.GroupVersion) + ")",
+			Finding: "not in the bundle (collect: kubectl get crd -o json)", Facts: []analyzer.Fact{analyzer.F("CRD of "+f.Kind, analyzer.FactNotInBundle)}})
+		if svc, ok := kubemsg.ParseCalledService(f.Detail); ok {
+			ref := &objects.ServiceReference{Namespace: svc.Namespace, Name: svc.Name}
+			chain = append(chain, ix.CalledServiceChain(ref, svc.NotFound, fmt.Sprintf("the conversion call's error says service %q not found", ref.Name), ev)...)
+			s += fmt.Sprintf(": its Service %s/%s (from the call's URL) cannot be called", ref.Namespace, ref.Name)
+			if p.Stuck[ref.Namespace] {
+				chain = append(chain, analyzer.DeadlockLink("the conversion webhook's backend", ref.Namespace, fmt.Sprintf("Service %s/%s, from the call's URL", ref.Namespace, ref.Name),
+					&analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: FindCRDCmd(f), Why: fmt.Sprintf("Find the CRD of %s (it is not in the bundle; this prints its name and conversion settings and changes nothing): its conversion webhook's backend is in namespace %s, which is being deleted, so the next step, turning its conversion off, is the fix.", f.Kind, ref.Namespace)}, ev))
+				s += fmt.Sprintf(", in namespace %s, itself being deleted (self-inflicted deadlock)", ref.Namespace)
+			}
+		}
 	}
 	if len(ev) > 0 && len(lines) > 0 {
 		cause.Confidence = "high"
@@ -95,17 +116,87 @@ func runConversionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	cause.Summary = s + ", so the namespace controller cannot list or delete those objects."
 	cause.Evidence = ev
 	cause.AttachLines(lines, p.Deletion, "conversion webhook failures", 8)
+	if len(cause.Objects) == 0 && f.GroupVersion != "" {
+		cause.ClaimGroup(kubemsg.GroupOf(f.GroupVersion)) // the CRD is not in the bundle: its group
+	}
 	return []analyzer.Cause{cause}, ""
+}
+
+// noConversion turns a CRD's conversion webhook off: objects are then served at the
+// requested version without conversion (apiextensions rejects a webhook config with
+// strategy None, so it is removed with it).
+const noConversion = `{"spec":{"conversion":{"strategy":"None","webhook":null}}}`
+
+func noConversionWhy(ns string) string {
+	return fmt.Sprintf("The conversion webhook's backend is in namespace %s, which is being deleted: it can never answer again, so this is the fix that works. Objects are then served without conversion (fine when they are all stored at one version; check the CRD's status.storedVersions); reinstall the operator with its webhook in a namespace that stays, if it is still needed.", ns)
+}
+
+// FindCRDCmd prints the name and conversion settings of the CRD of a failing
+// conversion (read-only): the first step when the bundle does not have the CRD.
+// With nameOnly it prints only the name (for the step that acts on it).
+func FindCRDCmd(f kubemsg.ConversionFailure, nameOnly ...bool) string {
+	out := `.metadata.name + " " + (.spec.conversion | tojson) + " stored: " + (.status.storedVersions | tojson)`
+	if len(nameOnly) > 0 && nameOnly[0] {
+		out = `.metadata.name`
+	}
+	return analyzer.Cmd("kubectl", "get", "crd", "-o", "json") + " | " +
+		analyzer.Cmd("jq", "-r", "--arg", "g", kubemsg.GroupOf(f.GroupVersion), "--arg", "k", f.Kind,
+			`.items[]|select(.spec.group == $g and .spec.names.kind == $k) | `+out)
 }
 
 func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 	var steps []analyzer.RemediationStep
+	if len(c.Objects) == 0 && p != nil {
+		if f, ok := failureOf(c); ok {
+			deleting := analyzer.Fact{}
+			for _, l := range c.Chain {
+				if l.Component == "deadlock" && len(l.Facts) > 0 {
+					deleting = l.Facts[0]
+				}
+			}
+			steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: FindCRDCmd(f),
+				Why: fmt.Sprintf("Find the CRD of %s (it is not in the bundle; this prints its name, conversion settings and stored versions, and changes nothing), then restore the conversion webhook's Service and pods (reinstall the operator that serves it).", f.Kind)})
+			patch := FindCRDCmd(f, true) + " | xargs -r -I{} kubectl patch crd {} --type=merge -p " + analyzer.ShellQuote(noConversion)
+			why := "Turns the CRD's conversion webhook off (found above): objects are then served at the requested version without conversion, which is only right when they are all stored at one version (status.storedVersions); the operator's webhook is bypassed until it is reinstalled."
+			step := analyzer.RemediationStep{Risk: analyzer.RiskCaution, Command: patch, Why: why}
+			if deleting.Is != "" {
+				step.Why = noConversionWhy(strings.TrimPrefix(deleting.Subject, "namespace "))
+				step.Premise = []analyzer.Fact{deleting}
+			}
+			steps = append(steps, step)
+		}
+	}
 	for _, o := range c.Objects {
 		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
 			Command: analyzer.Cmd("kubectl", "get", "crd", o.Name, "-o", "jsonpath={.spec.conversion}") + "   # restore the conversion webhook's Service",
 			Why:     "Bring the conversion webhook back; listing and deleting the custom resources works again."})
 	}
 	return steps
+}
+
+// failureOf re-reads the conversion failure a cause was built from (its first link).
+func failureOf(c *analyzer.Cause) (kubemsg.ConversionFailure, bool) {
+	for _, l := range c.Chain {
+		if l.Component != "namespace controller (kube-controller-manager)" {
+			continue
+		}
+		for _, e := range l.Evidence {
+			if f, ok := kubemsg.ParseConversionFailure(e.Text); ok {
+				return f, true
+			}
+		}
+	}
+	for _, e := range c.Evidence {
+		if f, ok := kubemsg.ParseConversionFailure(e.Text); ok {
+			return f, true
+		}
+	}
+	for _, e := range c.Related {
+		if f, ok := kubemsg.ParseConversionFailure(e.Detail()); ok {
+			return f, true
+		}
+	}
+	return kubemsg.ConversionFailure{}, false
 }
 
 // risks lists CRDs whose conversion webhook's backend is broken.

@@ -27,23 +27,31 @@ never removed and the namespace waits forever.
 
 Evidence: the NamespaceContentRemaining and NamespaceFinalizersRemaining conditions
 (counts and finalizer names), and the objects of the namespace in the dump that have
-metadata.finalizers, with whether anything in the bundle looks like their controller.`,
-	Kinds:    []string{"Deployment", "StatefulSet", "DaemonSet", "Pod", "CustomResourceDefinition"},
-	Run:      runFinalizers,
-	Explains: []string{"content-remaining"},
-	Ladder:   ladder,
-	Example:  example,
+metadata.finalizers, with whether anything in the bundle looks like their controller.
+
+A generic rule: it reports the objects and finalizers no specific cause claims (a
+finalizer a specific rule explains, on an object it names, is not reported twice).`,
+	Kinds:   []string{"Deployment", "StatefulSet", "DaemonSet", "Pod", "CustomResourceDefinition", "Node"},
+	Run:     runFinalizers,
+	Generic: true,
+	Ladder:  ladder,
+	Example: example,
 }
 
 func runFinalizers(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	ix := p.Index
 	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Objects: []analyzer.ObjectRef{}}
 	finalizers := map[string]bool{}
+	var claimedBy []string // causes found earlier that claim a finalizer or object
 	condFin := p.ConditionTrue(kubemsg.CondFinalizersRemaining)
 	condContent := p.ConditionTrue(kubemsg.CondContentRemaining)
 	if condFin != nil {
 		cause.Evidence = append(cause.Evidence, analyzer.ConditionEvidence(p.Object, condFin))
 		for _, f := range kubemsg.ParseFinalizersRemaining(condFin.Message) {
+			if t := p.ClaimedFinalizer(f.Finalizer); t != "" {
+				claimedBy = append(claimedBy, t)
+				continue
+			}
 			finalizers[f.Finalizer] = true
 		}
 	}
@@ -61,63 +69,141 @@ func runFinalizers(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		if len(o.Finalizers) == 0 || o.Kind == "Namespace" {
 			continue
 		}
+		if t := p.ClaimedBy(o); t != "" {
+			claimedBy = append(claimedBy, t)
+			continue
+		}
 		objs = append(objs, o)
 		for _, f := range o.Finalizers {
 			finalizers[f] = true
 		}
 	}
 	if len(finalizers) == 0 {
+		if why := p.ExplainedBy(claimedBy...); why != "" {
+			return nil, why
+		}
 		if c := p.Condition(kubemsg.CondFinalizersRemaining); c != nil {
 			return nil, fmt.Sprintf("%s is %s (%s) and no object of the namespace in the bundle has finalizers", c.Type, c.Status, c.Reason)
 		}
 		return nil, "no object of the namespace in the bundle has finalizers"
 	}
 	sort.Slice(objs, func(i, j int) bool { return objs[i].Ref() < objs[j].Ref() })
+	byFinalizer := map[string][]*objects.Object{}
 	for _, o := range objs {
 		ref := analyzer.ObjectRefOf(o)
 		ref.Resource = ix.ResourceName(o)
 		cause.Objects = append(cause.Objects, ref)
-		text := fmt.Sprintf("metadata.finalizers: %s", strings.Join(o.Finalizers, ", "))
-		if !o.DeletionTimestamp.IsZero() {
-			text += " (deletionTimestamp " + analyzer.FmtTime(o.DeletionTimestamp) + ": deletion requested, waiting for the finalizers)"
+		for _, f := range o.Finalizers {
+			byFinalizer[f] = append(byFinalizer[f], o)
 		}
-		cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "metadata.finalizers", o.Ref()+" "+text))
 	}
 	cause.Finalizers = analyzer.SortedKeys(finalizers)
 	if condFin != nil && len(objs) > 0 {
 		cause.Confidence = "high"
 	}
-	// who removes each finalizer
+	// who removes each finalizer (asked with the objects that carry it only)
+	links := map[string]analyzer.Link{}
+	verdicts := map[string]string{}
+	for _, f := range cause.Finalizers {
+		links[f], verdicts[f] = ix.FinalizerOwner(f, byFinalizer[f])
+	}
+	// objects sharing kind, finalizers and verdict are one group: one line, one command
+	cause.Groups = analyzer.GroupObjects(cause.Objects, func(o analyzer.ObjectRef) string {
+		var vs []string
+		for _, f := range o.Finalizers {
+			if v := verdicts[f]; v != "" && !analyzer.Contains(vs, v) {
+				vs = append(vs, v)
+			}
+		}
+		return strings.Join(vs, ", ")
+	})
+	for _, g := range cause.Groups {
+		o := objs[g.First]
+		var text string
+		if g.Count == 1 {
+			text = fmt.Sprintf("%s metadata.finalizers: %s", o.Ref(), strings.Join(o.Finalizers, ", "))
+			if !o.DeletionTimestamp.IsZero() {
+				text += " (deletionTimestamp " + analyzer.FmtTime(o.DeletionTimestamp) + ": deletion requested, waiting for the finalizers)"
+			}
+		} else {
+			text = fmt.Sprintf("%s in %s carry metadata.finalizers: %s", g.Describe(), p.Namespace, strings.Join(g.Finalizers, ", "))
+			if d := g.Deletions(); d != "" {
+				text += " (" + d + ": deletion requested, waiting for the finalizers)"
+			}
+			text += "; e.g. " + strings.Join(g.Examples, ", ") + " (this is the first; every object is in the JSON report)"
+		}
+		cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "metadata.finalizers", text))
+	}
 	var owners []string
 	for _, f := range cause.Finalizers {
-		link := ix.FinalizerOwnerLink(f, objs)
-		cause.Chain = append(cause.Chain, link)
+		link := links[f]
+		var carriers []analyzer.ObjectGroup
+		n := 0
+		for _, g := range cause.Groups {
+			if analyzer.Contains(g.Finalizers, f) {
+				carriers = append(carriers, g)
+				n += g.Count
+			}
+		}
+		if n > analyzer.GroupExamples {
+			// the link names the objects it holds: "2,500 PipelineRuns (tekton.dev) keep F"
+			link.Component = fmt.Sprintf("%s keep %s", analyzer.DescribeGroups(carriers), f)
+		}
+		cause.Chain = append(cause.Chain, p.FinalizerChain(&cause, f, link, objs)...) // who removes it, and what holds it
 		owners = append(owners, link.Finding)
 	}
+	// a few objects are named one by one; more are named by their groups
 	var what []string
-	for _, o := range objs {
-		what = append(what, o.Kind+" "+o.Name)
+	if len(objs) <= analyzer.GroupExamples*analyzer.GroupExamples {
+		for _, o := range objs {
+			what = append(what, o.Kind+" "+o.Name)
+		}
+	} else {
+		what = []string{analyzer.DescribeGroups(cause.Groups)}
 	}
+	n := len(objs)
+	if n == 0 {
+		n = len(what)
+	}
+	subject := strings.Join(what, ", ") + " in the namespace still carr" + analyzer.Plural(n, "y", "ies")
 	if len(what) == 0 {
-		what = append(what, "objects not included in the bundle")
+		subject = "Objects of the namespace that the bundle does not include still carry"
 		cause.Notes = append(cause.Notes, fmt.Sprintf("the objects holding the finalizers are not in the bundle; collect: kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n %s -o json", p.Namespace))
 	}
-	cause.Summary = fmt.Sprintf("%s in the namespace still carr%s finalizer%s %s. %s",
-		strings.Join(what, ", "), analyzer.Plural(len(what), "y", "ies"), analyzer.Plural(len(cause.Finalizers), "s", ""),
+	cause.Summary = fmt.Sprintf("%s finalizer%s %s. %s",
+		subject, analyzer.Plural(len(cause.Finalizers), "s", ""),
 		strings.Join(cause.Finalizers, ", "), strings.Join(owners, " "))
 	cause.Correlation = "finalizers leave no log line at default verbosity; see the objects' deletionTimestamp"
 	return []analyzer.Cause{cause}, ""
 }
 
 func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
-	var steps []analyzer.RemediationStep
+	steps := analyzer.MechanismSteps(c) // what holds each finalizer, found or to be found
 	for _, f := range c.Finalizers {
+		if analyzer.HasMechanism(f) {
+			continue // its mechanism says what holds it (above), not "restart its controller"
+		}
 		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
 			Command: analyzer.Comment(fmt.Sprintf("reinstall or restart the controller that owns %s, then watch: ", f)) + analyzer.Cmd("kubectl", "get", "ns", p.Namespace, "-w"),
 			Why:     fmt.Sprintf("Only the owner of %s knows what it guards (cloud resources, data, other objects); letting it finish is the only clean way.", f)})
 	}
+	// a group of a few objects gets a command per object; a larger one, one loop
+	key := func(kind, ns string, fins []string) string {
+		return kind + "\x00" + ns + "\x00" + strings.Join(fins, ",")
+	}
+	big := map[string]bool{}
+	for _, g := range c.Groups {
+		if g.Count <= analyzer.GroupExamples || len(g.Finalizers) == 0 {
+			continue
+		}
+		big[key(g.Kind, g.Namespace, g.Finalizers)] = true
+		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution,
+			Command: analyzer.FinalizerLoop(g),
+			Why: fmt.Sprintf("Removes the finalizers of the %s that carry %s (listed by the first command, patched one by one), without the cleanup their controller would do: whatever they guard outside Kubernetes (volumes, cloud resources, registrations) may be left behind.",
+				g.Describe(), g.Finalizers[0])})
+	}
 	for _, o := range c.Objects {
-		if len(o.Finalizers) == 0 {
+		if len(o.Finalizers) == 0 || len(big) > 0 && big[key(o.Kind, o.Namespace, o.Finalizers)] {
 			continue
 		}
 		res := o.Resource

@@ -34,20 +34,16 @@ Evidence: pods of the namespace with a deletionTimestamp and finalizers or on a 
 is not Ready, other objects of the namespace without a deletionTimestamp, the cluster's
 version, and the controller's "failed to delete pods for namespace" and V(5) "pods still
 remain, delaying deletion of other resources" lines.`,
-	Phrases:  []string{"failed to delete pods for namespace", "pods still remain, delaying deletion"},
-	Kinds:    []string{"Pod", "Node", "Deployment", "StatefulSet", "DaemonSet", "CustomResourceDefinition"},
-	Collect:  collect,
-	Run:      run,
-	Explains: []string{"finalizers-remaining", "content-remaining"},
-	Ladder:   ladder,
-	Example:  example,
+	Lines: []analyzer.Match{{Phrases: []string{"failed to delete pods for namespace", "pods still remain, delaying deletion"}, // KEP-5080 namespace deleter
+		Keys: collect}},
+	Kinds:   []string{"Pod", "Node", "Deployment", "StatefulSet", "DaemonSet", "CustomResourceDefinition"},
+	Run:     run,
+	Ladder:  ladder,
+	Example: example,
 }
 
 // collect keeps the ordered-deletion lines of the namespace controller, by namespace.
 func collect(_ *logs.Entry, d string) []string {
-	if !strings.Contains(d, "failed to delete pods for namespace") && !strings.Contains(d, "pods still remain") {
-		return nil // no regexp run for the other lines
-	}
 	if ns, _, ok := kubemsg.ParseOrderedDeletionFailure(d); ok {
 		return []string{ns}
 	}
@@ -173,6 +169,11 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		}
 	}
 	cause.Evidence = append(cause.Evidence, ctrl.Evidence...)
+	// the pods are its Objects; everything else waits, not yet deleted
+	for _, o := range heldBack {
+		cause.ClaimObject(o)
+	}
+	cause.ClaimContent()
 	cause.Related = lines
 	sum := fmt.Sprintf("Pods first: %d pod(s) of the namespace cannot go (%s), and with ordered namespace deletion nothing else is deleted until they do", len(pods), strings.Join(podDescs, "; "))
 	if len(heldBack)+dropped > 0 {

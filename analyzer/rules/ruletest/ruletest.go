@@ -33,6 +33,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // Want is a case's want.json.
@@ -203,4 +204,68 @@ func types(cs []analyzer.Cause) []string {
 		out = append(out, c.Type)
 	}
 	return out
+}
+
+// Load reads a case bundle (a directory) with the given rules' phrases and kinds, as
+// the command does, without its want.json and README.md.
+func Load(t testing.TB, rules []*analyzer.Rule, dir string) *bundle.Records {
+	t.Helper()
+	rec, err := bundle.Load(dir, bundle.Options{Keywords: analyzer.Phrases(rules), KeepObject: analyzer.KeepObject(rules),
+		Exclude: []string{"want.json", "README.md", "raw", "expected.json"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// Records builds records from objects made in the test, without a bundle on disk: a
+// rule's claims can be checked on a namespace described in a few lines. Every object
+// gets a source ("test.json", its position) so evidence can cite it.
+func Records(objs ...*objects.Object) *bundle.Records {
+	rec := &bundle.Records{Path: "test", FileObjects: map[string]int{}, Dropped: map[string]map[string]int{}}
+	for i, o := range objs {
+		if o.Source.File == "" {
+			o.Source.File = "test.json"
+			o.Source.Line = i + 1
+		}
+		rec.Objects = append(rec.Objects, o)
+		rec.FileObjects[o.Source.File]++
+		rec.ObjectCount++
+	}
+	rec.ObjectFiles = []string{"test.json"}
+	return rec
+}
+
+// CheckClaims fails when an object of the namespace's report is claimed by two causes,
+// or when an object of the namespace that blocks on its own (being deleted, with
+// finalizers) is claimed by none: every object is explained exactly once.
+func CheckClaims(t testing.TB, ns *analyzer.NamespaceReport, rec *bundle.Records) {
+	t.Helper()
+	by := map[string]string{}
+	for i := range ns.Causes {
+		c := &ns.Causes[i]
+		for _, k := range c.Claims() {
+			if !strings.HasPrefix(k, "object:") {
+				continue
+			}
+			if other, ok := by[k]; ok && other != c.Type {
+				t.Errorf("%s is claimed by both %s and %s", k, other, c.Type)
+			}
+			by[k] = c.Type
+		}
+	}
+	for _, o := range rec.Objects {
+		if o.Namespace != ns.Name || o.Kind == "Namespace" || len(o.Finalizers) == 0 || o.DeletionTimestamp.IsZero() {
+			continue
+		}
+		found := false
+		for k := range by {
+			if strings.HasSuffix(k, "/"+o.Kind+"/"+o.Namespace+"/"+o.Name) || k == "object:"+o.Kind+"/"+o.Namespace+"/"+o.Name {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s (finalizers %v, being deleted) is explained by no cause (causes %v)", o.Ref(), o.Finalizers, types(ns.Causes))
+		}
+	}
 }

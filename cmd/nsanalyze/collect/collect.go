@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/nsanalyze/nsanalyze/internal/shellsafe"
 )
 
 // Options are the settings baked into the script or spec.
@@ -36,7 +38,6 @@ type Options struct {
 var scriptBody string
 
 var (
-	reLabel   = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$`)
 	reTimeout = regexp.MustCompile(`^0*[1-9][0-9]*(s|m|h)?$`)
 )
 
@@ -55,7 +56,7 @@ func (o Options) check() (Options, error) {
 		return o, fmt.Errorf("--deadline %q: want a positive duration such as 30m or 2h", o.Deadline)
 	}
 	for _, ns := range o.Namespaces {
-		if !reLabel.MatchString(ns) {
+		if !shellsafe.ValidName(shellsafe.NamespaceName, ns) {
 			return o, fmt.Errorf("namespace %q is not a valid namespace name", ns)
 		}
 	}
@@ -69,12 +70,6 @@ func (o Options) check() (Options, error) {
 		o.LogTail = -1
 	}
 	return o, nil
-}
-
-// ShellQuote quotes s for POSIX sh as one single-quoted word (an embedded quote is closed,
-// escaped with a backslash and reopened).
-func ShellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Script returns the collect script.
@@ -93,11 +88,11 @@ func Script(o Options) (string, error) {
 	b.WriteString("# Kubernetes namespaces stuck in Terminating. Run: sh THIS-FILE   or: nsanalyze collect | sh\n")
 	b.WriteString("# Settings (the NSA_* environment variables below override them):\n")
 	b.WriteString("# Left out: the data of Secrets (only their metadata, type and key names are saved).\n")
-	fmt.Fprintf(&b, "nsa_timeout=%s\n", ShellQuote(o.RequestTimeout))
-	fmt.Fprintf(&b, "nsa_deadline=%s\n", ShellQuote(o.Deadline))
-	fmt.Fprintf(&b, "nsa_out_dir=%s\n", ShellQuote(o.OutDir))
-	fmt.Fprintf(&b, "nsa_namespaces=%s\n", ShellQuote(strings.Join(o.Namespaces, " ")))
-	fmt.Fprintf(&b, "nsa_log_tail=%s\n", ShellQuote(fmt.Sprint(o.LogTail)))
+	fmt.Fprintf(&b, "nsa_timeout=%s\n", shellsafe.QuoteAlways(o.RequestTimeout))
+	fmt.Fprintf(&b, "nsa_deadline=%s\n", shellsafe.QuoteAlways(o.Deadline))
+	fmt.Fprintf(&b, "nsa_out_dir=%s\n", shellsafe.QuoteAlways(o.OutDir))
+	fmt.Fprintf(&b, "nsa_namespaces=%s\n", shellsafe.QuoteAlways(strings.Join(o.Namespaces, " ")))
+	fmt.Fprintf(&b, "nsa_log_tail=%s\n", shellsafe.QuoteAlways(fmt.Sprint(o.LogTail)))
 	b.WriteString(scriptBody)
 	return b.String(), nil
 }
@@ -203,7 +198,7 @@ func TroubleshootSpec(o Options) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	b.WriteString("# nsanalyze collect --format troubleshoot: a read-only troubleshoot.sh SupportBundle for\n")
+	b.WriteString("# nsanalyze collect -o troubleshoot: a read-only troubleshoot.sh SupportBundle for\n")
 	b.WriteString("# namespaces stuck in Terminating (no run, exec or copy collectors; nothing is created).\n")
 	b.WriteString("#   kubectl support-bundle ./nsanalyze-supportbundle.yaml   then:   nsanalyze support-bundle-*.tar.gz\n")
 	b.WriteString("# Not collected by troubleshoot (use `nsanalyze collect | sh` when these matter):\n")

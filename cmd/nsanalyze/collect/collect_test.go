@@ -23,6 +23,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+	"github.com/nsanalyze/nsanalyze/internal/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
@@ -107,10 +108,10 @@ func TestShellQuote(t *testing.T) {
 			if _, err := exec.LookPath(sh.argv[0]); err != nil {
 				continue
 			}
-			args := append(append([]string{}, sh.argv[1:]...), "-c", "printf '%s' "+ShellQuote(s))
+			args := append(append([]string{}, sh.argv[1:]...), "-c", "printf '%s' "+shellsafe.QuoteAlways(s))
 			out, err := exec.Command(sh.argv[0], args...).Output()
 			if err != nil || string(out) != s {
-				t.Errorf("%s: ShellQuote(%q) came back as %q (%v)", sh.name, s, out, err)
+				t.Errorf("%s: QuoteAlways(%q) came back as %q (%v)", sh.name, s, out, err)
 			}
 		}
 	}

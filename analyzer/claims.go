@@ -1,0 +1,308 @@
+package analyzer
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
+)
+
+// A cause claims what it explains, so that every object of a stuck namespace is
+// explained exactly once and none disappears:
+//
+//   - the objects it names (Cause.Objects, claimed automatically) or names only in
+//     its chain (Cause.ClaimObject: pods held back by ordered deletion, ...);
+//   - the log lines it rests on (Cause.Related, claimed automatically);
+//   - what the namespace's conditions count without naming objects: group-resources
+//     of NamespaceContentRemaining (Cause.ClaimResource, Cause.ClaimGroup), finalizer
+//     names of NamespaceFinalizersRemaining (Cause.ClaimFinalizer), or all remaining
+//     content (Cause.ClaimContent: nothing is deleted while the cause lasts).
+//
+// Specific rules run first, in registry order; generic rules (Rule.Generic:
+// finalizers-remaining, content-remaining) run after them and see only what nobody
+// claimed (Pass.Objects, Pass.Claimed...). A claim is per object, not per cause type:
+// a second object with its own finalizer beside one a specific cause explains is
+// still reported, by the generic rule, with its own ladder.
+
+// claimSet is what one cause claims beyond its Objects and Related lines.
+type claimSet struct {
+	objects    []string // object keys (claimKey)
+	resources  []string // group-resources: "pods", "widgets.example.com"
+	groups     []string // API groups: every resource of the group
+	finalizers []string
+	content    bool
+}
+
+func (c *Cause) claimSet() *claimSet {
+	if c.claims == nil {
+		c.claims = &claimSet{}
+	}
+	return c.claims
+}
+
+// ClaimObject claims an object the cause explains without listing it in Objects (an
+// object named only in its chain), with the finalizers it carries.
+func (c *Cause) ClaimObject(o *objects.Object) {
+	s := c.claimSet()
+	s.objects = append(s.objects, claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
+	s.finalizers = append(s.finalizers, o.Finalizers...)
+}
+
+// ClaimResource claims the objects of a group-resource ("pods", "widgets.example.com")
+// that the namespace's NamespaceContentRemaining condition counts.
+func (c *Cause) ClaimResource(groupResource string) {
+	c.claimSet().resources = append(c.claimSet().resources, groupResource)
+}
+
+// ClaimGroup claims the objects of every resource of an API group (those served by a
+// failing aggregated API, say).
+func (c *Cause) ClaimGroup(group string) {
+	if group == "" {
+		return // the core group: its resources are claimed one by one
+	}
+	c.claimSet().groups = append(c.claimSet().groups, group)
+}
+
+// ClaimFinalizer claims a finalizer the namespace's NamespaceFinalizersRemaining
+// condition names (the objects carrying it may not be in the bundle).
+func (c *Cause) ClaimFinalizer(f string) {
+	c.claimSet().finalizers = append(c.claimSet().finalizers, f)
+}
+
+// ClaimContent claims all the namespace's remaining content without finalizers of
+// its own: while the cause lasts nothing is deleted (the controller is not running,
+// an admission webhook refuses the deletes, pods-first deletion holds the rest back).
+// Objects that carry finalizers and are already being deleted are not claimed: they
+// are blockers in their own right.
+func (c *Cause) ClaimContent() { c.claimSet().content = true }
+
+// Claims lists what the cause claims, as sorted keys (for tests and debugging):
+// "object:KIND/NAMESPACE/NAME" (with "GROUP/" before KIND for API groups),
+// "resource:GR", "group:G", "finalizer:F", "content".
+func (c *Cause) Claims() []string {
+	var out []string
+	for _, o := range c.Objects {
+		out = append(out, "object:"+claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
+		for _, f := range o.Finalizers {
+			out = append(out, "finalizer:"+f)
+		}
+	}
+	if s := c.claims; s != nil {
+		for _, k := range s.objects {
+			out = append(out, "object:"+k)
+		}
+		for _, r := range s.resources {
+			out = append(out, "resource:"+r)
+		}
+		for _, g := range s.groups {
+			out = append(out, "group:"+g)
+		}
+		for _, f := range s.finalizers {
+			out = append(out, "finalizer:"+f)
+		}
+		if s.content {
+			out = append(out, "content")
+		}
+	}
+	sort.Strings(out)
+	return compactStrings(out)
+}
+
+func compactStrings(s []string) []string {
+	out := s[:0]
+	for i, x := range s {
+		if i == 0 || x != s[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// claimKey identifies an object across the records and ObjectRefs: group, kind,
+// namespace and name (the version does not make another object).
+func claimKey(apiVersion, kind, ns, name string) string {
+	g := ""
+	if i := strings.IndexByte(apiVersion, '/'); i >= 0 {
+		g = apiVersion[:i] + "/"
+	}
+	return g + kind + "/" + ns + "/" + name
+}
+
+// namespaceClaims is what the causes found so far for one namespace claim, with the
+// cause type of the first claimant of each.
+type namespaceClaims struct {
+	objects    map[string]string
+	resources  map[string]string
+	groups     map[string]string
+	finalizers map[string]string
+	lines      map[*logs.Entry]string
+	content    []string // cause types claiming all content
+	summaries  map[string]string
+}
+
+func newNamespaceClaims() *namespaceClaims {
+	return &namespaceClaims{objects: map[string]string{}, resources: map[string]string{}, groups: map[string]string{},
+		finalizers: map[string]string{}, lines: map[*logs.Entry]string{}, summaries: map[string]string{}}
+}
+
+// add records a cause's claims (the first claimant of each key keeps it).
+func (nc *namespaceClaims) add(c *Cause) {
+	put := func(m map[string]string, k string) {
+		if _, ok := m[k]; !ok {
+			m[k] = c.Type
+		}
+	}
+	for _, o := range c.Objects {
+		put(nc.objects, claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
+		for _, f := range o.Finalizers {
+			put(nc.finalizers, f)
+		}
+	}
+	for _, e := range c.Related {
+		if _, ok := nc.lines[e]; !ok {
+			nc.lines[e] = c.Type
+		}
+	}
+	if s := c.claims; s != nil {
+		for _, k := range s.objects {
+			put(nc.objects, k)
+		}
+		for _, r := range s.resources {
+			put(nc.resources, r)
+		}
+		for _, g := range s.groups {
+			put(nc.groups, g)
+		}
+		for _, f := range s.finalizers {
+			put(nc.finalizers, f)
+		}
+		if s.content && !Contains(nc.content, c.Type) {
+			nc.content = append(nc.content, c.Type)
+		}
+	}
+	if _, ok := nc.summaries[c.Type]; !ok {
+		nc.summaries[c.Type] = c.Summary
+	}
+}
+
+// Claimed reports whether a cause found earlier claims the object: by name, or, for
+// an object without finalizers of its own being deleted, through its resource, its
+// group or all content.
+func (p *Pass) Claimed(o *objects.Object) bool { return p.ClaimedBy(o) != "" }
+
+// ClaimedBy returns the cause type that claims the object, or "".
+func (p *Pass) ClaimedBy(o *objects.Object) string {
+	nc := p.claims
+	if nc == nil {
+		return ""
+	}
+	if t := nc.objects[claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name)]; t != "" {
+		return t
+	}
+	if len(o.Finalizers) > 0 && !o.DeletionTimestamp.IsZero() {
+		return "" // a blocker of its own: only a claim by name explains it
+	}
+	if t := nc.groups[o.Group()]; t != "" && o.Group() != "" {
+		return t
+	}
+	if t := nc.resources[p.Index.ResourceName(o)]; t != "" {
+		return t
+	}
+	if len(nc.content) > 0 {
+		return nc.content[0]
+	}
+	return ""
+}
+
+// ClaimedFinalizer returns the cause type that claims a finalizer (directly, or by
+// claiming an object that carries it), or "".
+func (p *Pass) ClaimedFinalizer(f string) string {
+	if p.claims == nil {
+		return ""
+	}
+	return p.claims.finalizers[f]
+}
+
+// ClaimedResource returns the cause type that claims the remaining objects of a
+// group-resource of the NamespaceContentRemaining condition ("pods",
+// "widgets.example.com"), through the resource, its group or all content, or "".
+func (p *Pass) ClaimedResource(groupResource string) string {
+	nc := p.claims
+	if nc == nil {
+		return ""
+	}
+	if t := nc.resources[groupResource]; t != "" {
+		return t
+	}
+	if i := strings.IndexByte(groupResource, '.'); i >= 0 {
+		if t := nc.groups[groupResource[i+1:]]; t != "" {
+			return t
+		}
+	}
+	if len(nc.content) > 0 {
+		return nc.content[0]
+	}
+	return ""
+}
+
+// ClaimedContent returns the cause types that claim all remaining content.
+func (p *Pass) ClaimedContent() []string {
+	if p.claims == nil {
+		return nil
+	}
+	return p.claims.content
+}
+
+// ClaimedLine returns the cause type that claims a log line, or "".
+func (p *Pass) ClaimedLine(e *logs.Entry) string {
+	if p.claims == nil {
+		return ""
+	}
+	return p.claims.lines[e]
+}
+
+// Objects returns the objects of the namespace (of one kind, or all when kind is "")
+// that no cause found so far claims: what a generic rule may still explain.
+func (p *Pass) Objects(kind string) []*objects.Object {
+	all := p.Index.InNamespace(p.Namespace, kind)
+	if p.claims == nil {
+		return all
+	}
+	out := all[:0]
+	for _, o := range all {
+		if !p.Claimed(o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// ExplainedBy says which causes found so far explain something, for a generic rule's
+// ruled-out reason: "explained by finalizers-remaining (summary)". types are the cause
+// types to name (duplicates are removed; empty: none).
+func (p *Pass) ExplainedBy(types ...string) string {
+	if p.claims == nil || len(types) == 0 {
+		return ""
+	}
+	seen := map[string]bool{}
+	var names, sums []string
+	for _, t := range types {
+		if t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		names = append(names, t)
+		if s := p.claims.summaries[t]; s != "" {
+			sums = append(sums, Clip(s, 200))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	out := "explained by " + strings.Join(names, ", ")
+	if len(sums) > 0 {
+		out += " (" + strings.Join(sums, "; ") + ")"
+	}
+	return out
+}

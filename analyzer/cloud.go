@@ -1,0 +1,88 @@
+package analyzer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
+)
+
+// The cloud controllers (cloud-controller-manager's route, service and node
+// controllers) are one module every rule asks: the index keeps their failure lines and
+// the clouds' refusals, each attributed to the controller it is about
+// (kubemsg.ParseCloudLine), so a load balancer's permission error is never read as the
+// route controller's.
+
+// cloudLines are the kept cloud lines of one controller.
+type cloudLines struct {
+	failures []*logs.Entry // the controller's own failures (that are not refusals)
+	denials  []*logs.Entry // the cloud refused one of its calls
+}
+
+// addCloudLine files a line under the controller it is about ("" when nothing in it
+// says which).
+func (ix *Index) addCloudLine(e *logs.Entry, d string) {
+	l, ok := kubemsg.ParseCloudLine(d, e.Caller)
+	if !ok {
+		return
+	}
+	if ix.cloud == nil {
+		ix.cloud = map[string]*cloudLines{}
+	}
+	c := ix.cloud[l.Controller]
+	if c == nil {
+		c = &cloudLines{}
+		ix.cloud[l.Controller] = c
+	}
+	if l.Denial {
+		c.denials = append(c.denials, e)
+	} else {
+		c.failures = append(c.failures, e)
+	}
+}
+
+// CloudLines returns a cloud controller's lines (kubemsg.CloudRoute, CloudService,
+// CloudNode; "" for refusals nothing attributes), oldest first: its own failures and
+// the cloud's refusals of its calls.
+func (ix *Index) CloudLines(controller string) (failures, denials []*logs.Entry) {
+	c := ix.cloud[controller]
+	if c == nil {
+		return nil, nil
+	}
+	failures = append([]*logs.Entry{}, c.failures...)
+	denials = append([]*logs.Entry{}, c.denials...)
+	SortEntries(failures)
+	SortEntries(denials)
+	return failures, denials
+}
+
+// CloudLogsCommand prints the cloud-controller-manager's recent log.
+var CloudLogsCommand = Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=cloud-controller-manager", "--tail=500")
+
+// cloudDenialGrep filters the log for the clouds' refusals.
+const cloudDenialGrep = " | grep -E 'UnauthorizedOperation|AuthorizationFailed|AccessDenied|PERMISSION_DENIED|permission for'"
+
+// CloudPermissionLink is the link a controller's refused calls prove ("the cloud
+// refuses the route controller's calls"), with its fix; ok is false when the bundle
+// holds no refusal attributed to it. what names the controller in prose ("route
+// controller"), rest says what comes back once the permissions are restored.
+func (ix *Index) CloudPermissionLink(controller, what, rest string) (Link, bool) {
+	_, denials := ix.CloudLines(controller)
+	if len(denials) == 0 {
+		return Link{}, false
+	}
+	quote := strings.TrimSpace(denials[0].Detail())
+	return Link{Component: "cloud permissions of the " + what, Fault: true, Evidence: SampleLines(denials, 3),
+		Finding: "the cloud refuses the " + what + "'s calls: its IAM role or policy lacks the permissions it needs. " + LineSpan(denials) + ".",
+		Fix: &RemediationStep{Risk: RiskSafe, Command: CloudLogsCommand + cloudDenialGrep,
+			Why: "Restore the cloud " + what + "'s permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + Clip(quote, 200) + "). " + rest}}, true
+}
+
+// LineSpan says how many log lines there are and when the first and last were written.
+func LineSpan(ls []*logs.Entry) string {
+	if len(ls) == 0 {
+		return "no log line"
+	}
+	return fmt.Sprintf("%d log lines, first %s, last %s", len(ls), FmtTime(ls[0].Time), FmtTime(ls[len(ls)-1].Time))
+}

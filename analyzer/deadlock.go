@@ -1,0 +1,40 @@
+package analyzer
+
+import (
+	"fmt"
+
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
+)
+
+// A backend (an APIService's, a webhook's, a conversion webhook's, a finalizer's
+// controller) that lives in a namespace being deleted is a self-inflicted deadlock:
+// its pods are gone or going and cannot come back (nothing new is created in a
+// namespace that is terminating), so restoring or restarting it cannot work; only
+// removing what points at it does. The rules say it with DeadlockLink, the deepest
+// link of their chain.
+
+// DeadlockLink is the link of a backend (what: "the webhook's backend", ...) that lives
+// in namespace ns, itself being deleted; fix is the one step that works.
+func DeadlockLink(what, ns, detail string, fix *RemediationStep, ev []Evidence) Link {
+	f := F(NamespaceSubject(ns), FactDeleting)
+	if fix != nil {
+		fix.Premise = append(fix.Premise, f)
+	}
+	finding := fmt.Sprintf("%s is in namespace %q, itself being deleted", what, ns)
+	if detail != "" {
+		finding += " (" + detail + ")"
+	}
+	return Link{Component: "deadlock", Fault: true, Evidence: ev, Facts: []Fact{f}, Fix: fix,
+		Finding: finding + ": it cannot come back on its own"}
+}
+
+// CalledServiceChain follows a Service read from a failed call's error (no object in
+// the bundle names it): the backend walk, where an error saying the Service is not
+// found makes it missing (why: how the error says it).
+func (ix *Index) CalledServiceChain(ref *objects.ServiceReference, notFound bool, why string, ev []Evidence) []Link {
+	links := ix.BackendChain(ref)
+	if notFound && len(links) > 0 && HasFact(links[0].Facts, ServiceSubject(ref), FactServiceUnknown) {
+		links[0] = ServiceMissingLink(ref, why, ev)
+	}
+	return links
+}

@@ -1,0 +1,420 @@
+package analyzer
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+)
+
+// A fingerprint names a problem's root so that the same fault reads the same in every
+// bundle: across clusters, Kubernetes versions, log formats, capture times and
+// --redact. It is made of the cause type, the cluster-wide things the cause names (its
+// identity) and the root's role, kind and state (docs/fingerprint.md has the grammar):
+//
+//	api-discovery-failure/apiservice=v1beta1.metrics.k8s.io/backend=pod-unschedulable
+//	finalizers-remaining/finalizer=kubevirt.io/virtOperatorFinalize/controller=absent
+//	admission-webhook/webhook=~3f2a9c1d/backend=connection-refused
+//
+// It holds no timestamp, count, pod hash, IP or namespace name. Public vocabulary stays
+// as it is (APIService names and API groups of well-known projects, Kubernetes' and
+// well-known projects' finalizers, built-in kinds); every other name (a customer's
+// webhook, API group, finalizer or kind) becomes a hashed placeholder "~" + 8 hex
+// digits of its SHA-256, the same for the same name everywhere, which --redact leaves
+// as it is (the placeholder confirms a guessed name, it does not reveal one).
+//
+// Every segment comes from the structured fields of the cause (APIServices, Webhooks,
+// Finalizers, GroupVersions, Objects) and from its chain: the root link's component
+// gives the root's kind, and one ordered table of phrases (rootStates, then the error
+// classes of kubemsg.ClassifyError) read from the root link up the faulty links gives
+// its state.
+
+// Fingerprint keys, in the order they appear in a fingerprint.
+const (
+	FPAPIService = "apiservice"
+	FPGroup      = "group"
+	FPWebhook    = "webhook"
+	FPFinalizer  = "finalizer"
+	FPKind       = "kind"
+	FPBackend    = "backend"
+	FPController = "controller"
+	FPNode       = "node"
+)
+
+// FingerprintKeys are the keys a fingerprint segment may have, in their order.
+var FingerprintKeys = []string{FPAPIService, FPGroup, FPWebhook, FPFinalizer, FPKind, FPBackend, FPController, FPNode}
+
+// FingerprintSegment is one key=value part of a fingerprint.
+type FingerprintSegment struct {
+	Key, Value string
+}
+
+// Fingerprint returns the fingerprint of a cause (see above).
+func Fingerprint(c *Cause) string {
+	var segs []FingerprintSegment
+	add := func(key string, values []string) {
+		seen := map[string]bool{}
+		var vs []string
+		for _, v := range values {
+			if v == "" || IsRedactedValue(v) {
+				continue
+			}
+			if !PublicName(key, v) {
+				v = HashedName(v)
+			}
+			if !seen[v] {
+				seen[v] = true
+				vs = append(vs, v)
+			}
+		}
+		sort.Strings(vs)
+		for _, v := range vs {
+			segs = append(segs, FingerprintSegment{key, v})
+		}
+	}
+	add(FPAPIService, c.APIServices)
+	if len(c.APIServices) == 0 {
+		add(FPGroup, c.GroupVersions)
+	}
+	add(FPWebhook, c.Webhooks)
+	var kinds []string
+	for _, o := range c.Objects {
+		if o.Namespace != "" && o.Kind != "" {
+			kinds = append(kinds, o.Kind)
+		}
+	}
+	add(FPFinalizer, c.Finalizers)
+	if len(segs) == 0 {
+		// nothing cluster-wide names the cause (content left behind): the kinds of what remains
+		add(FPKind, kinds)
+	}
+	if role, value := rootState(c); role != "" {
+		segs = append(segs, FingerprintSegment{role, value})
+	}
+	return FormatFingerprint(c.Type, segs)
+}
+
+// FormatFingerprint writes a cause type and its segments in the fingerprint grammar:
+// cause-type *("/" key "=" value); characters outside [A-Za-z0-9._~:/-] are written %XX.
+func FormatFingerprint(causeType string, segs []FingerprintSegment) string {
+	var b strings.Builder
+	b.WriteString(causeType)
+	for _, s := range segs {
+		b.WriteString("/" + s.Key + "=" + escapeFPValue(s.Value))
+	}
+	return b.String()
+}
+
+func escapeFPValue(v string) string {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._~:/-", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+// ParseFingerprint splits a fingerprint (or a fingerprint pattern) into its cause type
+// and segments. A segment starts at a "/" followed by a known key and "="; a value may
+// hold "/" (finalizer names do). It fails on an empty cause type, a first segment that
+// is not key=value, or an unknown key.
+func ParseFingerprint(s string) (causeType string, segs []FingerprintSegment, err error) {
+	starts := []int{}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '/' {
+			continue
+		}
+		rest := s[i+1:]
+		if eq := strings.IndexByte(rest, '='); eq > 0 && isFPKey(rest[:eq]) {
+			starts = append(starts, i)
+		}
+	}
+	end := len(s)
+	if len(starts) > 0 {
+		end = starts[0]
+	}
+	causeType = s[:end]
+	if ct, rest, ok := strings.Cut(causeType, "/"); ok && ct != "" && !strings.Contains(ct, "=") {
+		if key, _, ok := strings.Cut(rest, "="); ok {
+			return "", nil, fmt.Errorf("%q: unknown key %q (keys: %s)", s, key, strings.Join(FingerprintKeys, ", "))
+		}
+	}
+	if causeType == "" || strings.ContainsAny(causeType, "/=") {
+		return "", nil, fmt.Errorf("%q does not start with a cause type followed by /key=value segments (keys: %s)", s, strings.Join(FingerprintKeys, ", "))
+	}
+	for i, st := range starts {
+		e := len(s)
+		if i+1 < len(starts) {
+			e = starts[i+1]
+		}
+		key, value, _ := strings.Cut(s[st+1:e], "=")
+		if j := strings.IndexByte(value, '='); j >= 0 {
+			bad := value[:j]
+			if k := strings.LastIndexByte(bad, '/'); k >= 0 {
+				bad = bad[k+1:]
+			}
+			return "", nil, fmt.Errorf("%q: unknown key %q (keys: %s)", s, bad, strings.Join(FingerprintKeys, ", "))
+		}
+		segs = append(segs, FingerprintSegment{key, value})
+	}
+	return causeType, segs, nil
+}
+
+func isFPKey(k string) bool {
+	for _, x := range FingerprintKeys {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// PublicName reports whether a value of an identity key is public vocabulary, written
+// as it is in a fingerprint (otherwise it becomes its HashedName).
+func PublicName(key, v string) bool {
+	switch key {
+	case FPAPIService:
+		return publicAPIService(v)
+	case FPGroup:
+		return publicGroupVersion(v)
+	case FPWebhook:
+		return publicDNSName(v)
+	case FPFinalizer:
+		return publicFinalizer(v)
+	case FPKind:
+		return builtinKinds[v]
+	}
+	return true // the root segments hold fixed words
+}
+
+// HashedName is the placeholder of a customer-specific name in a fingerprint: "~" and
+// the first 8 hex digits of the SHA-256 of the name.
+func HashedName(name string) string {
+	h := sha256.Sum256([]byte(name))
+	return "~" + hex.EncodeToString(h[:4])
+}
+
+// publicGroup reports whether an API group is public vocabulary: Kubernetes' own, one
+// of a well-known project (kubemsg.WellKnownGroupOwner, the finalizer catalog's and
+// public domains), or a group without a dot (the legacy core names).
+func publicGroup(g string) bool {
+	g = strings.ToLower(g)
+	if g == "" || !strings.Contains(g, ".") || kubemsg.WellKnownGroupOwner(g) != "" {
+		return true
+	}
+	return publicDNSName(g)
+}
+
+func publicDNSName(n string) bool {
+	n = strings.ToLower(n)
+	reg := registrable(n)
+	if reg == "" {
+		return false
+	}
+	if knownDomain(reg) || knownDomain(n) {
+		return true
+	}
+	for _, d := range projectDomains {
+		if reg == d || n == d || strings.HasSuffix(n, "."+d) {
+			return true
+		}
+	}
+	return false
+}
+
+// projectDomains are domains of public projects whose API groups, webhooks and
+// finalizers appear in the known-issue catalog (analyzer/knownissues) without being in
+// the finalizer catalog: public vocabulary in a fingerprint (the knownissues tests check
+// that every name a shipped pattern spells out is public).
+var projectDomains = []string{
+	"agones.dev", "longhorn.io", "openservicemesh.io", "keda.sh", "knative.dev", "istio.io", "linkerd.io",
+	"kyverno.io", "gatekeeper.sh", "open-policy-agent.org", "tekton.dev", "argoproj.io", "crossplane.io",
+	"velero.io", "kubeflow.org", "projectcalico.org", "tigera.io", "cilium.io", "cattle.io", "rook.io",
+	"kubevirt.io", "cert-manager.io", "certmanager.k8s.io", "x-k8s.io", "k8s.io", "operators.coreos.com",
+	"openshift.io", "open-cluster-management.io", "elastic.co", "strimzi.io", "min.io", "vmware.com",
+	"netbird.io", "portworx.io", "trident.netapp.io", "netapp.io", "flux.io", "fluxcd.io",
+	"k14s.io", "hashicorp.com", "ceph.io", "nvidia.com", "amazon.com", "carvel.dev",
+	"kyverno.svc", "kyverno.svc-fail", "kyverno.svc-ignore", // Kyverno's webhook names (validate.kyverno.svc-fail)
+}
+
+// publicAPIService: an APIService name is version.group.
+func publicAPIService(name string) bool {
+	_, g, ok := strings.Cut(name, ".")
+	return ok && publicGroup(g)
+}
+
+func publicGroupVersion(gv string) bool {
+	g, _, ok := strings.Cut(gv, "/")
+	if !ok {
+		return true // "v1"
+	}
+	return publicGroup(g)
+}
+
+func publicFinalizer(f string) bool {
+	if WellKnownFinalizer(f) {
+		return true
+	}
+	if _, ok := LookupFinalizer(f); ok {
+		return true
+	}
+	dom, _, _ := strings.Cut(f, "/")
+	return strings.Contains(dom, ".") && publicDNSName(dom)
+}
+
+// builtinKinds are Kubernetes' own kinds (public vocabulary in a fingerprint).
+var builtinKinds = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields(`Pod Service Endpoints EndpointSlice ConfigMap Secret ServiceAccount PersistentVolumeClaim
+		Deployment StatefulSet DaemonSet ReplicaSet Job CronJob Ingress NetworkPolicy Role RoleBinding Lease Event
+		ResourceQuota LimitRange PodDisruptionBudget HorizontalPodAutoscaler ControllerRevision ReplicationController
+		CSIStorageCapacity PodTemplate`) {
+		builtinKinds[k] = true
+	}
+}
+
+// rootKinds map the first words of a root link's component to the root's kind and the
+// role it plays for the cause (what the state describes): "Pods kube-system app=x" is
+// a backend pod, "finalizer x/y" stands for the controller that owns the finalizer.
+var rootKinds = []struct {
+	prefix, kind, role string
+	// prefixed: the kind is written before the state (pod-unschedulable), because the
+	// state alone would not say what it is about
+	prefixed bool
+}{
+	{"Pods ", "pod", FPBackend, true},
+	{"Pod ", "pod", FPBackend, true},
+	{"Endpoints ", "endpoints", FPBackend, true},
+	{"EndpointSlices ", "endpoints", FPBackend, true},
+	{"Service ", "service", FPBackend, true},
+	{"Node ", "node", FPNode, false},
+	{"kubelet", "node", FPNode, false},
+	{"CRD ", "crd", FPBackend, true},
+	{"APIService ", "apiservice", FPBackend, false},
+	{"webhook ", "webhook", FPBackend, false},
+	{"deadlock", "deadlock", FPBackend, false},
+	{"network path", "network", FPBackend, true},
+	{"cloud permissions", "cloud", FPBackend, true},
+	{"cloud-controller-manager", "cloud", FPBackend, true},
+	{"kube-apiserver", "kube-apiserver", FPBackend, false},
+	{"namespace controller", "namespace-controller", FPBackend, false},
+	{"finalizer ", "finalizer", FPController, false},
+	{"kube-controller-manager", "kube-controller-manager", FPController, true},
+	{"other objects of ", "objects", FPBackend, true},
+}
+
+// rootStates are the phrases, tried in order on one link's finding, that name the
+// state of a root; the first that occurs wins. Error texts the table does not know
+// are classified by kubemsg.ClassifyError (connection-refused, timeout, x509, ...).
+var rootStates = []struct {
+	needles []string
+	state   string
+}{
+	{[]string{"not scheduled"}, "unschedulable"},
+	{[]string{"CrashLoopBackOff"}, "crashloop"},
+	{[]string{"ImagePullBackOff", "ErrImagePull", "InvalidImageName"}, "image-pull"},
+	{[]string{"no pod matches"}, "none"},
+	{[]string{"port names do not match"}, "port-mismatch"},
+	{[]string{"no backend pod can receive traffic"}, "not-ready"},
+	{[]string{"itself being deleted"}, "in-terminating-namespace"},
+	{[]string{"the cloud refuses"}, "permission-denied"},
+	{[]string{"cannot create the routes"}, "no-route"},
+	{[]string{"holds the leadership"}, "no-leader"},
+	{[]string{"log ", "ends at"}, "stopped"}, // both needles: see matchAll
+	{[]string{"conditions are stale"}, "stale-conditions"},
+	{[]string{"has no deletion conditions"}, "no-conditions"},
+	{[]string{"which is present but not healthy"}, "failing"},
+	{[]string{"nothing in the bundle looks like it", "which the bundle cannot name"}, "absent"},
+	{[]string{"The bundle shows it running"}, "running"},
+	{[]string{"so it cannot show whether it runs"}, "unknown"},
+	{[]string{"Ready=Unknown", "Ready=False", "NotReady"}, "not-ready"},
+	{[]string{"does not exist"}, "not-found"},
+	{[]string{"not Ready"}, "not-ready"},
+}
+
+// matchAll marks the rootStates entries whose needles must all occur (the others: any).
+var matchAll = map[string]bool{"stopped": true}
+
+func stateOf(text string) string {
+	for _, s := range rootStates {
+		hit := matchAll[s.state]
+		for _, n := range s.needles {
+			in := strings.Contains(text, n)
+			if matchAll[s.state] {
+				hit = hit && in
+			} else if in {
+				hit = true
+				break
+			}
+		}
+		if hit {
+			return s.state
+		}
+	}
+	if c := kubemsg.ClassifyError(text); c.Code != "unknown" {
+		return c.Code
+	}
+	return ""
+}
+
+// rootState returns the last segment of a fingerprint: the root's role and its kind
+// and state. The subject is the root link, or (no link shows a fault) the deepest link
+// of a known kind; its state is the first one named by its finding or, going up the
+// chain, by the finding of a faulty link above it ("unknown" when none names one).
+func rootState(c *Cause) (role, value string) {
+	subject := -1
+	for i := range c.Chain {
+		if c.Chain[i].Root {
+			subject = i
+		}
+	}
+	if subject < 0 {
+		for i := len(c.Chain) - 1; i >= 0 && subject < 0; i-- {
+			if k := kindOf(c.Chain[i].Component); k >= 0 && rootKinds[k].kind != "namespace-controller" {
+				subject = i
+			}
+		}
+	}
+	if subject < 0 {
+		return "", ""
+	}
+	k := kindOf(c.Chain[subject].Component)
+	if k < 0 {
+		role, value = FPBackend, "other"
+	} else {
+		role = rootKinds[k].role
+	}
+	state := stateOf(c.Chain[subject].Finding)
+	for i := subject - 1; i >= 0 && state == ""; i-- {
+		if c.Chain[i].Fault {
+			state = stateOf(c.Chain[i].Finding)
+		}
+	}
+	if state == "" {
+		state = "unknown"
+	}
+	if k >= 0 && rootKinds[k].prefixed && !strings.HasPrefix(state, rootKinds[k].kind+"-") {
+		return role, rootKinds[k].kind + "-" + state
+	}
+	if value != "" {
+		return role, value + "-" + state
+	}
+	return role, state
+}
+
+func kindOf(component string) int {
+	for i, k := range rootKinds {
+		if strings.HasPrefix(component, k.prefix) {
+			return i
+		}
+	}
+	return -1
+}
