@@ -114,3 +114,12 @@ func EscapeLine(s string) string { return shellsafe.EscapeLine(s) }
 
 // QuoteName shows a name from the bundle for prose, double-quoted and escaped.
 func QuoteName(s string) string { return shellsafe.QuoteName(s) }
+
+// EscapeJSON is shellsafe.EscapeJSON: the unsafe characters of encoded JSON as \u escapes.
+func EscapeJSON(b []byte) []byte { return shellsafe.EscapeJSON(b) }
+
+// EscapeBytes is shellsafe.EscapeBytes: bytes that are not UTF-8 spelled as \xNN.
+func EscapeBytes(s string) string { return shellsafe.EscapeBytes(s) }
+
+// EscapeNonASCII is shellsafe.EscapeNonASCII: every character outside printable ASCII escaped.
+func EscapeNonASCII(s string) string { return shellsafe.EscapeNonASCII(s) }

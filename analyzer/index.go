@@ -139,6 +139,9 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 		ix.guard.Add(kind, name)
 		ix.nameWarnings = append(ix.nameWarnings, diag.Warning{File: file, Line: line, Message: HostileName(kind, name)})
 	})
+	lookAlikes(rec, func(file string, line int, what, name, like string) {
+		ix.nameWarnings = append(ix.nameWarnings, diag.Warning{File: file, Line: line, Message: lookAlikeMessage(what, name, like)})
+	})
 	ix.guard.Prepare()
 	ix.captureTime()
 	return ix

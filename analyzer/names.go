@@ -1,7 +1,9 @@
 package analyzer
 
 import (
+	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
@@ -21,7 +23,101 @@ func NameWarnings(rec *bundle.Records) []diag.Warning {
 	invalidNames(rec, func(file string, line int, kind NameKind, name string) {
 		out = append(out, diag.Warning{File: file, Line: line, Message: HostileName(kind, name)})
 	})
+	lookAlikes(rec, func(file string, line int, what, name, like string) {
+		out = append(out, diag.Warning{File: file, Line: line, Message: lookAlikeMessage(what, name, like)})
+	})
 	return out
+}
+
+func lookAlikeMessage(what, name, like string) string {
+	return fmt.Sprintf("%s %s looks like %s %s but is another name (it holds characters of another script, full-width, invisible or not UTF-8): what the report says of one is not about the other",
+		what, QuoteName(name), what, QuoteName(like))
+}
+
+// lookAlikes calls found once for each name of the bundle's objects that reads like
+// another name of the same kind (namespaces among namespaces, objects among the
+// objects of their kind and namespace) without being it: "t\u043ebedeleted" with a
+// Cyrillic o beside "tobedeleted". One pass, one map of skeletons.
+func lookAlikes(rec *bundle.Records, found func(file string, line int, what, name, like string)) {
+	first := map[string]string{} // scope + skeleton -> first name
+	told := map[string]bool{}
+	check := func(f string, l int, what, scope, name string) {
+		if name == "" {
+			return
+		}
+		key := scope + "\x00" + Skeleton(name)
+		prev, ok := first[key]
+		switch {
+		case !ok:
+			first[key] = name
+		case prev != name && !told[scope+"\x00"+name]:
+			told[scope+"\x00"+name] = true
+			odd, like := name, prev
+			if isPlainASCII(odd) && !isPlainASCII(like) {
+				odd, like = like, odd
+			}
+			found(f, l, what, odd, like)
+		}
+	}
+	rec.EachObjectHead(func(o *objects.Object) {
+		f, l := o.Source.File, o.Source.Line
+		if o.Kind == "Namespace" {
+			check(f, l, "namespace", "ns", o.Name)
+		} else if o.Kind != "" {
+			check(f, l, o.Kind, o.Kind+"/"+o.Namespace, o.Name)
+		}
+		if o.Namespace != "" {
+			check(f, l, "namespace", "ns", o.Namespace)
+		}
+	})
+}
+
+func isPlainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || s[i] < 0x20 {
+			return false
+		}
+	}
+	return true
+}
+
+// Skeleton is the name as it reads: letters of other scripts that look like Latin
+// ones (Cyrillic, Greek, Armenian, Latin look-alikes, full-width forms) mapped to
+// them, invisible and format characters dropped, lower case. Two names with one
+// skeleton look alike (after Unicode's confusables, UTS #39, for the characters a
+// Kubernetes name can be mistaken for).
+func Skeleton(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 0xff01 && r <= 0xff5e: // full-width ASCII
+			r -= 0xfee0
+		case Unsafe(r) || unicode.Is(unicode.Mn, r):
+			continue
+		}
+		if c, ok := confusables[r]; ok {
+			r = c
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// confusables maps characters that look like a Latin letter or digit to it (from
+// Unicode's confusables.txt, the letters of names).
+var confusables = map[rune]rune{
+	// Cyrillic
+	'а': 'a', 'в': 'b', 'е': 'e', 'ё': 'e', 'һ': 'h', 'і': 'i', 'ї': 'i', 'ј': 'j', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o',
+	'р': 'p', 'с': 'c', 'т': 't', 'у': 'y', 'х': 'x', 'ѕ': 's', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'ӏ': 'l', 'ɡ': 'g', 'ү': 'y',
+	'А': 'a', 'В': 'b', 'Е': 'e', 'К': 'k', 'М': 'm', 'Н': 'h', 'О': 'o', 'Р': 'p', 'С': 'c', 'Т': 't', 'Х': 'x', 'Ү': 'y',
+	'Ѕ': 's', 'І': 'i', 'Ј': 'j', 'Ԁ': 'd',
+	// Greek
+	'α': 'a', 'ο': 'o', 'ν': 'v', 'ι': 'i', 'κ': 'k', 'ρ': 'p', 'τ': 't', 'υ': 'u', 'χ': 'x', 'ε': 'e', 'η': 'n', 'μ': 'u',
+	'Α': 'a', 'Β': 'b', 'Ε': 'e', 'Ζ': 'z', 'Η': 'h', 'Ι': 'i', 'Κ': 'k', 'Μ': 'm', 'Ν': 'n', 'Ο': 'o', 'Ρ': 'p', 'Τ': 't',
+	'Υ': 'y', 'Χ': 'x',
+	// Armenian, Latin look-alikes, symbols
+	'օ': 'o', 'ս': 'u', 'ց': 'g', 'ı': 'i', 'ɑ': 'a', 'ℓ': 'l', 'ǀ': 'l', 'ⅼ': 'l', 'ⅰ': 'i', 'ⅽ': 'c', 'ⅾ': 'd', 'ⅿ': 'm',
+	'‐': '-', '‑': '-', '‒': '-', '–': '-', '—': '-', '−': '-', '․': '.', 'ꓸ': '.',
 }
 
 // invalidNames calls found once for each name of the bundle's objects that Kubernetes

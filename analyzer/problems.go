@@ -206,6 +206,11 @@ func rootComponent(c *Cause) string {
 }
 
 // summarize writes the report's one-line summary and state.
+// Summarize writes the report's state and one-line summary again from its problems
+// and namespaces (a redacted copy is summarised from its redacted values, so the cut
+// of the summary falls on a token, never inside a name).
+func Summarize(r *Report) { summarize(r) }
+
 func summarize(r *Report) {
 	switch {
 	case len(r.Namespaces) > 0:

@@ -244,6 +244,16 @@ func coverage(ix *Index, r *Report) []Gap {
 	for _, ce := range collectorGaps(ix.Records.CollectorErrors) {
 		add(ce, Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
 	}
+	var encrypted []string
+	for _, w := range ix.Records.Warnings {
+		if w.Message == bundle.EncryptedMember {
+			encrypted = append(encrypted, w.File)
+		}
+	}
+	if len(encrypted) > 0 {
+		add(fmt.Sprintf("%d encrypted archive member%s, not read (%s)", len(encrypted), Plural(len(encrypted), "s", ""), strings.Join(firstN(encrypted, 8), ", ")),
+			Comment("extract the archive with its password (unzip -P ... or 7z x) and run nsanalyze on the extracted files"))
+	}
 	var undumped []string
 	for _, ns := range r.Namespaces {
 		if !ix.NamespaceDumped(ns.Name) && ValidName(NamespaceName, ns.Name) {

@@ -491,6 +491,13 @@ func mdText(s string) string {
 	return s
 }
 
+// MarkdownText is the one Markdown escaper of prose (mdText), for other writers of
+// Markdown (nsanalyze diff).
+func MarkdownText(s string) string { return mdText(s) }
+
+// MarkdownCode is a code span for a table cell (codeCell), for other writers of Markdown.
+func MarkdownCode(s string) string { return codeCell(s) }
+
 // cell escapes prose for a table cell.
 func cell(s string) string { return mdText(s) }
 

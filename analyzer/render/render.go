@@ -50,14 +50,134 @@ func RenderWith(w io.Writer, r *analyzer.Report, format string, o Options) error
 	return fmt.Errorf("unknown output format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }
 
-// JSON writes the nsanalyze/v1 JSON report.
-func JSON(w io.Writer, r *analyzer.Report) error { return WriteJSON(w, r) }
+// JSON writes the nsanalyze/v1 JSON report, streamed: the report's skeleton, then its
+// problems and namespaces one at a time, so memory does not grow with the output (the
+// bytes are those of WriteJSON on the whole report). Strings holding bytes that are not
+// UTF-8 spell them as text (\xff), so two names that differ only there stay distinct.
+func JSON(w io.Writer, r *analyzer.Report) error {
+	r = textBytes(r)
+	skel := *r
+	skel.Problems, skel.Namespaces = nil, nil
+	var head bytes.Buffer
+	if err := WriteJSON(&head, &skel); err != nil {
+		return err
+	}
+	// the skeleton holds `  "problems": null,` and `  "namespaces": null,` at the top
+	// level (two spaces: no string can hold a raw newline, so nothing else matches)
+	rest := head.Bytes()
+	for _, key := range []string{"problems", "namespaces"} {
+		marker := []byte("\n  \"" + key + "\": null")
+		i := bytes.Index(rest, marker)
+		if i < 0 {
+			return fmt.Errorf("render: JSON skeleton without %s", key)
+		}
+		if _, err := w.Write(rest[:i+len(marker)-len("null")]); err != nil {
+			return err
+		}
+		rest = rest[i+len(marker):]
+		var err error
+		switch key {
+		case "problems":
+			err = writeArray(w, r.Problems == nil, len(r.Problems), func(k int) any { return &r.Problems[k] })
+		case "namespaces":
+			err = writeArray(w, r.Namespaces == nil, len(r.Namespaces), func(k int) any { return &r.Namespaces[k] })
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(rest)
+	return err
+}
+
+// writeArray writes a top-level member's array as MarshalIndent would, one element
+// at a time.
+func writeArray(w io.Writer, isNil bool, n int, elem func(int) any) error {
+	switch {
+	case isNil:
+		_, err := io.WriteString(w, "null")
+		return err
+	case n == 0:
+		_, err := io.WriteString(w, "[]")
+		return err
+	}
+	if _, err := io.WriteString(w, "[\n    "); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("    ", "  ")
+	enc.SetEscapeHTML(false)
+	for k := 0; k < n; k++ {
+		b.Reset()
+		if err := enc.Encode(elem(k)); err != nil {
+			return err
+		}
+		out := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+		if k < n-1 {
+			out = append(out, ",\n    "...)
+		}
+		if _, err := w.Write(EscapeJSON(out)); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "\n  ]")
+	return err
+}
+
+// textBytes returns r, or a copy of it in which the bytes of strings that are not
+// UTF-8 are spelled as text (analyzer.EscapeText: `team\xffa`): the JSON encoder
+// would make them all U+FFFD.
+func textBytes(r *analyzer.Report) *analyzer.Report {
+	invalid := false
+	walkReportStrings(reflect.ValueOf(r).Elem(), func(s string) {
+		invalid = invalid || !utf8.ValidString(s)
+	})
+	if !invalid {
+		return r
+	}
+	c := *r
+	v := reflect.ValueOf(&c).Elem()
+	mapValue(v, func(s string) string {
+		if utf8.ValidString(s) {
+			return s
+		}
+		return strings.ToValidUTF8(analyzer.EscapeBytes(s), "")
+	})
+	return &c
+}
+
+func walkReportStrings(v reflect.Value, f func(string)) {
+	switch v.Kind() {
+	case reflect.String:
+		f(v.String())
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				walkReportStrings(v.Field(i), f)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			walkReportStrings(v.Index(i), f)
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			walkReportStrings(v.Elem(), f)
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			walkReportStrings(v.MapIndex(k), f)
+		}
+	}
+}
 
 // WriteJSON writes v as indented JSON in which no string holds a character that would
 // act on a terminal or hide text when the JSON is printed (`cat report.json`, `jq .`):
 // the encoder escapes C0 controls and turns bytes that are not UTF-8 into U+FFFD;
-// EscapeJSON writes C1 controls, DEL, bidirectional and zero-width characters as \u
-// escapes too. The decoded values are unchanged.
+// EscapeJSON writes C1 controls, DEL, bidirectional, zero-width and other invisible
+// characters, and the letters of mixed-script words, as \u escapes too. The decoded
+// values are unchanged.
 func WriteJSON(w io.Writer, v any) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -70,28 +190,8 @@ func WriteJSON(w io.Writer, v any) error {
 	return err
 }
 
-// EscapeJSON rewrites the unsafe characters (analyzer.Unsafe) of encoded JSON as \u
-// escapes: outside strings JSON holds only ASCII, so only string contents change, and
-// only in how they are spelled.
-func EscapeJSON(b []byte) []byte {
-	if !analyzer.NeedsEscape(string(b)) {
-		return b
-	}
-	var out bytes.Buffer
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			out.WriteString(`\ufffd`)
-		case analyzer.Unsafe(r) && r >= 0x20:
-			fmt.Fprintf(&out, `\u%04x`, r)
-		default:
-			out.Write(b[i : i+n])
-		}
-		i += n
-	}
-	return out.Bytes()
-}
+// EscapeJSON is analyzer.EscapeJSON: the one escaping path, for JSON.
+func EscapeJSON(b []byte) []byte { return analyzer.EscapeJSON(b) }
 
 // Clean escapes, in place, every string reachable from ptr (a pointer to a struct)
 // as the text formats do (analyzer.EscapeLine): for output that is not a report, such

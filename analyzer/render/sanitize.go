@@ -17,21 +17,76 @@ func printable(r *analyzer.Report) *analyzer.Report {
 	c := *r
 	v := reflect.ValueOf(&c).Elem()
 	cleanValue(v)
+	markNames(&c)
 	return &c
+}
+
+// InvalidNameMark follows a name Kubernetes would refuse wherever the text formats
+// show it as a name; its characters outside the name syntax are shown as escapes.
+const InvalidNameMark = " (not a valid Kubernetes name)"
+
+// markNames shows the namespace and object names of the (already copied and
+// escaped) report that Kubernetes would refuse with every character outside ASCII
+// escaped and InvalidNameMark after them: "t\u043ebedeleted" is not "tobedeleted".
+func markNames(c *analyzer.Report) {
+	mark := func(kind analyzer.NameKind, s *string) {
+		// an escaped name holds a backslash, which no valid name does: invalid either way
+		if *s != "" && !analyzer.ValidName(kind, *s) {
+			*s = analyzer.EscapeNonASCII(*s) + InvalidNameMark
+		}
+	}
+	c.Problems = append([]analyzer.Problem(nil), c.Problems...)
+	for i := range c.Problems {
+		p := &c.Problems[i]
+		p.Namespaces = append([]analyzer.ProblemNamespace(nil), p.Namespaces...)
+		for j := range p.Namespaces {
+			mark(analyzer.NamespaceName, &p.Namespaces[j].Name)
+		}
+	}
+	c.Namespaces = append([]analyzer.NamespaceReport(nil), c.Namespaces...)
+	for i := range c.Namespaces {
+		ns := &c.Namespaces[i]
+		mark(analyzer.NamespaceName, &ns.Name)
+		ns.Causes = append([]analyzer.Cause(nil), ns.Causes...)
+		for j := range ns.Causes {
+			objs := append([]analyzer.ObjectRef(nil), ns.Causes[j].Objects...)
+			for k := range objs {
+				mark(analyzer.NamespaceName, &objs[k].Namespace)
+				if objs[k].Kind != "APIService" && objs[k].Kind != "CustomResourceDefinition" {
+					mark(analyzer.ObjectName, &objs[k].Name)
+				}
+			}
+			ns.Causes[j].Objects = objs
+		}
+	}
 }
 
 // cleanValue replaces, in place, the strings reachable from v. Slices and pointers are
 // copied before they are changed, so the caller's report stays as it was.
 func cleanValue(v reflect.Value) {
+	mapValue(v, func(s string) string {
+		if needsCleaning(s) {
+			return cleanString(s)
+		}
+		return s
+	})
+}
+
+// mapValue replaces, in place, every string s reachable from v by f(s). Slices,
+// pointers and maps are copied before they are changed, so the caller's values stay
+// as they were.
+func mapValue(v reflect.Value, f func(string) string) {
 	switch v.Kind() {
 	case reflect.String:
-		if s := v.String(); needsCleaning(s) {
-			v.SetString(cleanString(s))
+		if s := v.String(); v.CanSet() {
+			if t := f(s); t != s {
+				v.SetString(t)
+			}
 		}
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
-			if f := v.Field(i); f.CanSet() {
-				cleanValue(f)
+			if fv := v.Field(i); fv.CanSet() {
+				mapValue(fv, f)
 			}
 		}
 	case reflect.Slice:
@@ -41,7 +96,7 @@ func cleanValue(v reflect.Value) {
 		cp := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
 		reflect.Copy(cp, v)
 		for i := 0; i < cp.Len(); i++ {
-			cleanValue(cp.Index(i))
+			mapValue(cp.Index(i), f)
 		}
 		v.Set(cp)
 	case reflect.Pointer:
@@ -50,7 +105,7 @@ func cleanValue(v reflect.Value) {
 		}
 		cp := reflect.New(v.Elem().Type())
 		cp.Elem().Set(v.Elem())
-		cleanValue(cp.Elem())
+		mapValue(cp.Elem(), f)
 		v.Set(cp)
 	case reflect.Map:
 		if v.IsNil() || v.Type().Elem().Kind() != reflect.String {
@@ -58,7 +113,7 @@ func cleanValue(v reflect.Value) {
 		}
 		cp := reflect.MakeMapWithSize(v.Type(), v.Len())
 		for _, k := range v.MapKeys() {
-			cp.SetMapIndex(k, reflect.ValueOf(cleanString(v.MapIndex(k).String())).Convert(v.Type().Elem()))
+			cp.SetMapIndex(k, reflect.ValueOf(f(v.MapIndex(k).String())).Convert(v.Type().Elem()))
 		}
 		v.Set(cp)
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	genbundle "github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
 	"github.com/nsanalyze/nsanalyze/fixtures"
@@ -335,15 +336,16 @@ func TestSlimPodsSameReport(t *testing.T) {
 				if !whole {
 					slimmed += rec.SlimPods.Len()
 				}
-				namespaces, names := analyzer.BundleNames(rec)
+				rd := redact.New()
+				rd.Records(rec)
+				tokens := rd.Tokens()
 				warnings := analyzer.NameWarnings(rec)
 				r := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
 				b, _ := json.MarshalIndent(struct {
-					Report     *analyzer.Report
-					Namespaces []string
-					Names      []string
-					Warnings   any
-				}{r, namespaces, names, warnings}, "", " ")
+					Report   *analyzer.Report
+					Tokens   map[string]string
+					Warnings any
+				}{r, tokens, warnings}, "", " ")
 				return string(b)
 			}
 			sameReport(t, "keeping pods slim", "slim", report(false), "whole", report(true))

@@ -39,9 +39,9 @@ Flags:
 
 // collectOptions are the flags of nsanalyze collect.
 type collectOptions struct {
-	output, format, timeout, outDir *string
-	namespaces                      *[]string
-	logTail                         *int
+	output, format, timeout, deadline, outDir *string
+	namespaces                                *[]string
+	logTail                                   *int
 }
 
 // collectFlags declares the flags of nsanalyze collect. -o is the output format, as in
@@ -51,7 +51,8 @@ func collectFlags(fs *pflag.FlagSet) runFunc {
 		format:     enumFlag(fs, "output", "o", "script", []string{"script", "troubleshoot"}, "what to write: script (POSIX sh) | troubleshoot (troubleshoot.sh SupportBundle spec)"),
 		output:     fs.String("output-file", "", "write to FILE instead of stdout (also --file)"),
 		namespaces: fs.StringSliceP("namespace", "n", nil, "also capture these namespaces in full (Terminating ones always are)"),
-		timeout:    fs.String("request-timeout", "30s", "kubectl --request-timeout for every call"),
+		timeout:    fs.String("request-timeout", "30s", "kubectl --request-timeout for every call (positive: 0 would mean none)"),
+		deadline:   fs.String("deadline", "30m", "the script stops after this long in all (the call in flight is stopped; what was saved is archived)"),
 		outDir:     fs.String("out-dir", ".", "directory the script writes its .tar.gz into"),
 		logTail:    fs.Int("log-tail", -1, "lines kept per component log, -1 = all"),
 	}
@@ -72,12 +73,12 @@ func collectFlags(fs *pflag.FlagSet) runFunc {
 }
 
 func (c *collectOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
-	output, format, namespaces, timeout, outDir, logTail := c.output, c.format, c.namespaces, c.timeout, c.outDir, c.logTail
+	output, format, namespaces, timeout, deadline, outDir, logTail := c.output, c.format, c.namespaces, c.timeout, c.deadline, c.outDir, c.logTail
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "error: nsanalyze collect takes no arguments, got %q\n", fs.Args())
 		return exitUsage
 	}
-	opts := collect.Options{Namespaces: *namespaces, RequestTimeout: *timeout, OutDir: *outDir, LogTail: *logTail, Version: buildVersion()}
+	opts := collect.Options{Namespaces: *namespaces, RequestTimeout: *timeout, Deadline: *deadline, OutDir: *outDir, LogTail: *logTail, Version: buildVersion()}
 	var text string
 	var err error
 	mode := os.FileMode(0o644)

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
 
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
@@ -256,46 +257,67 @@ func (o *diffOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 	for i, p := range paths {
 		name := fs.Arg(i)
 		rec, err := bundle.Load(p, opts)
-		if rec != nil {
-			logBundle(log, rec)
+		if rec != nil && !*redact {
+			logBundle(log, rec) // under --redact, once the tokens are known
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "error: %s: %s\n", analyzer.EscapeLine(name), analyzer.EscapeLine(err.Error()))
+			msg := name + ": " + redactpkg.Secrets(err.Error())
+			if *redact {
+				erd := newRedactor(fs.Args(), *namespaces)
+				erd.Records(rec)
+				erd.Text(msg)
+				setLogFilter(log, erd.String)
+				if rec != nil {
+					logBundle(log, rec)
+				}
+				msg = erd.String(msg)
+			}
+			fmt.Fprintf(stderr, "error: %s\n", analyzer.EscapeLine(msg))
 			return exitUsage
 		}
 		rec.Path = name
 		recs[i] = rec
 		reports[i] = analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: *namespaces})
 	}
+	reports[0], reports[1] = redactpkg.Scrub(reports[0]), redactpkg.Scrub(reports[1])
+	var rd *redactpkg.Redactor
 	if *redact {
 		// one mapping for both bundles, so the same name has the same token on both sides
-		merged := &analyzer.Report{Namespaces: append(append([]analyzer.NamespaceReport{}, reports[0].Namespaces...), reports[1].Namespaces...),
-			Risks: append(append([]analyzer.Risk{}, reports[0].Risks...), reports[1].Risks...)}
-		n0, m0 := analyzer.BundleNames(recs[0])
-		n1, m1 := analyzer.BundleNames(recs[1])
-		red, _ := analyzer.Redact(merged, append(n0, n1...), append(m0, m1...))
-		k := len(reports[0].Namespaces)
-		r0, r1 := *reports[0], *reports[1]
-		r0.Namespaces, r1.Namespaces = red.Namespaces[:k], red.Namespaces[k:]
-		kr := len(reports[0].Risks)
-		r0.Risks, r1.Risks = red.Risks[:kr], red.Risks[kr:]
+		rd = newRedactor(fs.Args(), *namespaces)
+		rd.Records(recs[0])
+		rd.Records(recs[1])
+		rd.Report(reports[0])
+		rd.Report(reports[1])
+		r0, r1 := rd.Apply(reports[0]), rd.Apply(reports[1])
 		r0.Bundle.Path, r1.Bundle.Path = "OLD", "NEW"
-		reports[0], reports[1] = &r0, &r1
+		reports[0], reports[1] = r0, r1
+		setLogFilter(log, rd.String)
+		logBundle(log, recs[0])
+		logBundle(log, recs[1])
 	}
 	d := diffReports(reports[0], reports[1])
 	d.Generator = generator()
 	d.Namespaces = *namespaces
+	if rd != nil {
+		d.Namespaces = nil
+		for _, n := range *namespaces {
+			d.Namespaces = append(d.Namespaces, rd.String(n))
+		}
+	}
+	ew := &errWriter{w: stdout}
 	switch *output {
 	case "json":
-		if err := render.WriteJSON(stdout, d); err != nil { // no raw C1, bidi or zero-width character
-			return exitUsage
-		}
+		_ = render.WriteJSON(ew, d) // no raw C1, bidi or zero-width character
 	case "markdown", "md":
 		render.Clean(d) // names and verdicts from the bundle: escaped as in the report
-		writeDiffMarkdown(stdout, d)
+		writeDiffMarkdown(ew, d)
 	default:
 		render.Clean(d)
-		writeDiffText(stdout, d)
+		writeDiffText(ew, d)
+	}
+	if ew.err != nil {
+		fmt.Fprintf(stderr, "error: cannot write the diff: %s\n", analyzer.EscapeLine(ew.err.Error()))
+		return exitUsage // a diff that was not written is never a verdict
 	}
 	code, _ := exitCodeFor(reports[1], *failOn)
 	return code
@@ -312,18 +334,11 @@ func generatorText(g *analyzer.Generator) string {
 	return s
 }
 
-// mdDiffEscaper escapes what Markdown would read as markup in prose.
-var mdDiffEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
-	"<", "&lt;", ">", "&gt;", "#", `\#`, "|", `\|`, "~", `\~`)
+// mdEsc and mdCode are render's Markdown escapers: one escaper for every Markdown
+// nsanalyze writes.
+func mdEsc(s string) string { return render.MarkdownText(s) }
 
-func mdEsc(s string) string { return mdDiffEscaper.Replace(strings.ReplaceAll(s, "\n", " ")) }
-
-func mdCode(s string) string {
-	if strings.Contains(s, "`") {
-		return "`` " + s + " ``"
-	}
-	return "`" + s + "`"
-}
+func mdCode(s string) string { return render.MarkdownCode(s) }
 
 // writeDiffMarkdown writes the diff for a ticket: a one-line summary, then a table per
 // kind of change.

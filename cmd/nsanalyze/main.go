@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
@@ -200,6 +200,10 @@ func (a *analyzeOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	defer cleanup()
+	var rd *redactpkg.Redactor // --redact: diagnostics wait for the report's tokens
+	if *redact {
+		rd = newRedactor(fs.Args(), *namespaces)
+	}
 	start := time.Now()
 	prog := startProgress(stderr, paths, !*quiet && isTerminal(stderr))
 	rec, err := bundle.LoadAll(paths, opts)
@@ -207,39 +211,45 @@ func (a *analyzeOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 	if rec != nil {
 		rec.Path = strings.Join(fs.Args(), ", ") // "-" for standard input, not the spool file
 	}
-	if rec != nil {
+	if rec != nil && rd == nil {
 		logBundle(log, rec)
 	}
 	if err != nil {
+		if rd != nil {
+			rd.Records(rec)
+			rd.Text(err.Error())
+			setLogFilter(log, rd.String)
+			logBundle(log, rec)
+		}
 		log.Error(err)
 		return exitUsage
 	}
 	log.WithFields(logrus.Fields{"objects": rec.ObjectCount, "logFiles": len(rec.LogFiles), "logEntries": len(rec.Entries),
 		"elapsed": time.Since(start).Round(time.Millisecond)}).Info("bundle read")
 	if !readable(rec) {
+		shown := strings.Join(fs.Args(), ", ")
+		if rd != nil {
+			rd.Records(rec)
+			setLogFilter(log, rd.String)
+			logBundle(log, rec)
+			shown = rd.String(shown)
+		}
 		fmt.Fprintf(stderr, "error: nothing in %s could be read as a Kubernetes support bundle (%d files looked at: no Kubernetes object, component log or kubectl output; see the warnings above). Collect one with: nsanalyze collect > collect.sh && sh collect.sh\n",
-			analyzer.EscapeLine(strings.Join(fs.Args(), ", ")), len(rec.Files))
+			analyzer.EscapeLine(shown), len(rec.Files))
 		return exitUsage
 	}
 	report := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: *namespaces})
-	load.annotate(report) // known issues (--known-issues), before --redact
-	if *redact {
-		report = redactReport(report, rec)
+	load.annotate(report)            // known issues (--known-issues), before --redact
+	report = redactpkg.Scrub(report) // secrets never reach a report, --redact or not
+	if rd != nil {
+		report = redactReport(rd, report, rec)
+		setLogFilter(log, rd.String)
+		logBundle(log, rec)
 	}
 	report.Generator = generator()
 	code, _ := exitCodeFor(report, *failOn)
-	// render into memory first: a rendering error never empties the output nor changes
-	// the exit code; the report is then written as text, with the error on stderr
-	var out bytes.Buffer
-	if err := render.RenderWith(&out, report, *output, render.Options{Color: color, Width: textWidth(os.Getenv)}); err != nil {
-		log.Errorf("could not write the %s report (%v); writing it as text instead", *output, err)
-		out.Reset()
-		if err := render.RenderWith(&out, report, "text", render.Options{Width: textWidth(os.Getenv)}); err != nil {
-			log.Error(err)
-		}
-	}
-	if _, err := stdout.Write(out.Bytes()); err != nil {
-		log.Error(err)
+	if !writeReport(stdout, log, report, *output, render.Options{Color: color, Width: textWidth(os.Getenv)}) {
+		code = exitUsage // a report that was not written is never a diagnosis
 	}
 	if *profile == "heap" {
 		// the heap profile shows what the analysis holds: take it while the records live

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
@@ -269,8 +270,9 @@ func scanOne(path string, opts bundle.Options, load *loadFlags, redact bool) (r 
 	t := time.Now()
 	report := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
 	load.annotate(report)
+	report = redactpkg.Scrub(report) // secrets never reach a report, --redact or not
 	if redact {
-		report = redactReport(report, rec)
+		report = redactReport(newRedactor([]string{path}, nil), report, rec)
 	}
 	r.Timings.AnalyzeMs = time.Since(t).Milliseconds()
 	r.State, r.Summary = report.State, report.Summary

@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
 )
 
 // stdinBundle is the bundle path that means "read the bundle from standard input".
@@ -28,7 +32,7 @@ func spoolStdin() (string, func(), error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("cannot spool standard input: %v", err)
 	}
-	cleanup := func() { _ = os.RemoveAll(dir) }
+	cleanup := removeOnSignal(dir)
 	path := filepath.Join(dir, "stdin")
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
@@ -75,4 +79,39 @@ func resolveStdin(paths []string) (read []string, cleanup func(), err error) {
 		read = append(read, path)
 	}
 	return read, cleanup, nil
+}
+
+// spoolSignals end nsanalyze while a spool of standard input (a copy of the
+// customer's bundle) may exist: the spool is removed first.
+var spoolSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+
+// removeOnSignal returns the function that removes dir, and makes SIGINT, SIGTERM and
+// SIGHUP remove it too before nsanalyze dies of the signal as it would have (same
+// signal, so the shell sees the usual status). The returned function also stops that.
+func removeOnSignal(dir string) func() {
+	sigs := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	var once sync.Once
+	remove := func() { once.Do(func() { _ = os.RemoveAll(dir) }) }
+	signal.Notify(sigs, spoolSignals...)
+	go func() {
+		select {
+		case sig := <-sigs:
+			remove()
+			signal.Reset(spoolSignals...)
+			s, _ := sig.(syscall.Signal)
+			_ = syscall.Kill(os.Getpid(), s) // die of it, as without the handler
+			time.Sleep(time.Second)          // (the signal is delivered asynchronously)
+			os.Exit(128 + int(s))
+		case <-done:
+		}
+	}()
+	var stop sync.Once
+	return func() {
+		stop.Do(func() {
+			signal.Stop(sigs)
+			close(done)
+			remove()
+		})
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 )
 
 // isTerminal reports whether w is a character device (a terminal), without cgo or x/term.
@@ -191,20 +192,28 @@ func humanBytes(n int64) string {
 // 8-bit CSI, bidirectional overrides or zero-width characters. The message and every
 // field are escaped as the report is (analyzer.EscapeLine) before the wrapped formatter
 // (logrus' own colours included) writes them.
-type escapingFormatter struct{ next logrus.Formatter }
+// Secrets are removed from every diagnostic (redact.Secrets); under --redact the
+// filter is the report's redactor, so stderr names what the report names, tokenised.
+type escapingFormatter struct {
+	next   logrus.Formatter
+	filter func(string) string
+}
 
 func (f escapingFormatter) Format(e *logrus.Entry) ([]byte, error) {
+	if f.filter == nil {
+		f.filter = redact.Secrets
+	}
 	c := *e
-	c.Message = analyzer.EscapeLine(e.Message)
+	c.Message = analyzer.EscapeLine(f.filter(e.Message))
 	c.Data = make(logrus.Fields, len(e.Data))
 	for k, v := range e.Data {
 		switch x := v.(type) {
 		case string:
-			v = analyzer.EscapeLine(x)
+			v = analyzer.EscapeLine(f.filter(x))
 		case error:
-			v = analyzer.EscapeLine(x.Error())
+			v = analyzer.EscapeLine(f.filter(x.Error()))
 		case fmt.Stringer:
-			v = analyzer.EscapeLine(x.String())
+			v = analyzer.EscapeLine(f.filter(x.String()))
 		}
 		c.Data[analyzer.EscapeLine(k)] = v
 	}
@@ -215,6 +224,15 @@ func (f escapingFormatter) Format(e *logrus.Entry) ([]byte, error) {
 func newLogger(stderr io.Writer) *logrus.Logger {
 	log := logrus.New()
 	log.SetOutput(stderr)
-	log.SetFormatter(escapingFormatter{next: log.Formatter})
+	log.SetFormatter(escapingFormatter{next: log.Formatter, filter: redact.Secrets})
 	return log
+}
+
+// setLogFilter makes every later diagnostic of log go through filter (after the
+// secrets are removed).
+func setLogFilter(log *logrus.Logger, filter func(string) string) {
+	if f, ok := log.Formatter.(escapingFormatter); ok {
+		f.filter = func(s string) string { return filter(redact.Secrets(s)) }
+		log.SetFormatter(f)
+	}
 }

@@ -60,7 +60,7 @@ func TestBudgetNestedGzip(t *testing.T) {
 	if n := scannedBytes(rec); n > max {
 		t.Errorf("%d bytes of logs read, budget %d", n, max)
 	}
-	if b := newBudget(0, 98<<10); b.max != DefaultMinInflateLimit {
+	if b := newBudget(inflateLimits{}, 98<<10); b.max != DefaultMinInflateLimit {
 		t.Errorf("budget of 98 KB on disk: %d", b.max)
 	}
 }

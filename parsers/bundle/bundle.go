@@ -47,6 +47,9 @@ type Options struct {
 	// depth); the rest is skipped with one warning. 0 = DefaultInflateRatio times its
 	// size on disk, at least DefaultMinInflateLimit.
 	MaxDecompressedBytes int64
+	// MaxDecompressTime caps the time the decompressors of one file on disk may take
+	// in all (0 = DefaultMinInflateTime plus DefaultInflateTimePerMiB per MiB of it).
+	MaxDecompressTime time.Duration
 	// MaxArchiveNesting caps how deep archives inside the bundle are opened
 	// (0 = DefaultMaxArchiveNesting).
 	MaxArchiveNesting int
@@ -285,7 +288,7 @@ func newLoader(rec *Records, opts Options, label string) *loader {
 
 func (l *loader) load(p string) (int, error) {
 	links := &linkSet{}
-	format, err := walkPath(p, l.member, links, l.warn, l.opts.MaxDecompressedBytes)
+	format, err := walkPath(p, l.member, links, l.warn, inflateLimits{l.opts.MaxDecompressedBytes, l.opts.MaxDecompressTime})
 	if err != nil && format == "" {
 		return 0, err
 	}

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -115,7 +116,7 @@ func decompress(r io.Reader, head []byte) (io.Reader, string, error) {
 		zr.Multistream(true)
 		return zr, "gzip", nil
 	case bytes.HasPrefix(head, magicXz):
-		zr, err := xz.NewReader(r)
+		zr, err := xz.NewReader(newXzGuard(r, MaxXzDictionary))
 		if err != nil {
 			return nil, "xz", err
 		}
@@ -141,24 +142,55 @@ const (
 // directory) may expand to. Every decompressor (gzip, xz, bzip2, a zip member, at
 // any nesting level) and every sparse tar member counts the bytes it produces against
 // the one budget of the file they come from, so nesting cannot multiply it.
+//
+// The budget is of CPU time as well as bytes: a decompressor that uses more than
+// maxTime of CPU in all (a bzip2 stream crafted to cost the most CPU per byte it yields, 32 s
+// for 1.2 MB before the byte cap) ends there too.
 type budget struct {
-	max   int64
-	used  atomic.Int64
-	hitAt atomic.Pointer[string] // member being read when the budget ran out
-	told  bool                   // the warning was given
+	max     int64
+	used    atomic.Int64
+	maxTime time.Duration
+	busy    atomic.Int64           // CPU nanoseconds spent in the decompressors' reads
+	hitAt   atomic.Pointer[string] // member being read when the budget ran out
+	slow    atomic.Bool            // it was the time that ran out
+	told    bool                   // the warning was given
 }
 
-// newBudget returns the budget of a file of onDisk bytes; explicit is
-// Options.MaxDecompressedBytes (0 = the ratio default).
-func newBudget(explicit, onDisk int64) *budget {
-	max := explicit
+// DefaultMinInflateTime and DefaultInflateTimePerMiB bound the time the
+// decompressors of one file on disk may take: DefaultMinInflateTime plus
+// DefaultInflateTimePerMiB per MiB of the file (real bundles decompress at 20-100 MB of
+// output a second, ten and more times their size; a legitimate 100 MB .tar.bz2 gets
+// 3.5 minutes, a 1.2 MB bzip2 bomb 8 s).
+const (
+	DefaultMinInflateTime    = 5 * time.Second
+	DefaultInflateTimePerMiB = 2 * time.Second
+)
+
+// inflateLimits are Options.MaxDecompressedBytes and Options.MaxDecompressTime.
+type inflateLimits struct {
+	bytes int64
+	time  time.Duration
+}
+
+// newBudget returns the budget of a file of onDisk bytes; explicit holds
+// Options.MaxDecompressedBytes and MaxDecompressTime (0 = the defaults).
+func newBudget(explicit inflateLimits, onDisk int64) *budget {
+	max := explicit.bytes
 	if max <= 0 {
 		max = DefaultMinInflateLimit
 		if onDisk > 0 && onDisk < math.MaxInt64/DefaultInflateRatio {
 			max = max64(max, DefaultInflateRatio*onDisk)
 		}
 	}
-	return &budget{max: max}
+	t := explicit.time
+	if t <= 0 {
+		t = DefaultMinInflateTime
+		if onDisk > 0 {
+			t += time.Duration(float64(DefaultInflateTimePerMiB) * float64(onDisk) / (1 << 20))
+		}
+		t *= raceSlowdown
+	}
+	return &budget{max: max, maxTime: t}
 }
 
 func max64(a, b int64) int64 {
@@ -187,15 +219,29 @@ type countReader struct {
 
 func (c *countReader) Read(p []byte) (int, error) {
 	left := c.b.max - c.b.used.Load()
-	if left <= 0 {
+	slow := c.b.maxTime > 0 && time.Duration(c.b.busy.Load()) > c.b.maxTime
+	if left <= 0 || slow {
 		rel := c.rel
-		c.b.hitAt.CompareAndSwap(nil, &rel)
+		if c.b.hitAt.CompareAndSwap(nil, &rel) && slow && left > 0 {
+			c.b.slow.Store(true)
+		}
 		return 0, io.EOF
 	}
 	if int64(len(p)) > left {
 		p = p[:left]
 	}
+	// CPU time of this thread (the goroutine is locked to it for the read), so a busy
+	// machine does not cut a stream early; wall time where it cannot be read
+	runtime.LockOSThread()
+	cpu0, cpuOK := threadCPU()
+	start := time.Now()
 	k, err := c.r.Read(p)
+	spent := time.Since(start)
+	if cpu1, ok := threadCPU(); cpuOK && ok {
+		spent = cpu1 - cpu0
+	}
+	runtime.UnlockOSThread()
+	c.b.busy.Add(int64(spent))
 	c.b.used.Add(int64(k))
 	return k, err
 }
@@ -233,13 +279,18 @@ func (b *budget) tell(warn *diag.Sink) {
 		return
 	}
 	b.told = true
+	if b.slow.Load() {
+		warn.Add(*at, 0, "decompressing took more than %s of CPU (a decompression bomb that costs CPU?); the rest is not read (the CPU time of every nested archive and compressed file of one file on disk counts: %s plus %s per MiB of its size on disk)",
+			b.maxTime.Round(time.Second), DefaultMinInflateTime, DefaultInflateTimePerMiB)
+		return
+	}
 	warn.Add(*at, 0, "decompressed data exceeds the limit of %d bytes (a decompression bomb?); the rest is not read (limit: --max-decompressed-bytes, counted over every nested archive and compressed file of one file on disk; default %d times its size on disk, at least %d)",
 		b.max, DefaultInflateRatio, DefaultMinInflateLimit)
 }
 
 // walkPath reads the bundle at p (a directory, an archive or one file) and calls visit
 // for every regular member. It returns the archive format.
-func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink, maxInflate int64) (string, error) {
+func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink, maxInflate inflateLimits) (string, error) {
 	st, err := os.Stat(p)
 	if err != nil {
 		return "", fmt.Errorf("cannot open bundle: %w", err)
@@ -428,6 +479,10 @@ func resolveLink(rel, target string) string {
 	return j
 }
 
+// EncryptedMember is the warning of an encrypted zip member (the analysis lists the
+// members in the report's coverage gaps).
+const EncryptedMember = "encrypted archive member: nsanalyze does not decrypt, so it was not read; extract it with its password and give nsanalyze the extracted files"
+
 func walkZip(ra io.ReaderAt, size int64, prefix string, visit visitor, links *linkSet, warn *diag.Sink, b *budget) error {
 	zr, err := zip.NewReader(ra, size)
 	if err != nil {
@@ -463,6 +518,10 @@ func walkZip(ra io.ReaderAt, size int64, prefix string, visit visitor, links *li
 			if skipped++; skipped == 1 {
 				firstSkipped, firstWhy = rel, o
 			}
+			continue
+		}
+		if zf.Flags&0x1 != 0 { // encrypted (traditional PKWARE or AES): its data is not readable
+			warn.Add(rel, 0, EncryptedMember)
 			continue
 		}
 		mode := zf.Mode()
@@ -555,7 +614,7 @@ func zipOverlaps(files []*zip.File, size int64) map[int]string {
 // walkDir walks a directory in lexical order. Symbolic links are not followed while
 // walking: a link to a file or directory inside the bundle names content that is read
 // under its own path anyway; a link leaving the bundle, or a loop, is reported.
-func walkDir(root string, visit visitor, links *linkSet, warn *diag.Sink, maxInflate int64) {
+func walkDir(root string, visit visitor, links *linkSet, warn *diag.Sink, maxInflate inflateLimits) {
 	absRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		absRoot = root

@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"sigs.k8s.io/yaml"
@@ -485,7 +487,7 @@ type wireCondition struct {
 func decodeItem(it item, body []byte, path string, yamlLine int, opts Options, warn warner) *Object {
 	var w wire
 	var te *json.UnmarshalTypeError
-	if err := json.Unmarshal(body, &w); err != nil && !errors.As(err, &te) {
+	if err := unmarshalWire(body, &w); err != nil && !errors.As(err, &te) {
 		warn.Add(path, it.line, "invalid object skipped: %v", err)
 		return nil
 	}
@@ -943,4 +945,94 @@ func looksBinary(head []byte) bool {
 // String renders an object reference for diagnostics.
 func (o *Object) String() string {
 	return fmt.Sprintf("%s (%s:%s)", o.Ref(), o.Source.File, strconv.Itoa(o.Source.Line))
+}
+
+// Bytes that are not UTF-8 are kept as bytes, never replaced by U+FFFD: "team\xffa",
+// "team\xfea" and "team\uFFFDa" are three namespaces, and a report must show three.
+// encoding/json replaces such bytes, so before it reads an object each one (0x80-0xFF)
+// becomes a code point of the last private-use plane (U+10FF80-U+10FFFF), which
+// runesToBytes turns back into the byte in every decoded string. An object that holds
+// one of those code points itself is read as encoding/json reads it.
+const keptByteBase = 0x10ff00
+
+// unmarshalWire is json.Unmarshal of one object into its wire struct, keeping bytes
+// that are not UTF-8.
+func unmarshalWire(body []byte, w *wire) error {
+	keep := !utf8.Valid(body) && canKeepBytes(body)
+	if keep {
+		body = bytesToRunes(body)
+	}
+	err := json.Unmarshal(body, w)
+	if keep {
+		runesToBytes(reflect.ValueOf(w).Elem())
+	}
+	return err
+}
+
+func canKeepBytes(b []byte) bool {
+	return !bytes.Contains(b, []byte{0xf4, 0x8f, 0xbe}) && !bytes.Contains(b, []byte{0xf4, 0x8f, 0xbf})
+}
+
+func bytesToRunes(b []byte) []byte {
+	out := make([]byte, 0, len(b)+len(b)/8)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			out = utf8.AppendRune(out, keptByteBase+rune(b[i]))
+			i++
+			continue
+		}
+		out = append(out, b[i:i+n]...)
+		i += n
+	}
+	return out
+}
+
+func runesToBytes(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		s := v.String()
+		if !strings.Contains(s, "\xf4\x8f") {
+			return
+		}
+		var b strings.Builder
+		for _, r := range s {
+			if r >= keptByteBase+0x80 && r <= keptByteBase+0xff {
+				b.WriteByte(byte(r - keptByteBase))
+			} else {
+				b.WriteRune(r)
+			}
+		}
+		v.SetString(b.String())
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			runesToBytes(v.Elem())
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Field(i).CanSet() {
+				runesToBytes(v.Field(i))
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			runesToBytes(v.Index(i))
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			return
+		}
+		for _, k := range v.MapKeys() {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(v.MapIndex(k))
+			runesToBytes(e)
+			nk := reflect.New(k.Type()).Elem()
+			nk.Set(k)
+			runesToBytes(nk)
+			if !nk.Equal(k) {
+				v.SetMapIndex(k, reflect.Value{})
+			}
+			v.SetMapIndex(nk, e)
+		}
+	}
 }

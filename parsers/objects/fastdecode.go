@@ -288,17 +288,21 @@ func commonSet(values ...string) (map[string]string, int) {
 	return m, longest
 }
 
-// stringValue reads a string as encoding/json unquotes it: its text when it holds no
-// escape and is valid UTF-8, else what encoding/json makes of it (escapes decoded,
-// invalid UTF-8 replaced by U+FFFD).
+// stringValue reads a string as the decoder unquotes it: its bytes when it holds no
+// escape (bytes that are not UTF-8 kept as they are, as decodeItem keeps them), else
+// what encoding/json makes of it (escapes decoded); a string with both an escape and
+// bytes that are not UTF-8 declines the fast path (decodeItem keeps them).
 func (r *wireReader) stringValue() (string, bool) {
 	start := r.i
 	raw, esc, ok := r.str()
 	if !ok {
 		return "", false
 	}
-	if !esc && utf8.Valid(raw) {
+	if !esc {
 		return string(raw), true
+	}
+	if !utf8.Valid(raw) {
+		return "", false
 	}
 	var s string
 	if json.Unmarshal(r.b[start:r.i], &s) != nil {

@@ -164,7 +164,7 @@ func compareItem(t testing.TB, raw []byte) {
 	var fast wire
 	if fastDecodeWire(raw, &fast) {
 		var slow wire
-		if err := json.Unmarshal(raw, &slow); err != nil {
+		if err := unmarshalWire(raw, &slow); err != nil {
 			t.Fatalf("%q: taken by the fast decoder, encoding/json says %v", raw, err)
 		}
 		if !reflect.DeepEqual(fast, slow) {

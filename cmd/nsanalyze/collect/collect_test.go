@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"text/template"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"sigs.k8s.io/yaml"
@@ -121,6 +123,8 @@ func TestOptionsRejected(t *testing.T) {
 		{Namespaces: []string{"$(x)"}},
 		{RequestTimeout: "30s; rm -rf /"},
 		{RequestTimeout: "10ms"},
+		{RequestTimeout: "0"}, {RequestTimeout: "0s"}, {RequestTimeout: "s"}, {RequestTimeout: "h"}, {RequestTimeout: "ms"}, {RequestTimeout: "00m"},
+		{Deadline: "0"}, {Deadline: "forever"}, {Deadline: "1d"},
 		{OutDir: "a\nb"},
 	} {
 		if _, err := Script(o); err == nil {
@@ -446,6 +450,131 @@ func TestKubectlOverride(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "bad timeout") {
 		t.Errorf("a bad NSA_TIMEOUT was accepted: %v %s", err, out)
 	}
+	// timeouts and deadlines that mean "none" are refused
+	for _, env := range []string{"NSA_TIMEOUT=0", "NSA_TIMEOUT=s", "NSA_TIMEOUT=h", "NSA_TIMEOUT=ms", "NSA_TIMEOUT=0s", "NSA_TIMEOUT=000m",
+		"NSA_DEADLINE=0", "NSA_DEADLINE=0s", "NSA_DEADLINE=h", "NSA_DEADLINE=never"} {
+		cmd = exec.Command("dash", "-s")
+		cmd.Stdin = strings.NewReader(s)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "KUBECTL="+stub, env, "STUB_LOG="+filepath.Join(dir, "log3"), "STUB_CONTEXT=c")
+		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "bad ") {
+			t.Errorf("%s was accepted: %v %s", env, err, out)
+		}
+	}
+}
+
+// TestScriptDeadline: a kubectl that ignores --request-timeout and hangs cannot hang the
+// script: at NSA_DEADLINE the call is stopped, no other call is made, and what was saved
+// is archived with the deadline said in the summary.
+func TestScriptDeadline(t *testing.T) {
+	haveShell(t, []string{"dash"})
+	dir := t.TempDir()
+	stub, _ := filepath.Abs("testdata/stub/kubectl")
+	s, err := Script(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("dash", "-s")
+	cmd.Stdin = strings.NewReader(s)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "KUBECTL="+stub, "NSA_DEADLINE=2s", "NSA_OUT_DIR="+dir, "STUB_LOG="+filepath.Join(dir, "log"), "STUB_CONTEXT=c", "STUB_HANG=1")
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if d := time.Since(start); d > 60*time.Second {
+		t.Errorf("the script took %s with a 2s deadline", d)
+	}
+	if !strings.Contains(string(out), "DEADLINE") {
+		t.Errorf("the deadline is not said:\n%s", out)
+	}
+	m, _ := filepath.Glob(filepath.Join(dir, "nsanalyze-c-*.tar.gz"))
+	if len(m) != 1 {
+		t.Fatalf("no archive: %v\n%s", m, out)
+	}
+	_, files := tarNames(t, m[0])
+	if !strings.Contains(files["collect-summary.md"], "DEADLINE") || files["cluster/version.json"] == "" {
+		t.Errorf("archive: summary %q, version %q", files["collect-summary.md"], files["cluster/version.json"])
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "log"))
+	if calls := strings.Count(string(b), "\n"); calls > 8 {
+		t.Errorf("%d kubectl calls after a 2s deadline: later calls were not skipped", calls)
+	}
+}
+
+// secretTemplate is the go-template the script uses for Secrets.
+func secretTemplate(t *testing.T) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^nsa_secret_meta='([^']*)'$`).FindStringSubmatch(scriptBody)
+	if m == nil {
+		t.Fatal("no nsa_secret_meta in the script")
+	}
+	return m[1]
+}
+
+// TestSecretsMetadataOnly: the script never saves a Secret's data: it asks for Secrets
+// with the metadata template only, the template (run by text/template over the
+// unstructured object, as kubectl's go-template output does) yields valid JSON that
+// nsanalyze reads and holds no value of the data, no annotation and no label, and the
+// header and summary say what is left out.
+func TestSecretsMetadataOnly(t *testing.T) {
+	var secrets map[string]any
+	raw := `{"apiVersion":"v1","kind":"SecretList","items":[
+	 {"apiVersion":"v1","kind":"Secret","metadata":{"name":"db-creds","namespace":"shop","uid":"0b0f6c55-1111-4222-8333-444455556666",
+	   "creationTimestamp":"2026-01-01T00:00:00Z","deletionTimestamp":"2026-01-02T00:00:00Z","finalizers":["example.com/keep"],
+	   "ownerReferences":[{"apiVersion":"v1","kind":"ServiceAccount","name":"sa","uid":"u1"}],
+	   "annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"data\":{\"password\":\"aHVudGVyMg==\"}}"},
+	   "labels":{"owner":"jane"}},
+	  "type":"kubernetes.io/basic-auth","data":{"password":"aHVudGVyMg==","username":"YWRtaW4="}},
+	 {"apiVersion":"v1","kind":"Secret","metadata":{"name":"empty","namespace":"shop"}}]}`
+	if err := json.Unmarshal([]byte(raw), &secrets); err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := template.New("t").Parse(secretTemplate(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := tmpl.Execute(&out, secrets); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Items []struct {
+			Metadata struct {
+				Name            string           `json:"name"`
+				Namespace       string           `json:"namespace"`
+				UID             string           `json:"uid"`
+				Finalizers      []string         `json:"finalizers"`
+				DeletionTS      string           `json:"deletionTimestamp"`
+				OwnerReferences []map[string]any `json:"ownerReferences"`
+			} `json:"metadata"`
+			Type     string   `json:"type"`
+			DataKeys []string `json:"dataKeys"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("the template's output is not JSON: %v\n%s", err, out.String())
+	}
+	for _, leak := range []string{"aHVudGVyMg", "YWRtaW4", "hunter2", "last-applied", "jane"} {
+		if strings.Contains(out.String(), leak) {
+			t.Errorf("%q reaches the archive: %s", leak, out.String())
+		}
+	}
+	if len(got.Items) != 2 || got.Items[0].Metadata.Name != "db-creds" || got.Items[0].Type != "kubernetes.io/basic-auth" ||
+		strings.Join(got.Items[0].DataKeys, ",") != "password,username," || got.Items[0].Metadata.Finalizers[0] != "example.com/keep" ||
+		got.Items[0].Metadata.DeletionTS == "" || got.Items[0].Metadata.OwnerReferences[0]["name"] != "sa" || got.Items[1].Metadata.Name != "empty" {
+		t.Errorf("metadata lost: %+v", got)
+	}
+	script, _ := Script(Options{})
+	for _, must := range []string{"Left out: the data of Secrets", "SECRETS: metadata only"} {
+		if !strings.Contains(script, must) {
+			t.Errorf("the script's header does not say %q", must)
+		}
+	}
+	if !strings.Contains(scriptBody, `secrets) nsa_save "namespaces/$nsa_ns/secrets.json" get secrets -n "$nsa_ns" -o "go-template=$nsa_secret_meta"`) {
+		t.Error("Secrets are not read with the metadata template")
+	}
 }
 
 // TestTroubleshootSpec validates the spec against troubleshoot.sh's published JSON schema
@@ -549,5 +678,42 @@ func strict(v any) {
 		for _, c := range x {
 			strict(c)
 		}
+	}
+}
+
+// TestScriptEscapesWhatItPrints: a context name and a server's error message holding
+// ESC sequences (set the title, clear the screen, 8-bit CSI) reach neither the
+// customer's terminal nor the summary raw.
+func TestScriptEscapesWhatItPrints(t *testing.T) {
+	haveShell(t, []string{"dash"})
+	dir := t.TempDir()
+	stub, _ := filepath.Abs("testdata/stub/kubectl")
+	s, err := Script(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("dash", "-s")
+	cmd.Stdin = strings.NewReader(s)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "KUBECTL="+stub, "NSA_OUT_DIR="+dir, "STUB_LOG="+filepath.Join(dir, "log"),
+		"STUB_CONTEXT=prod\x1b]0;pwned\x07\x1b[2J", "STUB_ESC=1")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if !strings.Contains(errb.String(), "cleared") || !strings.Contains(errb.String(), "prod?]0;pwned??[2J") {
+		t.Errorf("the context or the error is not shown (escaped):\n%q", errb.String())
+	}
+	if strings.ContainsAny(errb.String(), "\x1b\x07\x9b") || strings.Contains(errb.String(), "\xc2\x9b") {
+		t.Errorf("raw control characters on stderr: %q", errb.String())
+	}
+	m, _ := filepath.Glob(filepath.Join(dir, "nsanalyze-*.tar.gz"))
+	if len(m) != 1 {
+		t.Fatalf("no archive: %v", m)
+	}
+	_, files := tarNames(t, m[0])
+	if strings.ContainsAny(files["collect-summary.md"], "\x1b\x07\x9b") {
+		t.Errorf("raw control characters in the summary: %q", files["collect-summary.md"])
 	}
 }

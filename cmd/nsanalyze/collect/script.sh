@@ -10,6 +10,10 @@
 #                 every listable namespaced resource of every Terminating namespace
 #                 (and of the namespaces named with -n); <resource>.stderr.txt keeps what
 #                 kubectl printed on stderr (discovery / conversion errors are evidence)
+#                 SECRETS: metadata only (name, namespace, uid, times, type, the NAMES of
+#                 their data keys, owner references, finalizers). A Secret's data, its
+#                 annotations (kubectl's last-applied copy holds the data) and labels are
+#                 never written: nsanalyze never needs them. ConfigMaps are kept whole.
 #   backends/<ns>/ the Service, Endpoints, EndpointSlices and Pods behind every APIService,
 #                 admission webhook and CRD conversion webhook; backends/nodes/ their Nodes
 #   logs/<pod>/<container>[-previous].log
@@ -17,7 +21,11 @@
 #   collect-summary.md  what was saved and what could not be (also printed on stderr)
 # Run it with sh, dash, bash or busybox sh. Environment overrides:
 #   KUBECTL=/path/to/kubectl|oc   NSA_TIMEOUT=30s   NSA_OUT_DIR=.   NSA_NAMESPACES="ns1 ns2"
-#   NSA_LOG_TAIL=-1 (lines per log, -1 = all)
+#   NSA_LOG_TAIL=-1 (lines per log, -1 = all)   NSA_DEADLINE=30m (the whole run: when it is
+#   reached, the kubectl call in flight is stopped, no further call is made, and what was
+#   saved is archived; a kubectl that ignores --request-timeout cannot hang it)
+# What the script prints of the cluster (the context name, servers' error messages) has
+# every byte outside printable ASCII shown as '?': no escape sequence reaches the terminal.
 # Nothing from the cluster is ever evaluated: names are checked against the Kubernetes
 # name syntax before they are used as file names or arguments, and always quoted.
 # ---------------------------------------------------------------------------------------
@@ -28,12 +36,29 @@ umask 077
 [ -n "${NSA_OUT_DIR:-}" ] && nsa_out_dir=$NSA_OUT_DIR
 [ -n "${NSA_NAMESPACES:-}" ] && nsa_namespaces="$nsa_namespaces $NSA_NAMESPACES"
 [ -n "${NSA_LOG_TAIL:-}" ] && nsa_log_tail=$NSA_LOG_TAIL
+[ -n "${NSA_DEADLINE:-}" ] && nsa_deadline=$NSA_DEADLINE
 
-nsa_die() { printf 'nsanalyze collect: %s\n' "$*" >&2; exit 2; }
+# nsa_clean: the input with every byte outside printable ASCII (and newline) as '?', for
+# what the script prints of the cluster (a context name or an error message holding ESC
+# sequences must not act on the customer's terminal)
+nsa_clean() { LC_ALL=C tr -c '\n -~' '?'; }
+nsa_die() { printf 'nsanalyze collect: %s\n' "$*" | nsa_clean >&2; exit 2; }
 
-case $nsa_timeout in
-  '' | *[!0-9smh]*) nsa_die "bad timeout '$nsa_timeout' (want e.g. 30s, 2m)" ;;
-esac
+# nsa_seconds DURATION: its seconds (30s, 2m, 1h, 45), or nothing when it is not a
+# positive duration: 0 (and "s", "ms", "0h") would mean "no timeout" to kubectl
+nsa_seconds() {
+  nsa_n=${1%[smh]}
+  case $nsa_n in '' | *[!0-9]*) return 1 ;; esac
+  nsa_n=$(printf '%s' "$nsa_n" | sed 's/^0*//')
+  [ -n "$nsa_n" ] || return 1
+  case $1 in
+    *h) echo $((nsa_n * 3600)) ;;
+    *m) echo $((nsa_n * 60)) ;;
+    *) echo "$nsa_n" ;;
+  esac
+}
+nsa_seconds "$nsa_timeout" > /dev/null || nsa_die "bad timeout '$nsa_timeout' (want a positive duration such as 30s or 2m; 0 would mean no timeout)"
+nsa_deadline_s=$(nsa_seconds "$nsa_deadline") || nsa_die "bad deadline '$nsa_deadline' (want a positive duration such as 30m or 2h)"
 case $nsa_log_tail in
   -1) ;;
   '' | *[!0-9]*) nsa_die "bad NSA_LOG_TAIL '$nsa_log_tail' (want -1 or a number of lines)" ;;
@@ -50,14 +75,29 @@ else
 fi
 
 # kq ARGS...: one read-only call with a timeout; never reads stdin (the script itself
-# may be arriving on stdin: nsanalyze collect | sh).
-kq() { "$K" --request-timeout="$nsa_timeout" "$@" </dev/null; }
+# may be arriving on stdin: nsanalyze collect | sh). It runs in the background and is
+# waited for, its pid in $nsa_work/kpid, so the deadline watchdog can stop it; once the
+# deadline is reached no call is made any more.
+kq() {
+  if [ -e "$nsa_work/deadline" ]; then
+    printf '%s\n' "deadline reached: not run" >&2
+    return 124
+  fi
+  "$K" --request-timeout="$nsa_timeout" "$@" </dev/null &
+  nsa_kpid=$!
+  printf '%s\n' "$nsa_kpid" > "$nsa_work/kpid"
+  wait "$nsa_kpid"
+  nsa_krc=$?
+  : > "$nsa_work/kpid"
+  return "$nsa_krc"
+}
 
 # nsa_safe STRING: a file-name-safe rendering of a free-form string (the context name)
 nsa_safe() { printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '_' | cut -c1-80; }
 
 nsa_ctx=$("$K" config current-context 2>/dev/null </dev/null) || nsa_ctx=
 [ -n "$nsa_ctx" ] || nsa_ctx=cluster
+nsa_ctx_shown=$(printf '%s' "$nsa_ctx" | nsa_clean | cut -c1-200)
 nsa_stamp=$(date -u +%Y%m%dT%H%M%SZ)
 nsa_name="nsanalyze-$(nsa_safe "$nsa_ctx")-$nsa_stamp"
 
@@ -65,8 +105,27 @@ nsa_work=$(mktemp -d 2>/dev/null) || {
   nsa_work="${TMPDIR:-/tmp}/nsanalyze-collect.$$"
   mkdir -m 700 "$nsa_work" || nsa_die "cannot create a work directory"
 }
-trap 'rm -rf "$nsa_work"' 0
+trap 'kill "$nsa_watch" 2>/dev/null; rm -rf "$nsa_work"' 0
 trap 'exit 130' INT TERM HUP
+: > "$nsa_work/kpid"
+# the deadline watchdog: after $nsa_deadline_s seconds it marks the deadline and stops the
+# kubectl call in flight (TERM, then KILL); it ends by itself once the work dir is gone
+nsa_watchdog() {
+  nsa_i=0
+  while [ "$nsa_i" -lt "$nsa_deadline_s" ]; do
+    sleep 1
+    [ -d "$nsa_work" ] || exit 0
+    nsa_i=$((nsa_i + 1))
+  done
+  : > "$nsa_work/deadline"
+  nsa_p=$(cat "$nsa_work/kpid" 2>/dev/null)
+  [ -n "$nsa_p" ] && kill "$nsa_p" 2>/dev/null
+  sleep 2
+  [ -n "$nsa_p" ] && [ "$(cat "$nsa_work/kpid" 2>/dev/null)" = "$nsa_p" ] && kill -9 "$nsa_p" 2>/dev/null
+  exit 0
+}
+nsa_watchdog </dev/null >/dev/null 2>&1 &
+nsa_watch=$!
 D="$nsa_work/$nsa_name"
 mkdir -p "$D/cluster" "$D/namespaces" "$D/backends" "$D/logs" || nsa_die "cannot write to $nsa_work"
 S="$D/collect-summary.md"
@@ -75,12 +134,15 @@ P="$nsa_work/problems"
 nsa_ok=0
 nsa_failed=0
 
-nsa_note() { printf '%s\n' "$*" >> "$S"; }
-nsa_problem() { printf '%s\n' "$*" >> "$S"; printf '%s\n' "$*" >> "$P"; }
+nsa_note() { printf '%s\n' "$*" | nsa_clean >> "$S"; }
+nsa_problem() { printf '%s\n' "$*" | nsa_clean >> "$S"; printf '%s\n' "$*" | nsa_clean >> "$P"; }
 
 {
   printf '# nsanalyze collect summary\n\n'
-  printf '%s\n' "- context: \`$nsa_ctx\`" "- client: \`$K\`" "- started: $nsa_stamp" "- request timeout: $nsa_timeout" ""
+  printf '%s\n' "- context: \`$nsa_ctx_shown\`" "- client: \`$K\`" "- started: $nsa_stamp" "- request timeout: $nsa_timeout" "- deadline: $nsa_deadline" "" | nsa_clean
+  printf '%s\n' "Left out on purpose: the data of Secrets (only their metadata, type, key names," \
+    "owner references and finalizers are saved; nsanalyze never needs a Secret's data), and" \
+    "their annotations and labels. Nothing else is filtered: ConfigMaps are saved whole." ""
   printf '## Files\n\n'
 } > "$S"
 
@@ -123,7 +185,7 @@ nsa_save_log() {
     nsa_note "- saved \`$nsa_f\`"
   else
     rm -f "$D/$nsa_f"
-    nsa_note "- not available: \`$nsa_f\` (exit $nsa_rc: $(head -c 300 "$nsa_work/log.err" | tr '\n`' '  '))"
+    nsa_note "- not available: \`$nsa_f\` (exit $nsa_rc: $(head -c 300 "$nsa_work/log.err" | tr '\n`' '  ' | nsa_clean))"
   fi
 }
 
@@ -144,7 +206,14 @@ nsa_lines() {
 nsa_is_label() { case $1 in '' | -* | *[!a-z0-9-]*) return 1 ;; esac; }
 nsa_is_subdomain() { case $1 in '' | -* | .* | *[!a-z0-9.-]*) return 1 ;; esac; }
 
-printf 'nsanalyze collect: reading cluster %s with %s into %s.tar.gz\n' "$nsa_ctx" "$K" "$nsa_name" >&2
+printf 'nsanalyze collect: reading cluster %s with %s into %s.tar.gz\n' "$nsa_ctx_shown" "$K" "$nsa_name" | nsa_clean >&2
+printf 'nsanalyze collect: Secrets are saved without their data (metadata, type and key names only)\n' >&2
+
+# Secrets: metadata only. A go-template writes a SecretList of what nsanalyze reads; the
+# values are Kubernetes-validated names, keys and times, quoted with printf %q (JSON for
+# every printable string; anything else makes the file invalid JSON, never a leak).
+nsa_secret_meta='{"apiVersion":"v1","kind":"SecretList","items":[{{range $i, $s := .items}}{{if $i}},{{end}}{"apiVersion":"v1","kind":"Secret","metadata":{"name":{{printf "%q" $s.metadata.name}},"namespace":{{printf "%q" $s.metadata.namespace}}{{with $s.metadata.uid}},"uid":{{printf "%q" .}}{{end}}{{with $s.metadata.creationTimestamp}},"creationTimestamp":{{printf "%q" .}}{{end}}{{with $s.metadata.deletionTimestamp}},"deletionTimestamp":{{printf "%q" .}}{{end}},"finalizers":[{{range $j, $f := $s.metadata.finalizers}}{{if $j}},{{end}}{{printf "%q" $f}}{{end}}],"ownerReferences":[{{range $j, $o := $s.metadata.ownerReferences}}{{if $j}},{{end}}{"apiVersion":{{printf "%q" $o.apiVersion}},"kind":{{printf "%q" $o.kind}},"name":{{printf "%q" $o.name}}{{with $o.uid}},"uid":{{printf "%q" .}}{{end}}}{{end}}]}{{with $s.type}},"type":{{printf "%q" .}}{{end}},"dataKeys":[{{range $k, $v := $s.data}}{{printf "%q" $k}},{{end}}""]}{{end}}]}'
+
 
 # ---- cluster-wide -----------------------------------------------------------------------
 C=cluster
@@ -188,7 +257,10 @@ while IFS= read -r nsa_ns; do
   nsa_save "namespaces/$nsa_ns/namespace.json" get namespace "$nsa_ns" -o json
   while IFS= read -r nsa_r; do
     nsa_is_subdomain "$nsa_r" || continue
-    nsa_save "namespaces/$nsa_ns/$nsa_r.json" get "$nsa_r" -n "$nsa_ns" -o json
+    case $nsa_r in
+      secrets) nsa_save "namespaces/$nsa_ns/secrets.json" get secrets -n "$nsa_ns" -o "go-template=$nsa_secret_meta" ;;
+      *) nsa_save "namespaces/$nsa_ns/$nsa_r.json" get "$nsa_r" -n "$nsa_ns" -o json ;;
+    esac
   done < "$nsa_work/resources"
 done < "$nsa_work/ns"
 
@@ -244,9 +316,13 @@ for nsa_comp in kube-apiserver kube-controller-manager cloud-controller-manager;
 done
 
 # ---- archive -----------------------------------------------------------------------------
+if [ -e "$nsa_work/deadline" ]; then
+  nsa_problem "- DEADLINE: the run was stopped after $nsa_deadline (NSA_DEADLINE); the call in flight and every later one were not completed, what was saved before is in the archive"
+fi
 {
   printf '\n## Totals\n\n'
   printf '%s\n' "- files saved: $nsa_ok" "- could not save: $nsa_failed" "- finished: $(date -u +%Y%m%dT%H%M%SZ)"
+  printf '%s\n' "- left out: the data, annotations and labels of Secrets (metadata, type and key names saved)"
 } >> "$S"
 mkdir -p "$nsa_out_dir" 2>/dev/null
 nsa_archive="$nsa_out_dir/$nsa_name.tar.gz"
@@ -260,6 +336,6 @@ if [ -s "$P" ]; then
   printf 'nsanalyze collect: what could not be saved (details in collect-summary.md inside the archive):\n' >&2
   cat "$P" >&2
 fi
-printf 'nsanalyze collect: saved %s files, %s could not be saved\n' "$nsa_ok" "$nsa_failed" >&2
+printf 'nsanalyze collect: saved %s files, %s could not be saved; left out: the data of Secrets\n' "$nsa_ok" "$nsa_failed" >&2
 printf 'nsanalyze collect: wrote %s\n' "$nsa_archive" >&2
 printf 'nsanalyze collect: read it with: nsanalyze %s\n' "$nsa_archive" >&2

@@ -1,11 +1,15 @@
-package analyzer
+package redact
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer"
+)
 
 // TestFinalizerDomainsOneList: --redact keeps exactly the finalizers the catalog (and
 // Kubernetes) knows; the catalog is the one list.
 func TestFinalizerDomainsOneList(t *testing.T) {
-	for _, d := range KnownFinalizerDomains() {
+	for _, d := range analyzer.KnownFinalizerDomains() {
 		if !WellKnownFinalizer(d + "/x") {
 			t.Errorf("catalog domain %s is not kept by --redact", d)
 		}
@@ -37,11 +41,13 @@ func TestRegistrableDomain(t *testing.T) {
 // TestRedactDomainsAndCloudIDs: customer domains are replaced wherever they occur,
 // keeping the structure, with one token per domain; cloud ids, ARNs and addresses go.
 func TestRedactDomainsAndCloudIDs(t *testing.T) {
-	r := &Report{Namespaces: []NamespaceReport{{Name: "shop", MetadataFinalizers: []string{"acme-corp.io/cleanup"},
+	r := &analyzer.Report{Namespaces: []analyzer.NamespaceReport{{Name: "shop", MetadataFinalizers: []string{"acme-corp.io/cleanup"},
 		Verdict: "crontabs.acme-corp.io and v1beta1.metrics.k8s.io; widgets.acme-corp.io; arn:aws:iam::123456789012:role/foo; vpc-0a1b2c3d; ops@acme-corp.io",
-		Causes: []Cause{{GroupVersions: []string{"widgets.acme-corp.io/v1", "metrics.k8s.io/v1beta1"}, APIServices: []string{"v1.widgets.acme-corp.io", "v1beta1.metrics.k8s.io"},
+		Causes: []analyzer.Cause{{GroupVersions: []string{"widgets.acme-corp.io/v1", "metrics.k8s.io/v1beta1"}, APIServices: []string{"v1.widgets.acme-corp.io", "v1beta1.metrics.k8s.io"},
 			Finalizers: []string{"acme-corp.io/cleanup"}}}}}}
-	red, _ := Redact(r, nil, nil)
+	rd := New()
+	rd.Report(r)
+	red := rd.Apply(r)
 	want := "crontabs.domain-1 and v1beta1.metrics.k8s.io; widgets.domain-1; arn-1; cloudid-1; email-1"
 	if got := red.Namespaces[0].Verdict; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
