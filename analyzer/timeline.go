@@ -35,13 +35,13 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 		ev.Time = ev.Time.UTC()
 		out = append(out, ev)
 	}
-	addEntry := func(e *logs.Entry, cause string) {
+	addEntry := func(e *logs.Entry, cause string, idx int) {
 		comp := e.Component
 		if comp == "" {
 			comp = "log " + e.File
 		}
 		add(TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: comp, Kind: EventError,
-			Text: Clip(entryText(e), 300), Cause: cause, File: e.File, Line: e.Line})
+			Text: Clip(entryText(e), 300), Cause: cause, File: e.File, Line: e.Line, cause: idx})
 	}
 
 	if nr.DeletionTimestamp != nil {
@@ -75,14 +75,14 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 		add(ev)
 	}
 
-	for _, c := range nr.Causes {
+	for i, c := range nr.Causes {
 		// every occurrence the rule related to the cause, not only the sampled evidence
 		// (first, so lines carry their message)
 		for _, e := range c.Related {
-			addEntry(e, c.Type)
+			addEntry(e, c.Type, i+1)
 		}
 	}
-	for _, c := range nr.Causes {
+	for i, c := range nr.Causes {
 		var evs []Evidence
 		for _, l := range c.Chain {
 			evs = append(evs, l.Evidence...)
@@ -98,17 +98,17 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 					continue // already above
 				}
 				add(TimelineEvent{Time: *e.Time, Component: e.Object, Kind: EventCondition, Text: Clip(e.Text, 300),
-					Cause: c.Type, File: e.File, Line: e.Line})
+					Cause: c.Type, File: e.File, Line: e.Line, cause: i + 1})
 			case strings.HasPrefix(e.Object, "Event/"):
 				add(TimelineEvent{Time: *e.Time, Component: OrDefault(e.Component, e.Object), Kind: EventEvent,
-					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line})
+					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, cause: i + 1})
 			case e.Object == "":
 				comp := e.Component
 				if comp == "" {
 					comp = "log " + e.File
 				}
 				add(TimelineEvent{Time: *e.Time, TimeInferred: e.TimeInferred, Component: comp, Kind: EventError,
-					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line})
+					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, cause: i + 1})
 			}
 		}
 		for _, o := range c.Objects {
@@ -119,7 +119,7 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 			if o.Namespace != "" {
 				ref = o.Kind + "/" + o.Namespace + "/" + o.Name
 			}
-			ev := TimelineEvent{Time: *o.Deletion, Component: ref, Kind: EventDeletion, Text: ref + " deleted", Cause: c.Type}
+			ev := TimelineEvent{Time: *o.Deletion, Component: ref, Kind: EventDeletion, Text: ref + " deleted", Cause: c.Type, cause: i + 1}
 			if len(o.Finalizers) > 0 {
 				ev.Text += ", waiting for finalizers " + strings.Join(o.Finalizers, ", ")
 			}
@@ -131,11 +131,11 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 	}
 	// the namespace controller's failures for this namespace that no cause claimed
 	for _, e := range p.Index.NamespaceDeletionFailed[nr.Name] {
-		cause := ""
+		cause, idx := "", 0
 		if len(nr.Causes) == 1 {
-			cause = nr.Causes[0].Type
+			cause, idx = nr.Causes[0].Type, 1
 		}
-		addEntry(e, cause)
+		addEntry(e, cause, idx)
 	}
 	// kube-controller-manager (re)starts: the namespace controller begins a new pass
 	for _, e := range p.Index.ControllerStarts {

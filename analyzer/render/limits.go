@@ -21,6 +21,10 @@ const (
 	shownItems = 10
 	// shownNamespaces: entries of the per-namespace section.
 	shownNamespaces = 20
+	// shownLinkEvidence: evidence quoted per link of a causal chain.
+	shownLinkEvidence = 10
+	// shownCollect: collect commands shown per group of similar coverage gaps.
+	shownCollect = 3
 	// shownRisks, shownWarnings: latent risks and warnings shown.
 	shownRisks    = 12
 	shownWarnings = 30
