@@ -300,7 +300,6 @@ func finalizersLine(ns *analyzer.NamespaceReport) string {
 	return "spec " + f(ns.SpecFinalizers) + "; metadata " + f(ns.MetadataFinalizers)
 }
 
-
 // nsFacts is one line of a namespace's facts: deletion, how long stuck, phase.
 func (v *view) nsFacts(ns *analyzer.NamespaceReport) string {
 	inferred := ns.StuckSince != "" && ns.StuckSince != "metadata.deletionTimestamp"
