@@ -65,12 +65,6 @@ func TestScaleWorkLinear(t *testing.T) {
 	sizes := map[string]int{"finalizers": 1000, "crds": 500, "apiservices": 200, "webhooks": 500, "namespaces": 200,
 		"loggvs": 300, "backendpods": 1000, "events": 1000, "loglines": 1000}
 	for _, shape := range gen.Shapes {
-		if shape == "apiservices" {
-			// not linear yet (issue 22, reported): 3.8× the allocations for 2× the
-			// APIServices; every problem copies its namespace's whole timeline
-			// (render.newView's Shared, one problem per APIService)
-			continue
-		}
 		t.Run(shape, func(t *testing.T) {
 			n := sizes[shape]
 			if n == 0 {
@@ -103,9 +97,8 @@ func TestScaleReportSizes(t *testing.T) {
 	cases := []struct {
 		shape string
 		n     int
-	}{{"finalizers", 10000}, {"crds", 2000}, {"webhooks", 2000}, {"events", 2000}, {"loglines", 2000}}
-	// not yet within the limits (issue 22, reported): namespaces 500 (842 lines),
-	// apiservices 200 (3,093 lines), backendpods 2,000 and loggvs 1,000
+	}{{"finalizers", 10000}, {"crds", 2000}, {"webhooks", 2000}, {"events", 2000}, {"loglines", 2000},
+		{"namespaces", 500}, {"apiservices", 200}, {"backendpods", 2000}, {"loggvs", 1000}}
 	if testing.Short() {
 		cases[0].n = 2500
 	}
