@@ -62,30 +62,32 @@ type htmlGap struct {
 
 type htmlProblem struct {
 	*problemView
-	Anchor    string
-	Radius    string
-	Known     []analyzer.KnownIssueRef
-	Safe      []htmlStep
-	Steps     []htmlStep
-	LastWhy   string
-	LastCmds  []string
-	Held      []htmlHeld
-	NHeld     int
-	MoreHeld  []htmlHeld
-	MoreNames string
-	Objects   []string
-	MoreObj   string
-	Similar   []htmlLine
-	SimHead   string
-	SimMore   string
-	SimNote   string
-	LastLoop  bool
-	Chain     template.HTML
-	Plot      template.HTML
-	PlotOf    string
-	Groups    []timelineGroup
-	ChainEvid []analyzer.Evidence
-	RestEvid  []analyzer.Evidence
+	Anchor     string
+	Radius     string
+	Known      []analyzer.KnownIssueRef
+	Safe       []htmlStep
+	Steps      []htmlStep
+	LastWhy    string
+	LastCmds   []string
+	Held       []htmlHeld
+	NHeld      int
+	MoreHeld   []htmlHeld
+	MoreNames  string
+	Objects    []string
+	MoreObj    string
+	Similar    []htmlLine
+	SimHead    string
+	SimMore    string
+	SimNote    string
+	LastLoop   bool
+	MoreSteps  string
+	MoreGroups string
+	Chain      template.HTML
+	Plot       template.HTML
+	PlotOf     string
+	Groups     []timelineGroup
+	ChainEvid  []analyzer.Evidence
+	RestEvid   []analyzer.Evidence
 }
 
 type htmlStep struct {
@@ -112,6 +114,7 @@ type htmlNamespace struct {
 	RestRO     []analyzer.RuledOut
 	ProblemIDs string
 	Verdict    string
+	MoreOwn    string
 }
 
 func htmlData(r *analyzer.Report) htmlReport {
@@ -170,8 +173,12 @@ func htmlData(r *analyzer.Report) htmlReport {
 		if !section {
 			return h
 		}
-		for _, s := range pv.Remediation {
+		rungs, more := firstOf(pv.Remediation, shownItems)
+		for _, s := range rungs {
 			h.Steps = append(h.Steps, htmlStep{RemediationStep: s, Note: pv.stepNote(s)})
+		}
+		if more > 0 {
+			h.MoreSteps = moreLine(more, "steps")
 		}
 		if len(pv.LastResort) > 0 {
 			h.LastWhy = pv.LastResort[0].Why
@@ -205,7 +212,9 @@ func htmlData(r *analyzer.Report) htmlReport {
 			h.PlotOf = first.Name
 			h.Plot = timelineSVG(*first, problemEvents(v.Own[first.Name], pv.Shared), r.Bundle.CapturedAt)
 		}
-		h.Groups, _ = firstOf(groupTimeline(pv.Shared), htmlListed)
+		if h.Groups, rest = firstOf(groupTimeline(pv.Shared), htmlListed); rest > 0 {
+			h.MoreGroups = moreLine(rest, "timeline entries")
+		}
 		return h
 	}
 	for i, pv := range v.Shown {
@@ -236,7 +245,10 @@ func htmlData(r *analyzer.Report) htmlReport {
 		h := htmlNamespace{NamespaceReport: ns, ID: nsID[ns.Name], Facts: v.nsFacts(ns), Finalizers: finalizersLine(ns),
 			Multi: len(ns.Problems) != 1, Digest: digest(v.Own[ns.Name]), Verdict: v.verdict(ns),
 			ShowRO: len(v.RestRuledOut[ns.Name]) > 0, RestRO: v.RestRuledOut[ns.Name], ProblemIDs: problemIDs(ns)}
-		h.Own, _ = firstOf(groupTimeline(v.Own[ns.Name]), htmlListed)
+		var rest int
+		if h.Own, rest = firstOf(groupTimeline(v.Own[ns.Name]), htmlListed); rest > 0 {
+			h.MoreOwn = moreLine(rest, "timeline entries")
+		}
 		if h.Multi {
 			if s, ok := lastResort(ns); ok {
 				h.Last = &s
@@ -273,6 +285,14 @@ func htmlData(r *analyzer.Report) htmlReport {
 		d.MoreWarn = moreLine(rest, "warnings")
 	}
 	return d
+}
+
+// orEvents is noun, or "events" when empty.
+func orEvents(noun string) string {
+	if noun == "" {
+		return "events"
+	}
+	return noun
 }
 
 func esc(s string) string { return template.HTMLEscapeString(s) }
@@ -435,9 +455,24 @@ func timelineSVG(ns analyzer.NamespaceReport, evs []analyzer.TimelineEvent, capt
 	}
 	fmt.Fprintf(&b, `<text class="ticklabel" x="%d" y="%d">UTC, from %s to %s</text>`, left, axisY+34,
 		first.UTC().Format("2006-01-02 15:04:05Z"), last.UTC().Format("2006-01-02 15:04:05Z"))
-	// markers, errors grouped per lane and pixel column
+	// markers: one per lane, kind and 3-pixel column (its title says how many it
+	// stands for), so the plot is bounded by its width whatever the events; errors
+	// are drawn after the others, darker where they pile up
 	type col struct {
 		lane, px int
+	}
+	type spot struct {
+		col
+		kind string
+	}
+	spotOf := func(e analyzer.TimelineEvent) spot {
+		return spot{col{lane(e.Component), int(math.Round(x(e.Time) / 3))}, e.Kind}
+	}
+	marks := map[spot]int{}
+	for _, e := range evs {
+		if e.Kind != analyzer.EventError {
+			marks[spotOf(e)]++
+		}
 	}
 	errCount := map[col]int{}
 	errText := map[col]string{}
@@ -445,7 +480,20 @@ func timelineSVG(ns analyzer.NamespaceReport, evs []analyzer.TimelineEvent, capt
 	for _, e := range evs {
 		xx := x(e.Time)
 		y := top + laneH*lane(e.Component) + laneH/2
-		tip := esc(e.Time.UTC().Format("2006-01-02 15:04:05.000Z") + " " + e.Kind + " " + e.Component + ": " + e.Text)
+		tip := e.Time.UTC().Format("2006-01-02 15:04:05.000Z") + " " + e.Kind + " " + e.Component + ": " + e.Text
+		if e.Kind != analyzer.EventError {
+			sp := spotOf(e)
+			n := marks[sp]
+			if n == 0 {
+				continue // drawn already
+			}
+			marks[sp] = 0
+			if n > 1 {
+				noun := map[string]string{analyzer.EventDeletion: "deletions", analyzer.EventCondition: "condition transitions"}[e.Kind]
+				tip = fmt.Sprintf("%d %s here, the first: %s", n, orEvents(noun), tip)
+			}
+		}
+		tip = esc(tip)
 		switch e.Kind {
 		case analyzer.EventDeletion:
 			if e.Component == nsLane {
@@ -605,6 +653,7 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 <h3>What to do about {{.ID}} (safest first)</h3>
 <ol class="ladder">
 {{range .Steps}}<li><span class="badge risk-{{.Risk}}">{{.Risk}}</span> {{.Why}}{{.Note}}<pre><code>{{.Command}}</code></pre></li>
+{{end}}{{if .MoreSteps}}<li class="more">{{.MoreSteps}}</li>
 {{end}}{{if .LastCmds}}<li><span class="badge risk-destructive">destructive</span> {{.LastWhy}}{{if .LastLoop}} For the {{len .LastResort}} namespaces, one loop:{{else if gt (len .LastCmds) 1}} For each of the {{len .LastCmds}} namespaces:{{end}}<pre><code>{{join .LastCmds "\n"}}</code></pre></li>{{end}}
 </ol>{{if .SimNote}}
 <p class="muted">{{.SimNote}}</p>{{end}}
@@ -615,7 +664,7 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 {{if .Groups}}<details class="timeline-table"><summary>{{len .Shared}} events around {{.ID}} (UTC, repeated lines folded)</summary>
 <table><thead><tr><th>Time</th><th>Kind</th><th>Component</th><th>What</th><th>Where</th></tr></thead><tbody>
 {{range .Groups}}<tr><td class="mono">{{clock .Time}}</td><td>{{.Kind}}</td><td>{{.Component}}</td><td>{{folded .}}</td><td class="mono">{{.File}}{{if .Line}}:{{.Line}}{{end}}</td></tr>
-{{end}}</tbody></table></details>{{end}}
+{{end}}</tbody></table>{{if .MoreGroups}}<p class="muted">{{.MoreGroups}}</p>{{end}}</details>{{end}}
 {{if .RuledOut}}<h3>Ruled out{{if gt (len .NS) 1}} (for all {{len .NS}} namespaces){{end}}</h3>
 <ul class="ruledout">{{range .RuledOut}}<li><strong>{{.Type}}</strong>: {{.Reason}}</li>{{end}}</ul>{{end}}
 </section>
@@ -642,7 +691,7 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 {{if .Own}}<details class="timeline-table" open><summary>Timeline of {{.Name}}: {{.Digest}}</summary>
 <table><thead><tr><th>Time</th><th>Kind</th><th>Component</th><th>What</th><th>Where</th></tr></thead><tbody>
 {{range .Own}}<tr><td class="mono">{{clock .Time}}</td><td>{{.Kind}}</td><td>{{.Component}}</td><td>{{folded .}}</td><td class="mono">{{.File}}{{if .Line}}:{{.Line}}{{end}}</td></tr>
-{{end}}</tbody></table></details>{{end}}
+{{end}}</tbody></table>{{if .MoreOwn}}<p class="muted">{{.MoreOwn}}</p>{{end}}</details>{{end}}
 {{if .Last}}<h3>Last resort for {{.Name}}</h3><p><span class="badge risk-destructive">destructive</span> {{.LastWhy}}</p><pre><code>{{.Last.Command}}</code></pre>{{end}}
 {{if .ShowRO}}<h3>Ruled out for {{.Name}}</h3>
 <ul class="ruledout">{{range .RestRO}}<li><strong>{{.Type}}</strong>: {{.Reason}}</li>{{end}}</ul>{{end}}

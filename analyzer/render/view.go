@@ -404,6 +404,9 @@ func captureLine(b analyzer.BundleInfo) string {
 	return s
 }
 
+// digestComponents is how many components a digest names per run of events.
+const digestComponents = 4
+
 // digest condenses a namespace's own timeline into one line: its deletion, its
 // condition transitions and the error lines about it.
 func digest(evs []analyzer.TimelineEvent) string {
@@ -416,6 +419,7 @@ func digest(evs []analyzer.TimelineEvent) string {
 		n           int
 		first, last time.Time
 		comps       []string
+		seen        map[string]bool
 	}
 	var runs []*run
 	for _, e := range evs {
@@ -423,12 +427,13 @@ func digest(evs []analyzer.TimelineEvent) string {
 		if len(runs) > 0 && runs[len(runs)-1].kind == e.Kind {
 			r = runs[len(runs)-1]
 		} else {
-			r = &run{kind: e.Kind, first: e.Time}
+			r = &run{kind: e.Kind, first: e.Time, seen: map[string]bool{}}
 			runs = append(runs, r)
 		}
 		r.n++
 		r.last = e.Time
-		if !contains(r.comps, e.Component) && !strings.HasPrefix(e.Component, "Namespace/") {
+		if !r.seen[e.Component] && !strings.HasPrefix(e.Component, "Namespace/") {
+			r.seen[e.Component] = true
 			r.comps = append(r.comps, e.Component)
 		}
 	}
@@ -450,7 +455,12 @@ func digest(evs []analyzer.TimelineEvent) string {
 			s = fmt.Sprintf("%d %s%s %s", r.n, r.kind, plural(r.n), when)
 		}
 		if len(r.comps) > 0 {
-			s += " (" + strings.Join(r.comps, ", ") + ")"
+			comps, more := firstOf(r.comps, digestComponents)
+			s += " (" + strings.Join(comps, ", ")
+			if more > 0 {
+				s += fmt.Sprintf(" and %s more", analyzer.Count(more))
+			}
+			s += ")"
 		}
 		parts = append(parts, s)
 	}

@@ -145,3 +145,61 @@ func TestScaleReportSizes(t *testing.T) {
 		})
 	}
 }
+
+// TestScaleHTML holds the HTML page usable at scale (issue 22): bounded in size
+// whatever the shape's n, at most 8 problem sections, similar problems folded into a
+// collapsed <details> list, every capped list ending in "… and N more", every
+// <details> closed.
+func TestScaleHTML(t *testing.T) {
+	cases := []struct {
+		shape string
+		n     int
+		more  []string // "… and N more X" lines the page must hold
+	}{
+		{"finalizers", 10000, []string{"more timeline entries"}},
+		{"crds", 2000, []string{"more objects", "more timeline entries"}},
+		{"namespaces", 500, []string{"more namespaces"}},
+		{"apiservices", 200, []string{"99 more similar problems"}},
+		{"backendpods", 2000, nil},
+		{"events", 2000, nil},
+	}
+	if testing.Short() {
+		cases[0].n = 2500
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%s-%d", tc.shape, tc.n), func(t *testing.T) {
+			rec, _ := loadShape(t, tc.shape, tc.n)
+			rep := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
+			var b bytes.Buffer
+			if err := render.Render(&b, rep, "html"); err != nil {
+				t.Fatal(err)
+			}
+			page := b.String()
+			if b.Len() > 256<<10 {
+				t.Errorf("HTML page: %d bytes, want at most 256 KiB", b.Len())
+			}
+			if n := strings.Count(page, `<section class="problem"`); n > 8 || n < 1 {
+				t.Errorf("%d problem sections, want 1 to 8", n)
+			}
+			if o, c := strings.Count(page, "<details"), strings.Count(page, "</details>"); o != c {
+				t.Errorf("%d <details> opened, %d closed", o, c)
+			}
+			for _, m := range tc.more {
+				if !strings.Contains(page, m) {
+					t.Errorf("the page does not say %q", m)
+				}
+			}
+			if len(rep.Problems) > 5 {
+				folded := strings.Count(page, `<details class="similar">`)
+				if folded == 0 {
+					t.Errorf("%d problems and no folded list of similar problems", len(rep.Problems))
+				}
+				i := strings.Index(page, `<details class="similar">`)
+				j := strings.Index(page[i:], "</details>")
+				if items := strings.Count(page[i:i+j], "<li"); items > 101 {
+					t.Errorf("the folded list holds %d entries, want at most 100 and the more line", items)
+				}
+			}
+		})
+	}
+}
