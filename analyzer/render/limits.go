@@ -80,8 +80,8 @@ func groupLine(g analyzer.ObjectGroup) string {
 		if g.OldestDeletion != nil {
 			s += " deletionTimestamp=" + ts(g.OldestDeletion)
 		}
-		if g.Verdict != "" {
-			s += " (controller " + g.Verdict + ")"
+		if v := g.VerdictPhrase(); v != "" {
+			s += " (" + v + ")"
 		}
 		return s
 	}
@@ -89,8 +89,8 @@ func groupLine(g analyzer.ObjectGroup) string {
 	if len(g.Finalizers) > 0 {
 		s += " finalizers=" + strings.Join(g.Finalizers, ",")
 	}
-	if g.Verdict != "" {
-		s += ", controller " + g.Verdict
+	if v := g.VerdictPhrase(); v != "" {
+		s += ", " + v
 	}
 	if d := g.Deletions(); d != "" {
 		s += ", " + d

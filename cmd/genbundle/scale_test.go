@@ -60,10 +60,11 @@ func (w *countWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p
 // the analysis and the renderings: at most 2.2× for twice the input, in every
 // dimension (objects with finalizers in one namespace, CRDs, failing APIServices,
 // webhooks, stuck namespaces, group/versions in log lines, pods behind one Service,
-// events, log lines of one cause).
+// events, log lines of one cause, terminating pods on a dead node, pods holding back
+// a pods-first deletion).
 func TestScaleWorkLinear(t *testing.T) {
 	sizes := map[string]int{"finalizers": 1000, "crds": 500, "apiservices": 200, "webhooks": 500, "namespaces": 200,
-		"loggvs": 300, "backendpods": 1000, "events": 1000, "loglines": 1000}
+		"loggvs": 300, "backendpods": 1000, "events": 1000, "loglines": 1000, "deadnodepods": 1000, "orderedpods": 1000}
 	for _, shape := range gen.Shapes {
 		t.Run(shape, func(t *testing.T) {
 			n := sizes[shape]
@@ -98,7 +99,8 @@ func TestScaleReportSizes(t *testing.T) {
 		shape string
 		n     int
 	}{{"finalizers", 10000}, {"crds", 2000}, {"webhooks", 2000}, {"events", 2000}, {"loglines", 2000},
-		{"namespaces", 500}, {"apiservices", 200}, {"backendpods", 2000}, {"loggvs", 1000}}
+		{"namespaces", 500}, {"apiservices", 200}, {"backendpods", 2000}, {"loggvs", 1000},
+		{"deadnodepods", 2000}, {"orderedpods", 2000}}
 	if testing.Short() {
 		cases[0].n = 2500
 	}
@@ -122,6 +124,18 @@ func TestScaleReportSizes(t *testing.T) {
 				t.Errorf("Markdown report: %d characters, want < 32,767", n)
 				if os.Getenv("SCALE_DUMP") != "" {
 					_ = os.WriteFile(os.Getenv("SCALE_DUMP")+"/"+tc.shape+".md", md.Bytes(), 0o644)
+				}
+			}
+			if tc.shape == "deadnodepods" || tc.shape == "orderedpods" {
+				// one command for the group of pods, never one per pod
+				if n := strings.Count(text.String(), " pod job-") + strings.Count(text.String(), " pods job-"); n > 0 {
+					t.Errorf("the text report holds %d commands naming one pod, want one loop for the group", n)
+				}
+				if !strings.Contains(text.String(), "while read -r o; do kubectl -n batch ") {
+					t.Errorf("the text report holds no loop for the group of pods")
+				}
+				if !strings.Contains(text.String(), analyzer.Count(tc.n)+" Pods") {
+					t.Errorf("the report does not name the group of %s Pods", analyzer.Count(tc.n))
 				}
 			}
 			if tc.shape == "finalizers" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // Name is the cause type this rule reports.
@@ -74,11 +75,13 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		parts = append(parts, "deletes fail: "+f.Message)
 	}
 	var pods, deadNodes, nodeNames []string
+	var terminating []*objects.Object
 	seenNode := map[string]bool{}
 	for _, o := range p.Objects("Pod") {
 		if o.DeletionTimestamp.IsZero() {
 			continue
 		}
+		terminating = append(terminating, o)
 		cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(o))
 		pods = append(pods, o.Name+" ("+analyzer.PodState(o)+")")
 		cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "metadata.deletionTimestamp", fmt.Sprintf("Pod %s: deletionTimestamp %s, %s", o.Name, analyzer.FmtTime(o.DeletionTimestamp), analyzer.PodState(o))))
@@ -95,7 +98,18 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		}
 	}
 	cause.Summary = fmt.Sprintf("Objects remain without finalizers: %s.", strings.Join(parts, ", "))
-	if len(pods) > 0 {
+	if len(terminating) > analyzer.GroupExamples {
+		// many pods: one phrase and one command per node (and finalizers)
+		cause.Groups = p.Index.PodGroups(terminating)
+		var gs []string
+		for _, g := range cause.Groups[:min(len(cause.Groups), analyzer.GroupExamples)] {
+			gs = append(gs, analyzer.PodGroupLine(g))
+		}
+		if rest := len(cause.Groups) - analyzer.GroupExamples; rest > 0 {
+			gs = append(gs, fmt.Sprintf("and %d more groups", rest))
+		}
+		cause.Summary += " Terminating pods: " + strings.Join(gs, "; ") + "."
+	} else if len(pods) > 0 {
 		cause.Summary += " Terminating pods: " + strings.Join(pods, "; ") + "."
 	}
 	if len(deadNodes) > 0 {
@@ -110,6 +124,13 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 
 func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 	var steps []analyzer.RemediationStep
+	if len(c.Groups) > 0 {
+		for _, g := range c.Groups {
+			steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution, Command: analyzer.PodDeleteLoop(g),
+				Why: "Only when the node is gone for good: force-deletes the " + analyzer.PodGroupLine(g) + " (every pod of the namespace being deleted" + onNode(g) + "), without the kubelet's confirmation; if the node comes back, their containers may still run until the kubelet notices."})
+		}
+		return steps
+	}
 	for _, o := range c.Objects {
 		if o.Kind != "Pod" {
 			continue
@@ -119,6 +140,13 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 			Why:     "Only when the pod's node is gone for good: removes the pod object without the kubelet's confirmation; if the node comes back, its containers may still run until the kubelet notices."})
 	}
 	return steps
+}
+
+func onNode(g analyzer.ObjectGroup) string {
+	if g.Node == "" {
+		return ""
+	}
+	return " on node " + g.Node
 }
 
 func example(p *analyzer.Pass) analyzer.Cause {
