@@ -323,7 +323,7 @@ func (s *shapeBundle) terminatingPod(ns, name, node string, deleted time.Time, f
 		meta["finalizers"] = finalizers
 	}
 	s.add("namespaces/"+ns+"/pods.json", m{"apiVersion": "v1", "kind": "Pod", "metadata": meta,
-		"spec": m{"nodeName": node, "containers": []any{m{"name": "job", "image": "registry.example.com/job:1"}}},
+		"spec":   m{"nodeName": node, "containers": []any{m{"name": "job", "image": "registry.example.com/job:1"}}},
 		"status": m{"phase": "Running", "conditions": []any{cond("Ready", "False", "", "", deleted)}}})
 }
 
