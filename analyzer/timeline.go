@@ -19,14 +19,19 @@ const maxTimelineErrors = 400
 // only the sampled evidence) and the Kubernetes events about it. Oldest first.
 func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 	out := []TimelineEvent{}
-	seen := map[string]bool{}
+	type eventKey struct {
+		kind, file string
+		line       int
+		what       string // the text, or the component for a line of a file
+	}
+	seen := map[eventKey]bool{}
 	add := func(ev TimelineEvent) {
 		if ev.Time.IsZero() {
 			return
 		}
-		key := ev.Kind + "\x00" + ev.File + "\x00" + fmt.Sprint(ev.Line) + "\x00" + ev.Text
+		key := eventKey{ev.Kind, ev.File, ev.Line, ev.Text}
 		if ev.File != "" && ev.Line > 0 && ev.Kind != EventDeletion {
-			key = ev.Kind + "\x00" + ev.File + "\x00" + fmt.Sprint(ev.Line) + "\x00" + ev.Component
+			key.what = ev.Component
 		}
 		if seen[key] {
 			return
@@ -110,6 +115,26 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 				add(TimelineEvent{Time: *e.Time, TimeInferred: e.TimeInferred, Component: comp, Kind: EventError,
 					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, cause: i + 1})
 			}
+		}
+		if len(c.Groups) > 0 && len(c.Groups) < len(c.Objects) {
+			// objects grouped: one event per group, at its oldest deletion (each
+			// object's time is in causes[].objects[])
+			for _, g := range c.Groups {
+				if g.OldestDeletion == nil {
+					continue
+				}
+				ev := TimelineEvent{Time: *g.OldestDeletion, Component: g.Kind + "/" + g.Namespace, Kind: EventDeletion, Cause: c.Type, cause: i + 1,
+					Text: g.Describe() + " " + g.Deletions()}
+				if len(g.Finalizers) > 0 {
+					ev.Text += ", waiting for finalizers " + strings.Join(g.Finalizers, ", ")
+				}
+				ev.Text += "; e.g. " + strings.Join(g.Examples, ", ")
+				if o := c.Objects[g.First]; o.Source != nil {
+					ev.File, ev.Line = o.Source.File, o.Source.Line
+				}
+				add(ev)
+			}
+			continue
 		}
 		for _, o := range c.Objects {
 			if o.Deletion == nil {

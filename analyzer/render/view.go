@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -196,20 +195,30 @@ func isOwn(name string, e analyzer.TimelineEvent) bool {
 	if e.Component == "Namespace/"+name {
 		return true
 	}
-	return nameRe(name).MatchString(e.Text)
+	return mentions(e.Text, name)
 }
 
-var nameRes = map[string]*regexp.Regexp{}
-
-func nameRe(name string) *regexp.Regexp {
-	if re, ok := nameRes[name]; ok {
-		return re
+// mentions tells whether text names name as a whole word: not inside a longer name
+// (no letter, digit, "." or "-" before it, no letter, digit or "-" after it; a name
+// may end a sentence with a dot). A scan, no regexp per name.
+func mentions(text, name string) bool {
+	if name == "" {
+		return false
 	}
-	re := regexp.MustCompile(`(^|[^a-z0-9.-])` + regexp.QuoteMeta(name) + `($|[^a-z0-9-])`)
-	if len(nameRes) < 4096 {
-		nameRes[name] = re
+	before := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' }
+	after := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' }
+	for from := 0; ; {
+		k := strings.Index(text[from:], name)
+		if k < 0 {
+			return false
+		}
+		k += from
+		end := k + len(name)
+		if (k == 0 || !before(text[k-1])) && (end == len(text) || !after(text[end])) {
+			return true
+		}
+		from = k + 1
 	}
-	return re
 }
 
 func ownEvents(ns *analyzer.NamespaceReport) []analyzer.TimelineEvent {
@@ -531,9 +540,10 @@ type gapGroup struct {
 
 // groupGaps folds the gaps that are one sentence about different things. A gap's
 // slots are its words that name something: a stuck namespace, a word with a digit (pod
-// and node names, counts), or a name-like word its collect command repeats. Gaps whose
-// sentence and command are the same with the slots blanked are one group, in the order
-// of their first gap (one pass, a map by key).
+// and node names, counts), or a name-like word its collect command repeats; in the
+// command, those words (or their parts) and words with a digit. Gaps whose sentence
+// and command are the same with the slots blanked are one group, in the order of their
+// first gap (one pass, a map by key).
 func groupGaps(r *analyzer.Report) []gapGroup {
 	var out []gapGroup
 	idx := map[string]int{}
@@ -580,9 +590,15 @@ func gapKey(g analyzer.Gap, stuck map[string]bool) (string, []string) {
 		}
 		b.WriteString(t.s)
 	}
+	// the command names the same things, whole or in parts ("ns/pod" is "-n ns ... pod")
+	for w := range slot {
+		for _, part := range strings.Split(w, "/") {
+			slot[part] = true
+		}
+	}
 	b.WriteString("\x00")
 	for _, t := range splitWords(g.Collect) {
-		if t.word && slot[t.s] {
+		if t.word && (slot[t.s] || strings.ContainsAny(t.s, "0123456789")) {
 			b.WriteString("\x01")
 			continue
 		}
