@@ -168,9 +168,9 @@ func TestScaleHTML(t *testing.T) {
 	cases := []struct {
 		shape string
 		n     int
-		more  []string // "… and N more X" lines the page must hold
+		more  []string // what the page must say: "… and N more X" lines, group lines
 	}{
-		{"finalizers", 10000, []string{"more timeline entries"}},
+		{"finalizers", 10000, []string{"PipelineRuns (tekton.dev) finalizers=tekton.dev/pipelineRun"}},
 		{"crds", 2000, []string{"more objects", "more timeline entries"}},
 		{"namespaces", 500, []string{"more namespaces"}},
 		{"apiservices", 200, []string{"99 more similar problems"}},
