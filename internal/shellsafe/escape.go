@@ -37,6 +37,13 @@ func Unsafe(r rune) bool {
 // NeedsEscape reports whether EscapeText would change s (newlines kept).
 func NeedsEscape(s string) bool {
 	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf { // ASCII: no decoding
+			if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+				return true
+			}
+			i++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n <= 1 || Unsafe(r) {
 			return true
