@@ -16,13 +16,22 @@ import (
 func printable(r *analyzer.Report) *analyzer.Report {
 	c := *r
 	v := reflect.ValueOf(&c).Elem()
-	cleanValue(v)
+	(&cleaner{}).clean(v)
 	return &c
 }
 
+// cleaner cleans a value once per pointer: the report shares pointers (the log entries
+// of a line many causes quote), and each is copied and cleaned once, not once per
+// place it is reachable from.
+type cleaner struct {
+	done map[uintptr]reflect.Value
+}
+
+func cleanValue(v reflect.Value) { (&cleaner{}).clean(v) }
+
 // cleanValue replaces, in place, the strings reachable from v. Slices and pointers are
 // copied before they are changed, so the caller's report stays as it was.
-func cleanValue(v reflect.Value) {
+func (cl *cleaner) clean(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.String:
 		if s := v.String(); needsCleaning(s) {
@@ -31,7 +40,7 @@ func cleanValue(v reflect.Value) {
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
 			if f := v.Field(i); f.CanSet() {
-				cleanValue(f)
+				cl.clean(f)
 			}
 		}
 	case reflect.Slice:
@@ -41,16 +50,24 @@ func cleanValue(v reflect.Value) {
 		cp := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
 		reflect.Copy(cp, v)
 		for i := 0; i < cp.Len(); i++ {
-			cleanValue(cp.Index(i))
+			cl.clean(cp.Index(i))
 		}
 		v.Set(cp)
 	case reflect.Pointer:
 		if v.IsNil() || v.Elem().Kind() != reflect.Struct {
 			return // *time.Time and friends hold no strings
 		}
+		if cp, ok := cl.done[v.Pointer()]; ok && cp.Type() == v.Type() {
+			v.Set(cp)
+			return
+		}
 		cp := reflect.New(v.Elem().Type())
 		cp.Elem().Set(v.Elem())
-		cleanValue(cp.Elem())
+		if cl.done == nil {
+			cl.done = map[uintptr]reflect.Value{}
+		}
+		cl.done[v.Pointer()] = cp
+		cl.clean(cp.Elem())
 		v.Set(cp)
 	case reflect.Map:
 		if v.IsNil() || v.Type().Elem().Kind() != reflect.String {
