@@ -331,6 +331,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 			nr.Causes[i].Chain[j].span()
 		}
 		markRoots(&nr.Causes[i])
+		focusEvidence(&nr.Causes[i])
 	}
 	p.guard = namespaceGuard(nr)
 	for i := range nr.Causes {

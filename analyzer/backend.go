@@ -288,8 +288,89 @@ func (ix *Index) podLinks(ns string, selector map[string]string) []Link {
 				Why: "Pod " + pod.Name + " is not Ready (" + st + "): its readiness probe and events say why."}
 		}
 	}
-	links := []Link{{Component: comp, Finding: strings.Join(states, "; "), Evidence: evs, Fault: fault, Fix: fix}}
+	finding := strings.Join(states, "; ")
+	if len(pods) > GroupExamples {
+		finding = podGroups(pods)
+	}
+	links := []Link{{Component: comp, Finding: finding, Evidence: evs, Fault: fault, Fix: fix}}
 	return append(links, ix.nodeLinks(pods)...)
+}
+
+// podGroups describes many pods by state, one phrase per state (node and restart
+// count aside), the most common first: "2,000 pods, none Ready: 2,000 phase Running,
+// not Ready, waiting: CrashLoopBackOff on 1 node, up to 40 restarts (metrics-server-0,
+// metrics-server-1, metrics-server-2, ...)". One pass, a map by state.
+func podGroups(pods []*objects.Object) string {
+	type group struct {
+		state    string
+		n        int
+		nodes    map[string]bool
+		restarts int
+		examples []string
+	}
+	var gs []*group
+	by := map[string]*group{}
+	ready := 0
+	for _, pod := range pods {
+		var node string
+		restarts := 0
+		if pi := pod.Pod; pi != nil {
+			node, restarts = pi.NodeName, pi.Restarts
+			if pi.Ready {
+				ready++
+			}
+		}
+		st := PodState(pod)
+		if node != "" {
+			st = strings.Replace(st, ", node "+node, "", 1)
+		}
+		if restarts > 0 {
+			st = strings.Replace(st, fmt.Sprintf(", %d restarts", restarts), "", 1)
+		}
+		g := by[st]
+		if g == nil {
+			g = &group{state: st, nodes: map[string]bool{}}
+			by[st] = g
+			gs = append(gs, g)
+		}
+		g.n++
+		if node != "" {
+			g.nodes[node] = true
+		}
+		g.restarts = max(g.restarts, restarts)
+		if len(g.examples) < GroupExamples {
+			g.examples = append(g.examples, pod.Name)
+		}
+	}
+	sort.SliceStable(gs, func(i, j int) bool { return gs[i].n > gs[j].n })
+	readyWords := "none Ready"
+	if ready > 0 {
+		readyWords = Count(ready) + " Ready"
+	}
+	var parts []string
+	for i, g := range gs {
+		if i == GroupExamples {
+			rest := 0
+			for _, h := range gs[i:] {
+				rest += h.n
+			}
+			parts = append(parts, fmt.Sprintf("%s more pods in %d other states", Count(rest), len(gs)-i))
+			break
+		}
+		s := Count(g.n) + " " + g.state
+		if len(g.nodes) > 0 {
+			s += fmt.Sprintf(" on %s node%s", Count(len(g.nodes)), Plural(len(g.nodes), "s", ""))
+		}
+		if g.restarts > 0 {
+			s += fmt.Sprintf(", up to %d restarts", g.restarts)
+		}
+		ex := strings.Join(g.examples, ", ")
+		if g.n > len(g.examples) {
+			ex += ", ..."
+		}
+		parts = append(parts, s+" ("+ex+")")
+	}
+	return fmt.Sprintf("%s pods, %s: %s", Count(len(pods)), readyWords, strings.Join(parts, "; "))
 }
 
 // nodeLinks describes the nodes the pods run on, when the bundle holds them: Ready and

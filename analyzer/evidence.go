@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -224,4 +225,70 @@ func (c *Cause) AttachLines(lines []*logs.Entry, deletion time.Time, what string
 	c.Evidence = append(c.Evidence, SampleLines(lines, max)...)
 	Correlate(lines, deletion).Apply(c, deletion, what)
 	c.Related = lines
+}
+
+// maxQuote is the longest evidence text a cause keeps whole. A longer one (a discovery
+// condition naming hundreds of group/versions, a log line listing them) is quoted in
+// part: its start and, for each of the first few names the cause is about, the words
+// around it. Every cause of a namespace may quote the same long text, so quoting it
+// whole would make the report grow with causes × text; the whole text stays in the
+// bundle at file:line (and a condition's in namespaces[].conditions[].message).
+const maxQuote = 1024
+
+// focusNames is how many of a cause's names a partial quote shows.
+const focusNames = 3
+
+// focusEvidence quotes a cause's long evidence texts in part, around its names.
+func focusEvidence(c *Cause) {
+	var names []string
+	for _, xs := range [][]string{c.GroupVersions, c.APIServices, c.Webhooks, c.Finalizers} {
+		for _, x := range xs {
+			if len(names) < focusNames && x != "" {
+				names = append(names, x)
+			}
+		}
+	}
+	focus := func(evs []Evidence) {
+		for i := range evs {
+			if len(evs[i].Text) > maxQuote {
+				evs[i].Text = FocusQuote(evs[i].Text, names)
+			}
+		}
+	}
+	focus(c.Evidence)
+	for i := range c.Chain {
+		focus(c.Chain[i].Evidence)
+	}
+}
+
+// FocusQuote quotes a long text in part: its first 300 bytes and up to 300 bytes
+// around the first occurrence of each name, joined by " … ", then how long the whole
+// text is. A text of at most maxQuote bytes is returned as it is.
+func FocusQuote(text string, names []string) string {
+	if len(text) <= maxQuote {
+		return text
+	}
+	const head, before, after = 300, 100, 200
+	cut := func(i int) int { // back to a rune start
+		for i > 0 && i < len(text) && !utf8Start(text[i]) {
+			i--
+		}
+		return i
+	}
+	end := cut(head)
+	parts := []string{text[:end]}
+	for _, n := range names {
+		i := strings.Index(text[end:], n)
+		if i < 0 {
+			continue
+		}
+		i += end
+		from, to := cut(max(end, i-before)), cut(min(len(text), i+len(n)+after))
+		if to <= from {
+			continue
+		}
+		parts = append(parts, text[from:to])
+		end = to
+	}
+	return strings.Join(parts, " … ") + fmt.Sprintf(" … (quoted in part: %s bytes in all)", Count(len(text)))
 }

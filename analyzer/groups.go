@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // GroupExamples is how many names a group of objects shows in a report; a group of at
@@ -29,6 +31,9 @@ type ObjectGroup struct {
 	NewestDeletion *time.Time `json:"newestDeletion,omitempty"`
 	// Examples are the first names of the group (sorted), at most GroupExamples.
 	Examples []string `json:"examples"`
+	// Node is the node the group's pods are on, when pods are grouped by node
+	// (Index.PodGroups).
+	Node string `json:"node,omitempty"`
 	// First is the index in the cause's Objects of the group's first object.
 	First int `json:"-"`
 }
@@ -184,4 +189,107 @@ func FinalizerLoop(g ObjectGroup) string {
 		return patch
 	}
 	return list + " | while read -r o; do " + patch + "; done"
+}
+
+// PodGroups groups terminating pods by finalizers and node, as GroupObjects does, the
+// verdict saying where they are ("on node N, not Ready", "on node N", "not scheduled
+// to a node"): the pods a dead node or a missing controller holds are one group, with
+// one command (PodDeleteLoop, FinalizerLoop). Each node is looked up once.
+func (ix *Index) PodGroups(pods []*objects.Object) []ObjectGroup {
+	nodeOf := make(map[string]string, len(pods))
+	state := map[string]string{}
+	refs := make([]ObjectRef, 0, len(pods))
+	for _, pod := range pods {
+		ref := ObjectRefOf(pod)
+		ref.Resource = "pods"
+		refs = append(refs, ref)
+		node := ""
+		if pod.Pod != nil {
+			node = pod.Pod.NodeName
+		}
+		nodeOf[pod.Name] = node
+		if _, ok := state[node]; ok {
+			continue
+		}
+		switch n := ix.findNode(node); {
+		case node == "":
+			state[node] = PodNotScheduled
+		case n == nil:
+			state[node] = "on node " + node
+		default:
+			if c := n.Condition("Ready"); c != nil && c.Status != "True" {
+				state[node] = "on node " + node + ", not Ready"
+			} else {
+				state[node] = "on node " + node
+			}
+		}
+	}
+	gs := GroupObjects(refs, func(o ObjectRef) string { return state[nodeOf[o.Name]] })
+	for i := range gs {
+		if len(gs[i].Examples) > 0 {
+			gs[i].Node = nodeOf[gs[i].Examples[0]]
+		}
+	}
+	return gs
+}
+
+// PodNotScheduled is the verdict of a group of pods on no node.
+const PodNotScheduled = "not scheduled to a node"
+
+// VerdictPhrase is the group's verdict in a phrase: where its pods are ("on node
+// node-7, not Ready"), else the state of the controller that owns its finalizers
+// ("controller not running"); "" without a verdict.
+func (g ObjectGroup) VerdictPhrase() string {
+	switch {
+	case g.Verdict == "":
+		return ""
+	case g.Node != "" || g.Verdict == PodNotScheduled:
+		return g.Verdict
+	}
+	return "controller " + g.Verdict
+}
+
+// findNode is the Node of that name ("" or absent: nil).
+func (ix *Index) findNode(name string) *objects.Object {
+	if name == "" {
+		return nil
+	}
+	return ix.Find("Node", "", name)
+}
+
+// PodGroupLine is a group of pods in a few words: "2,000 Pods on node node-1, not
+// Ready, deleted between ...; e.g. web-0, web-1, web-2".
+func PodGroupLine(g ObjectGroup) string {
+	s := Count(g.Count) + " " + PluralKind("Pod", g.Count)
+	if len(g.Finalizers) > 0 {
+		s += " with finalizers " + strings.Join(g.Finalizers, ", ")
+	}
+	if g.Verdict != "" {
+		s += " " + g.Verdict
+	}
+	if d := g.Deletions(); d != "" {
+		s += ", " + d
+	}
+	return s + "; e.g. " + strings.Join(g.Examples, ", ")
+}
+
+// PodDeleteLoop is the one command that force-deletes a group's terminating pods: the
+// pods of its namespace (on its node, when it has one) that carry a deletionTimestamp,
+// listed with a go-template (no jq) and deleted one by one. Safe to paste: every value
+// is a checked Kubernetes name, every word quoted.
+func PodDeleteLoop(g ObjectGroup) string {
+	tmpl := `{{range .items}}{{if .metadata.deletionTimestamp}}{{.metadata.name}}{{"\n"}}{{end}}{{end}}`
+	args := []string{"kubectl", "-n", g.Namespace, "get", "pods"}
+	if g.Node != "" {
+		args = append(args, "--field-selector", "spec.nodeName="+g.Node)
+	}
+	list := Cmd(append(args, "-o", "go-template="+tmpl)...)
+	del := Cmd("kubectl", "-n", g.Namespace, "delete", "pod") + ` "$o" ` + Cmd("--grace-period=0", "--force")
+	if strings.HasPrefix(list, "#") {
+		return list
+	}
+	if strings.HasPrefix(del, "#") {
+		return del
+	}
+	return list + " | while read -r o; do " + del + "; done"
 }

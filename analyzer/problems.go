@@ -186,6 +186,12 @@ func groupProblems(r *Report) {
 			}
 			ns.Problems = append(ns.Problems, p.ID)
 		}
+		// each timeline event names the problem whose cause it supports
+		for k := range ns.Timeline {
+			if e := &ns.Timeline[k]; e.cause > 0 && e.cause <= len(ns.Problems) {
+				e.Problem = ns.Problems[e.cause-1]
+			}
+		}
 	}
 }
 

@@ -197,8 +197,14 @@ type TimelineEvent struct {
 	Kind         string    `json:"kind"`                   // deletion, condition, error, event
 	Text         string    `json:"text"`
 	Cause        string    `json:"cause,omitempty"` // the cause type the event supports, when it supports one
-	File         string    `json:"file,omitempty"`
-	Line         int       `json:"line,omitempty"`
+	// Problem is the ID of the report's problem whose cause the event supports (one of
+	// the namespace's problems), when it supports one: what a problem's timeline shows.
+	Problem string `json:"problem,omitempty"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	// cause is 1 + the index in the namespace's Causes of the cause the event supports
+	// (0: none), turned into Problem once problems are grouped.
+	cause int
 }
 
 // ConditionReport is a namespace status condition decoded into plain words.

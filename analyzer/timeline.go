@@ -19,14 +19,19 @@ const maxTimelineErrors = 400
 // only the sampled evidence) and the Kubernetes events about it. Oldest first.
 func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 	out := []TimelineEvent{}
-	seen := map[string]bool{}
+	type eventKey struct {
+		kind, file string
+		line       int
+		what       string // the text, or the component for a line of a file
+	}
+	seen := map[eventKey]bool{}
 	add := func(ev TimelineEvent) {
 		if ev.Time.IsZero() {
 			return
 		}
-		key := ev.Kind + "\x00" + ev.File + "\x00" + fmt.Sprint(ev.Line) + "\x00" + ev.Text
+		key := eventKey{ev.Kind, ev.File, ev.Line, ev.Text}
 		if ev.File != "" && ev.Line > 0 && ev.Kind != EventDeletion {
-			key = ev.Kind + "\x00" + ev.File + "\x00" + fmt.Sprint(ev.Line) + "\x00" + ev.Component
+			key.what = ev.Component
 		}
 		if seen[key] {
 			return
@@ -35,13 +40,13 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 		ev.Time = ev.Time.UTC()
 		out = append(out, ev)
 	}
-	addEntry := func(e *logs.Entry, cause string) {
+	addEntry := func(e *logs.Entry, cause string, idx int) {
 		comp := e.Component
 		if comp == "" {
 			comp = "log " + e.File
 		}
 		add(TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: comp, Kind: EventError,
-			Text: Clip(entryText(e), 300), Cause: cause, File: e.File, Line: e.Line})
+			Text: Clip(entryText(e), 300), Cause: cause, File: e.File, Line: e.Line, cause: idx})
 	}
 
 	if nr.DeletionTimestamp != nil {
@@ -75,14 +80,14 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 		add(ev)
 	}
 
-	for _, c := range nr.Causes {
+	for i, c := range nr.Causes {
 		// every occurrence the rule related to the cause, not only the sampled evidence
 		// (first, so lines carry their message)
 		for _, e := range c.Related {
-			addEntry(e, c.Type)
+			addEntry(e, c.Type, i+1)
 		}
 	}
-	for _, c := range nr.Causes {
+	for i, c := range nr.Causes {
 		var evs []Evidence
 		for _, l := range c.Chain {
 			evs = append(evs, l.Evidence...)
@@ -98,18 +103,38 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 					continue // already above
 				}
 				add(TimelineEvent{Time: *e.Time, Component: e.Object, Kind: EventCondition, Text: Clip(e.Text, 300),
-					Cause: c.Type, File: e.File, Line: e.Line})
+					Cause: c.Type, File: e.File, Line: e.Line, cause: i + 1})
 			case strings.HasPrefix(e.Object, "Event/"):
 				add(TimelineEvent{Time: *e.Time, Component: OrDefault(e.Component, e.Object), Kind: EventEvent,
-					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line})
+					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, cause: i + 1})
 			case e.Object == "":
 				comp := e.Component
 				if comp == "" {
 					comp = "log " + e.File
 				}
 				add(TimelineEvent{Time: *e.Time, TimeInferred: e.TimeInferred, Component: comp, Kind: EventError,
-					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line})
+					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, cause: i + 1})
 			}
+		}
+		if len(c.Groups) > 0 && len(c.Groups) < len(c.Objects) {
+			// objects grouped: one event per group, at its oldest deletion (each
+			// object's time is in causes[].objects[])
+			for _, g := range c.Groups {
+				if g.OldestDeletion == nil {
+					continue
+				}
+				ev := TimelineEvent{Time: *g.OldestDeletion, Component: g.Kind + "/" + g.Namespace, Kind: EventDeletion, Cause: c.Type, cause: i + 1,
+					Text: g.Describe() + " " + g.Deletions()}
+				if len(g.Finalizers) > 0 {
+					ev.Text += ", waiting for finalizers " + strings.Join(g.Finalizers, ", ")
+				}
+				ev.Text += "; e.g. " + strings.Join(g.Examples, ", ")
+				if o := c.Objects[g.First]; o.Source != nil {
+					ev.File, ev.Line = o.Source.File, o.Source.Line
+				}
+				add(ev)
+			}
+			continue
 		}
 		for _, o := range c.Objects {
 			if o.Deletion == nil {
@@ -119,7 +144,7 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 			if o.Namespace != "" {
 				ref = o.Kind + "/" + o.Namespace + "/" + o.Name
 			}
-			ev := TimelineEvent{Time: *o.Deletion, Component: ref, Kind: EventDeletion, Text: ref + " deleted", Cause: c.Type}
+			ev := TimelineEvent{Time: *o.Deletion, Component: ref, Kind: EventDeletion, Text: ref + " deleted", Cause: c.Type, cause: i + 1}
 			if len(o.Finalizers) > 0 {
 				ev.Text += ", waiting for finalizers " + strings.Join(o.Finalizers, ", ")
 			}
@@ -131,11 +156,11 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 	}
 	// the namespace controller's failures for this namespace that no cause claimed
 	for _, e := range p.Index.NamespaceDeletionFailed[nr.Name] {
-		cause := ""
+		cause, idx := "", 0
 		if len(nr.Causes) == 1 {
-			cause = nr.Causes[0].Type
+			cause, idx = nr.Causes[0].Type, 1
 		}
-		addEntry(e, cause)
+		addEntry(e, cause, idx)
 	}
 	// kube-controller-manager (re)starts: the namespace controller begins a new pass
 	for _, e := range p.Index.ControllerStarts {

@@ -48,6 +48,8 @@ func main() {
 	*cacheDir = abs
 	nsa := filepath.Join(*cacheDir, "nsanalyze")
 	run("go", "build", "-o", nsa, "./cmd/nsanalyze")
+	parseOnly := filepath.Join(*cacheDir, "parseonly")
+	run("go", "build", "-o", parseOnly, "./bench/parseonly")
 	kw := filepath.Join(*cacheDir, "keywords.txt")
 	must(os.WriteFile(kw, []byte(strings.Join(rules.Phrases, "\n")+"\n"), 0o644))
 
@@ -152,6 +154,58 @@ func main() {
 				{label: "nsanalyze -o json, one bundle after the other", argv: []string{"sh", "-c", "for d in " + dir + "/*; do " + strings.Join(one, " ") + " \"$d\"; done; true"}, limit: 1.0, strict: true}}})
 	}
 
+	// Scale shapes (issue 22): one dimension of the analysis grows in each; nsanalyze
+	// beside the reading alone of the same bundle (bench/parseonly): the analysis and
+	// the report must cost less than the parse (nsanalyze < 2× parse-only). loglines
+	// stays at 1,000 (the scanner keeps 1,000 lines of one shape per file and warns
+	// beyond, and the bench stops on any warning); loggvs at 600 (one log line naming
+	// 1,000 group/versions exceeds the 64 KiB a logged value keeps).
+	for _, sh := range []struct {
+		shape   string
+		n       int
+		maxWall float64 // seconds, 0: none
+		rssMB   int64
+	}{
+		{"finalizers", 10000, 2, 250}, {"crds", 10000, 10, 250}, {"apiservices", 200, 0, 250}, {"webhooks", 2000, 0, 250},
+		{"namespaces", 500, 0, 250}, {"namespaces", 20000, 0, 500}, {"loggvs", 600, 0, 250}, {"backendpods", 2000, 0, 250},
+		{"events", 2000, 0, 250}, {"loglines", 1000, 0, 250}, {"deadnodepods", 2000, 0, 250}, {"orderedpods", 2000, 0, 250},
+	} {
+		n := max(1, int(float64(sh.n)**scale))
+		name := fmt.Sprintf("shape %s n=%d", sh.shape, n)
+		if !selected(name) {
+			continue
+		}
+		d := shapeBundle(sh.shape, n)
+		c := bench{name: name, bundle: d, bytes: dirSize(d), target: "nsanalyze < 2× parse-only (the analysis costs less than the parse)", rssMB: sh.rssMB,
+			cmds: []command{nsaCmd(nsa, d), parseOnlyCmd(parseOnly, d)}}
+		if sh.maxWall > 0 {
+			c.cmds[0].maxWall = sh.maxWall
+			c.target += fmt.Sprintf("; under %.0f s", sh.maxWall)
+		}
+		cases = append(cases, c)
+	}
+	// Doubling the objects with one finalizer in one namespace, and the stuck
+	// namespaces: each doubling at most 2.2× the time.
+	for _, sh := range []struct {
+		shape string
+		ns    []int
+	}{{"finalizers", []int{2500, 5000, 10000, 20000}}, {"namespaces", []int{2500, 5000, 10000, 20000}}} {
+		name := "scaling (shape " + sh.shape + ")"
+		if !selected(name) {
+			continue
+		}
+		sc := bench{name: name, target: "each doubling ≤ 2.2× time", scaling: true, growth: 2.2}
+		for _, n := range sh.ns {
+			n = max(1, int(float64(n)**scale))
+			d := shapeBundle(sh.shape, n)
+			cmd := nsaCmd(nsa, d)
+			cmd.label = fmt.Sprintf("nsanalyze n=%d (%s)", n, human(dirSize(d)))
+			cmd.bytes = dirSize(d)
+			sc.cmds = append(sc.cmds, cmd)
+		}
+		cases = append(cases, sc)
+	}
+
 	if *genOnly {
 		return
 	}
@@ -196,7 +250,13 @@ func main() {
 				in := float64(bytes) / float64(r.c.cmds[i-1].bytes)
 				ratio = fmt.Sprintf("%.2f× time for %.2f× input", x, in)
 				met = yes(x <= in)
+				if r.c.growth > 0 {
+					ratio = fmt.Sprintf("%.2f× time for 2× n (%.2f× bytes)", x, in)
+					met = yes(x <= r.c.growth)
+				}
 			case cmd.info:
+			case i == 0 && cmd.maxWall > 0:
+				met = yes(s.wall < cmd.maxWall)
 			case i > 0:
 				x := base.wall / s.wall
 				ratio = fmt.Sprintf("%.2f× (CPU %.2f×)", x, base.cpu/s.cpu)
@@ -206,8 +266,11 @@ func main() {
 			}
 			rss := fmt.Sprintf("%d MB", s.rss/1024)
 			if i == 0 || r.c.scaling || cmd.info {
-				met2 := yes(s.rss/1024 < 250)
-				rss += " (" + met2 + " <250)"
+				limit := r.c.rssMB
+				if limit == 0 {
+					limit = 250
+				}
+				rss += fmt.Sprintf(" (%s <%d)", yes(s.rss/1024 < limit), limit)
 			}
 			tp := ""
 			if bytes > 0 {
@@ -244,6 +307,8 @@ type command struct {
 	info   bool    // a variant of nsanalyze shown for information: no ratio
 	strict bool    // ... strictly under it
 	bytes  int64   // input size when it differs from the case's
+	// maxWall is an absolute wall-time target in seconds (0: none), for cmds[0].
+	maxWall float64
 }
 
 type bench struct {
@@ -253,12 +318,34 @@ type bench struct {
 	bytes        int64
 	cmds         []command // cmds[0] is nsanalyze
 	scaling      bool
+	// growth is the most a scaling step may cost for 2× n (0: no more than its input).
+	growth float64
+	// rssMB is nsanalyze's peak RSS target (0: 250 MB).
+	rssMB int64
 }
 
 type stat struct {
 	wall, cpu float64 // seconds
 	rss       int64   // KB
 	count     int64   // sum of the counts the command printed (grep/rg -c), -1 if none
+}
+
+// parseOnlyCmd reads the bundle as nsanalyze does, without the analysis and report.
+func parseOnlyCmd(bin, path string) command {
+	return command{label: "parse only (bench/parseonly)", argv: []string{bin, "--exclude", "expected.json", path}, limit: 2.0, strict: true}
+}
+
+// shapeBundle generates a scale shape (cmd/genbundle -shape) once into the cache.
+func shapeBundle(shape string, n int) string {
+	dir := filepath.Join(*cacheDir, fmt.Sprintf("shape-%s-%d", shape, n))
+	if _, err := os.Stat(filepath.Join(dir, "expected.json")); err == nil {
+		return dir
+	}
+	os.RemoveAll(dir)
+	fmt.Fprintf(os.Stderr, "generating %s\n", dir)
+	_, err := gen.GenerateShape(dir, shape, n)
+	must(err)
+	return dir
 }
 
 func nsaCmd(nsa, path string) command {
@@ -477,7 +564,7 @@ func checkFindings(nsa string, c bench) int64 {
 		ns = append(ns, n.Name)
 		for _, c := range n.Causes {
 			gvs = append(gvs, c.GroupVersions...)
-			if c.Type == "finalizers-remaining" {
+			if c.Type == "finalizers-remaining" || c.Type == "ordered-deletion" {
 				fins = append(fins, c.Finalizers...)
 			}
 		}

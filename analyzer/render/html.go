@@ -23,34 +23,72 @@ func HTML(w io.Writer, r *analyzer.Report) error {
 }
 
 type htmlReport struct {
-	R          *analyzer.Report
-	V          *view
-	Generator  string
-	Kube       string
-	Captured   string
-	Read       string
+	R         *analyzer.Report
+	V         *view
+	Generator string
+	Kube      string
+	Captured  string
+	Read      string
+	// Cards are the first screen's problems; Listed the problems shown beyond them,
+	// one line each (at most htmlListed, then MoreListed).
+	Cards      []htmlProblem
+	Listed     []htmlLine
+	MoreListed string
+	// Problems are the problems given a section.
 	Problems   []htmlProblem
+	MoreFull   int
 	Namespaces []htmlNamespace
-	Gaps       []gapGroup
+	MoreNS     string
+	Risks      []analyzer.Risk
+	MoreRisks  string
+	Gaps       []htmlGap
+	MoreGaps   string
+	Warnings   []string
+	MoreWarn   string
+}
+
+// htmlListed is how many entries a collapsed list of the HTML page holds (problems,
+// namespaces, objects); the rest is said in one line (the JSON report has them all).
+const htmlListed = 100
+
+type htmlLine struct {
+	ID, Anchor, Text string
+}
+
+type htmlGap struct {
+	Sentence string
+	Collect  []string
+	More     string
 }
 
 type htmlProblem struct {
 	*problemView
-	Anchor    string
-	Radius    string
-	Known     []analyzer.KnownIssueRef
-	Safe      []htmlStep
-	Steps     []htmlStep
-	LastWhy   string
-	LastCmds  []string
-	Held      []htmlHeld
-	More      int
-	Chain     template.HTML
-	Plot      template.HTML
-	PlotOf    string
-	Groups    []timelineGroup
-	ChainEvid []analyzer.Evidence
-	RestEvid  []analyzer.Evidence
+	Anchor     string
+	Radius     string
+	Known      []analyzer.KnownIssueRef
+	Safe       []htmlStep
+	Steps      []htmlStep
+	LastWhy    string
+	LastCmds   []string
+	Held       []htmlHeld
+	NHeld      int
+	MoreHeld   []htmlHeld
+	MoreNames  string
+	Objects    []string
+	MoreObj    string
+	Similar    []htmlLine
+	SimHead    string
+	SimMore    string
+	SimNote    string
+	LastLoop   bool
+	MoreSteps  string
+	MoreGroups string
+	Chain      template.HTML
+	Plot       template.HTML
+	PlotOf     string
+	Groups     []timelineGroup
+	ChainEvid  []analyzer.Evidence
+	RestEvid   []analyzer.Evidence
 }
 
 type htmlStep struct {
@@ -76,70 +114,186 @@ type htmlNamespace struct {
 	ShowRO     bool
 	RestRO     []analyzer.RuledOut
 	ProblemIDs string
+	Verdict    string
+	MoreOwn    string
 }
 
 func htmlData(r *analyzer.Report) htmlReport {
 	v := newView(r)
-	d := htmlReport{R: r, V: v, Generator: generatorLine(r.Generator), Kube: kubeVersion(r.Bundle), Captured: captureLine(r.Bundle), Read: readLine(r.Bundle), Gaps: groupGaps(r)}
-	nsID := map[string]string{}
+	d := htmlReport{R: r, V: v, Generator: generatorLine(r.Generator), Kube: kubeVersion(r.Bundle), Captured: captureLine(r.Bundle), Read: readLine(r.Bundle)}
+	nsID := make(map[string]string, len(r.Namespaces))
 	for i, ns := range r.Namespaces {
 		nsID[ns.Name] = fmt.Sprintf("ns-%d", i+1)
 	}
-	for _, pv := range v.Problems {
-		h := htmlProblem{problemView: pv, Anchor: "problem-" + pv.ID, Radius: v.blastRadius(pv), Known: firstKnown(pv)}
+	full := map[*problemView]bool{}
+	for _, pv := range v.Full {
+		full[pv] = true
+	}
+	line := func(pv *problemView) htmlLine {
+		s := "[" + pv.CauseType + "] " + clipProse(pv.Root, 160) + fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces)))
+		if n := len(pv.Similar); n > 0 {
+			s += fmt.Sprintf("; and %s more like it", analyzer.Count(n))
+		}
+		anchor := ""
+		if full[pv] {
+			anchor = "problem-" + pv.ID
+		}
+		return htmlLine{ID: pv.ID, Anchor: anchor, Text: s}
+	}
+	card := func(pv *problemView, section bool) htmlProblem {
+		h := htmlProblem{problemView: pv, Anchor: "problem-" + pv.ID, Radius: v.blastRadius(pv), Known: firstKnown(pv), NHeld: len(pv.Namespaces)}
 		for _, s := range safeSteps(pv) {
 			h.Safe = append(h.Safe, htmlStep{RemediationStep: s, Short: firstSentence(s.Why)})
 		}
-		for _, s := range pv.Remediation {
+		held, rest := firstOf(pv.Namespaces, shownItems)
+		for _, pn := range held {
+			h.Held = append(h.Held, htmlHeld{Name: pn.Name, Deleted: deletedAt(pn.DeletionTimestamp, pn.DeletionInferred),
+				Stuck: v.stuckFor(pn.StuckFor), Anchor: nsID[pn.Name]})
+		}
+		if rest > 0 {
+			more, left := firstOf(pv.Namespaces[shownItems:], htmlListed)
+			for _, pn := range more {
+				h.MoreHeld = append(h.MoreHeld, htmlHeld{Name: pn.Name, Deleted: deletedAt(pn.DeletionTimestamp, pn.DeletionInferred),
+					Stuck: v.stuckFor(pn.StuckFor), Anchor: nsID[pn.Name]})
+			}
+			if left > 0 {
+				h.MoreNames = moreLine(left, "namespaces")
+			}
+		}
+		if len(pv.Similar) > 0 {
+			h.SimHead = similarHead(pv)
+			sim, left := firstOf(pv.Similar, htmlListed)
+			for _, sp := range sim {
+				h.Similar = append(h.Similar, htmlLine{ID: sp.ID, Text: similarLine(sp)})
+			}
+			if left > 0 {
+				h.SimMore = moreLine(left, "similar problems")
+			}
+			h.SimNote = similarLadderNote(pv)
+		}
+		if !section {
+			return h
+		}
+		rungs, more := firstOf(pv.Remediation, shownItems)
+		for _, s := range rungs {
 			h.Steps = append(h.Steps, htmlStep{RemediationStep: s, Note: pv.stepNote(s)})
+		}
+		if more > 0 {
+			h.MoreSteps = moreLine(more, "steps")
 		}
 		if len(pv.LastResort) > 0 {
 			h.LastWhy = pv.LastResort[0].Why
 			if len(pv.Remediation) == 0 {
 				h.LastWhy = strings.Replace(h.LastWhy, "only after the steps above", "only once the cause is understood", 1)
 			}
-			for _, s := range pv.LastResort {
-				h.LastCmds = append(h.LastCmds, s.Command)
+			if loop, ok := lastResortLoop(pv); ok {
+				h.LastCmds, h.LastLoop = []string{loop}, true
+			} else {
+				for _, s := range pv.LastResort {
+					h.LastCmds = append(h.LastCmds, s.Command)
+				}
 			}
 		}
-		for _, pn := range pv.Namespaces {
-			h.Held = append(h.Held, htmlHeld{Name: pn.Name, Deleted: deletedAt(pn.DeletionTimestamp, pn.DeletionInferred),
-				Stuck: v.stuckFor(pn.StuckFor), Anchor: nsID[pn.Name]})
+		if pv.Cause != nil {
+			h.Objects, h.MoreObj = objectLines(pv.Cause)
 		}
 		h.Chain = chainHTML(pv)
 		for _, l := range pv.Chain {
-			h.ChainEvid = append(h.ChainEvid, l.Evidence...)
+			le, _ := firstOf(l.Evidence, htmlListed)
+			h.ChainEvid = append(h.ChainEvid, le...)
 		}
 		if pv.Cause != nil {
 			h.RestEvid = restEvidence(*pv.Cause)
 		} else if len(pv.Chain) == 0 {
 			h.RestEvid = pv.Evidence
 		}
+		h.RestEvid, _ = firstOf(h.RestEvid, shownItems)
 		if len(pv.NS) > 0 {
 			first := pv.NS[0]
 			h.PlotOf = first.Name
-			h.Plot = timelineSVG(*first, r.Bundle.CapturedAt)
+			h.Plot = timelineSVG(*first, problemEvents(v.Own[first.Name], pv.Shared), r.Bundle.CapturedAt)
 		}
-		h.Groups = groupTimeline(pv.Shared)
-		d.Problems = append(d.Problems, h)
+		if h.Groups, rest = firstOf(groupTimeline(pv.Shared), htmlListed); rest > 0 {
+			h.MoreGroups = moreLine(rest, "timeline entries")
+		}
+		return h
 	}
-	for i := range r.Namespaces {
-		ns := &r.Namespaces[i]
+	for i, pv := range v.Shown {
+		switch {
+		case i < firstScreenProblems:
+			d.Cards = append(d.Cards, card(pv, false))
+		case i < firstScreenProblems+htmlListed:
+			d.Listed = append(d.Listed, line(pv))
+		}
+	}
+	if rest := len(v.Shown) - firstScreenProblems - htmlListed; rest > 0 {
+		d.MoreListed = moreLine(rest, "problems")
+	}
+	for _, pv := range v.Full {
+		d.Problems = append(d.Problems, card(pv, true))
+	}
+	d.MoreFull = len(v.Shown) - len(v.Full)
+	nss := r.Namespaces
+	if v.Condensed {
+		var rest int
+		nss, rest = firstOf(r.Namespaces, shownNamespaces)
+		if rest > 0 {
+			d.MoreNS = moreLine(rest, "namespaces")
+		}
+	}
+	for i := range nss {
+		ns := &nss[i]
 		h := htmlNamespace{NamespaceReport: ns, ID: nsID[ns.Name], Facts: v.nsFacts(ns), Finalizers: finalizersLine(ns),
-			Multi: len(ns.Problems) != 1, Digest: digest(v.Own[ns.Name]), Own: groupTimeline(v.Own[ns.Name]),
-			ShowRO: len(v.RestRuledOut[ns.Name]) > 0, RestRO: v.RestRuledOut[ns.Name], ProblemIDs: problemsOf(ns)}
+			Multi: len(ns.Problems) != 1, Digest: digest(v.Own[ns.Name]), Verdict: v.verdict(ns),
+			ShowRO: len(v.RestRuledOut[ns.Name]) > 0, RestRO: v.RestRuledOut[ns.Name], ProblemIDs: problemIDs(ns)}
+		var rest int
+		if h.Own, rest = firstOf(groupTimeline(v.Own[ns.Name]), htmlListed); rest > 0 {
+			h.MoreOwn = moreLine(rest, "timeline entries")
+		}
 		if h.Multi {
 			if s, ok := lastResort(ns); ok {
 				h.Last = &s
 				h.LastWhy = s.Why
 				if len(ns.Problems) > 1 {
-					h.LastWhy = strings.Replace(h.LastWhy, "only after the steps above", "only after the steps of "+strings.Join(ns.Problems, " and "), 1)
+					h.LastWhy = afterSteps(h.LastWhy, ns)
 				}
 			}
 		}
 		d.Namespaces = append(d.Namespaces, h)
 	}
+	var rest int
+	d.Risks, rest = firstOf(r.Risks, shownRisks)
+	if rest > 0 {
+		d.MoreRisks = moreLine(rest, "latent risks")
+	}
+	gaps, rest := firstOf(groupGaps(r), shownItems)
+	if rest > 0 {
+		d.MoreGaps = moreLine(rest, "gaps")
+	}
+	for _, g := range gaps {
+		cmds, left := firstOf(g.Collect, shownCollect)
+		hg := htmlGap{Sentence: g.Sentence(), Collect: cmds}
+		if left > 0 {
+			hg.More = moreLine(left, "commands")
+		}
+		d.Gaps = append(d.Gaps, hg)
+	}
+	ws, rest := firstOf(r.Warnings, shownWarnings)
+	for _, w := range ws {
+		d.Warnings = append(d.Warnings, w.String())
+	}
+	if rest > 0 {
+		d.MoreWarn = moreLine(rest, "warnings")
+	}
 	return d
+}
+
+// orEvents is noun, or "events" when empty.
+func orEvents(noun string) string {
+	if noun == "" {
+		return "events"
+	}
+	return noun
 }
 
 func esc(s string) string { return template.HTMLEscapeString(s) }
@@ -185,12 +339,35 @@ func chainHTML(pv *problemView) template.HTML {
 	return template.HTML(b.String())
 }
 
+// maxLanes caps the lanes of a timeline plot: the components after the first ones
+// share the last lane, otherLane.
+const (
+	maxLanes  = 24
+	otherLane = "other components"
+)
+
+// problemEvents are what a problem's plot shows: the namespace's own events and the
+// problem's, oldest first (both lists are).
+func problemEvents(own, shared []analyzer.TimelineEvent) []analyzer.TimelineEvent {
+	out := make([]analyzer.TimelineEvent, 0, len(own)+len(shared))
+	i, j := 0, 0
+	for i < len(own) || j < len(shared) {
+		if j >= len(shared) || i < len(own) && !shared[j].Time.Before(own[i].Time) {
+			out = append(out, own[i])
+			i++
+		} else {
+			out = append(out, shared[j])
+			j++
+		}
+	}
+	return out
+}
+
 // timelineSVG plots a namespace's timeline: one lane per component, time on the x
 // axis; the deletion is a red vertical line, condition transitions are diamonds, error
 // lines are ticks (darker where they pile up) and events are squares; the capture time
 // ends the axis.
-func timelineSVG(ns analyzer.NamespaceReport, captured *time.Time) template.HTML {
-	evs := ns.Timeline
+func timelineSVG(ns analyzer.NamespaceReport, evs []analyzer.TimelineEvent, captured *time.Time) template.HTML {
 	if len(evs) == 0 {
 		return template.HTML(`<p class="muted">No timed event in the bundle for this namespace.</p>`)
 	}
@@ -224,7 +401,19 @@ func timelineSVG(ns analyzer.NamespaceReport, captured *time.Time) template.HTML
 	}
 	addLane(nsLane)
 	for _, e := range evs {
+		if len(lanes) == maxLanes-1 {
+			if _, ok := laneOf[e.Component]; !ok {
+				addLane(otherLane)
+				break
+			}
+		}
 		addLane(e.Component)
+	}
+	lane := func(c string) int {
+		if i, ok := laneOf[c]; ok {
+			return i
+		}
+		return laneOf[otherLane]
 	}
 	// the label column fits the longest lane label (about 6.6 user units a character at
 	// 11.5px), so no label is cut; the SVG scales to the page as a whole
@@ -267,17 +456,45 @@ func timelineSVG(ns analyzer.NamespaceReport, captured *time.Time) template.HTML
 	}
 	fmt.Fprintf(&b, `<text class="ticklabel" x="%d" y="%d">UTC, from %s to %s</text>`, left, axisY+34,
 		first.UTC().Format("2006-01-02 15:04:05Z"), last.UTC().Format("2006-01-02 15:04:05Z"))
-	// markers, errors grouped per lane and pixel column
+	// markers: one per lane, kind and 3-pixel column (its title says how many it
+	// stands for), so the plot is bounded by its width whatever the events; errors
+	// are drawn after the others, darker where they pile up
 	type col struct {
 		lane, px int
+	}
+	type spot struct {
+		col
+		kind string
+	}
+	spotOf := func(e analyzer.TimelineEvent) spot {
+		return spot{col{lane(e.Component), int(math.Round(x(e.Time) / 3))}, e.Kind}
+	}
+	marks := map[spot]int{}
+	for _, e := range evs {
+		if e.Kind != analyzer.EventError {
+			marks[spotOf(e)]++
+		}
 	}
 	errCount := map[col]int{}
 	errText := map[col]string{}
 	var cols []col
 	for _, e := range evs {
 		xx := x(e.Time)
-		y := top + laneH*laneOf[e.Component] + laneH/2
-		tip := esc(e.Time.UTC().Format("2006-01-02 15:04:05.000Z") + " " + e.Kind + " " + e.Component + ": " + e.Text)
+		y := top + laneH*lane(e.Component) + laneH/2
+		tip := e.Time.UTC().Format("2006-01-02 15:04:05.000Z") + " " + e.Kind + " " + e.Component + ": " + e.Text
+		if e.Kind != analyzer.EventError {
+			sp := spotOf(e)
+			n := marks[sp]
+			if n == 0 {
+				continue // drawn already
+			}
+			marks[sp] = 0
+			if n > 1 {
+				noun := map[string]string{analyzer.EventDeletion: "deletions", analyzer.EventCondition: "condition transitions"}[e.Kind]
+				tip = fmt.Sprintf("%d %s here, the first: %s", n, orEvents(noun), tip)
+			}
+		}
+		tip = esc(tip)
 		switch e.Kind {
 		case analyzer.EventDeletion:
 			if e.Component == nsLane {
@@ -289,7 +506,7 @@ func timelineSVG(ns analyzer.NamespaceReport, captured *time.Time) template.HTML
 		case analyzer.EventEvent:
 			fmt.Fprintf(&b, `<g class="mark event"><title>%s</title><rect x="%.1f" y="%d" width="9" height="9"/></g>`, tip, xx-4.5, y-4)
 		default:
-			c := col{laneOf[e.Component], int(math.Round(xx / 3))}
+			c := col{lane(e.Component), int(math.Round(xx / 3))}
 			if errCount[c] == 0 {
 				cols = append(cols, c)
 				errText[c] = tip
@@ -397,26 +614,32 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 {{range .R.Deleting}}<div class="problem-card"><p><code>{{.Name}}</code> is still being deleted (not stuck): {{.Why}}.</p><p>If it does not finish:</p>
 <ol>{{range .Watch}}<li>{{.Why}}<pre><code>{{.Command}}</code></pre></li>{{end}}</ol></div>{{end}}{{else}}
 <p>{{len .R.Namespaces}} namespace{{plural (len .R.Namespaces)}} stuck in Terminating, {{len .Problems}} independent problem{{plural (len .Problems)}}.</p>
-{{range .Problems}}<div class="problem-card" data-problem="{{.ID}}">
+{{range .Cards}}<div class="problem-card" data-problem="{{.ID}}">
 <p><a href="#{{.Anchor}}"><strong>{{.ID}}</strong></a> <code>{{.CauseType}}</code>, confidence {{.Confidence}}</p>
 <p><strong>Root:</strong> {{.Root}}</p>
 {{if .Fingerprint}}<p><strong>Fingerprint:</strong> <code class="fingerprint">{{.Fingerprint}}</code></p>{{end}}{{range .Known}}<p><strong>Known issue:</strong> <code>{{.ID}}</code> {{.Title}}: <a href="{{.URL}}">{{.URL}}</a></p>{{end}}
 <p><strong>Holds:</strong> {{.Radius}}{{if eq (len .Held) 1}}.</p>{{else if le (len .Held) 5}}:</p>
 <ul>{{range .Held}}<li><a href="#{{.Anchor}}"><code>{{.Name}}</code></a>: deleted {{.Deleted}}{{if .Stuck}}, stuck for {{.Stuck}}{{end}}</li>{{end}}</ul>{{else}} (listed under <a href="#{{.Anchor}}">{{.ID}}</a>).</p>{{end}}
 {{if .Safe}}<p><strong>First (safe):</strong></p>
-<ol class="first">{{range .Safe}}<li>{{.Short}}<pre><code>{{.Command}}</code></pre></li>{{end}}</ol>{{else}}<p><strong>First:</strong> no safe step is known for this cause: see what to do under <a href="#{{.Anchor}}">{{.ID}}</a>.</p>{{end}}
+<ol class="first">{{range .Safe}}<li>{{.Short}}<pre><code>{{.Command}}</code></pre></li>{{end}}</ol>{{else}}<p><strong>First:</strong> no safe step is known for this cause: see what to do under <a href="#{{.Anchor}}">{{.ID}}</a>.</p>{{end}}{{if .Similar}}
+<details class="similar"><summary>{{.SimHead}}</summary>
+<ul>{{range .Similar}}<li>{{.Text}}</li>{{end}}{{if .SimMore}}<li class="more">{{.SimMore}}</li>{{end}}</ul></details>{{end}}
 </div>
-{{end}}{{end}}
+{{end}}{{if .Listed}}<details class="more-problems"{{if le (len .Listed) 10}} open{{end}}><summary>{{len .Listed}} more problem{{plural (len .Listed)}}{{if .MoreListed}} (of many more){{end}}</summary>
+<ul>{{range .Listed}}<li>{{if .Anchor}}<a href="#{{.Anchor}}"><strong>{{.ID}}</strong></a>{{else}}<strong>{{.ID}}</strong>{{end}} {{.Text}}</li>{{end}}{{if .MoreListed}}<li class="more">{{.MoreListed}}</li>{{end}}</ul></details>{{end}}{{end}}
 {{if or .R.Risks .R.Coverage .R.Warnings}}<p class="muted">Also: {{len .R.Risks}} latent risk{{plural (len .R.Risks)}}, {{len .R.Coverage}} coverage gap{{plural (len .R.Coverage)}}, {{len .R.Warnings}} warning{{plural (len .R.Warnings)}} (at the end).</p>{{end}}
 </section>
 {{range $p := .Problems}}
 <section class="problem" id="{{.Anchor}}" data-problem="{{.ID}}">
-<h2>{{.ID}}: {{.CauseType}} <span class="muted">(confidence {{.Confidence}}), {{len .Held}} namespace{{plural (len .Held)}}</span></h2>
+<h2>{{.ID}}: {{.CauseType}} <span class="muted">(confidence {{.Confidence}}), {{.NHeld}} namespace{{plural .NHeld}}</span></h2>
 <p class="problem-card"><strong>Root:</strong> {{.Root}}</p>
 {{with .Cause}}{{if ne .Summary $p.Root}}<p>{{.Summary}}</p>{{end}}{{end}}
 <table class="held"><thead><tr><th>Namespace</th><th>Deleted</th><th>Stuck for</th></tr></thead><tbody>
 {{range .Held}}<tr><td><a href="#{{.Anchor}}"><code>{{.Name}}</code></a></td><td>{{.Deleted}}</td><td>{{.Stuck}}</td></tr>
-{{end}}</tbody></table>
+{{end}}</tbody></table>{{if .MoreHeld}}
+<details class="held-more"><summary>{{len .MoreHeld}} more namespace{{plural (len .MoreHeld)}}{{if .MoreNames}} (and more in the JSON report){{end}}</summary>
+<table class="held"><tbody>{{range .MoreHeld}}<tr><td><code>{{.Name}}</code></td><td>{{.Deleted}}</td><td>{{.Stuck}}</td></tr>
+{{end}}</tbody></table>{{if .MoreNames}}<p class="muted">{{.MoreNames}}</p>{{end}}</details>{{end}}
 <h3>Causal chain</h3>
 {{.Chain}}
 {{with .ChainEvid}}<details class="evidence"><summary>Evidence for the chain ({{len .}})</summary>
@@ -427,31 +650,34 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 {{range .}}<pre><span class="muted">{{meta .}}</span>
 {{.Text}}</pre>
 {{end}}</details>{{end}}
-{{with .Cause}}{{if .Objects}}<ul class="objects">{{range .Objects}}<li><code>{{obj .}}</code></li>{{end}}</ul>{{end}}{{end}}
+{{if .Objects}}<ul class="objects">{{range .Objects}}<li><code>{{.}}</code></li>{{end}}{{if .MoreObj}}<li class="more">{{.MoreObj}}</li>{{end}}</ul>{{end}}
 {{if .Correlation}}<p><strong>Timing:</strong> {{.Correlation}}</p>{{end}}
 {{with .Cause}}{{range .Notes}}<p><strong>Note:</strong> {{.}}</p>{{end}}{{end}}
 <h3>What to do about {{.ID}} (safest first)</h3>
 <ol class="ladder">
 {{range .Steps}}<li><span class="badge risk-{{.Risk}}">{{.Risk}}</span> {{.Why}}{{.Note}}<pre><code>{{.Command}}</code></pre></li>
-{{end}}{{if .LastCmds}}<li><span class="badge risk-destructive">destructive</span> {{.LastWhy}}{{if gt (len .LastCmds) 1}} For each of the {{len .LastCmds}} namespaces:{{end}}<pre><code>{{join .LastCmds "\n"}}</code></pre></li>{{end}}
-</ol>
+{{end}}{{if .MoreSteps}}<li class="more">{{.MoreSteps}}</li>
+{{end}}{{if .LastCmds}}<li><span class="badge risk-destructive">destructive</span> {{.LastWhy}}{{if .LastLoop}} For the {{len .LastResort}} namespaces, one loop:{{else if gt (len .LastCmds) 1}} For each of the {{len .LastCmds}} namespaces:{{end}}<pre><code>{{join .LastCmds "\n"}}</code></pre></li>{{end}}
+</ol>{{if .SimNote}}
+<p class="muted">{{.SimNote}}</p>{{end}}
 <h3>Timeline</h3>
-<p class="muted">Of namespace <code>{{.PlotOf}}</code>{{if gt (len .Held) 1}}, the first of the {{len .Held}}{{end}}.</p>
+<p class="muted">Of namespace <code>{{.PlotOf}}</code>{{if gt .NHeld 1}}, the first of the {{.NHeld}}{{end}}.</p>
 <p class="legend muted"><span><svg class="sw" viewBox="0 0 10 10"><rect width="3" height="10" x="3.5" fill="#cf222e"/></svg>namespace deletion</span><span><svg class="sw" viewBox="0 0 10 10"><path d="M5 0 L10 5 L5 10 L0 5 z" fill="#0969da"/></svg>condition transition</span><span><svg class="sw" viewBox="0 0 10 10"><rect width="3" height="10" x="3.5" fill="#bc4c00"/></svg>error log line</span><span><svg class="sw" viewBox="0 0 10 10"><rect width="9" height="9" fill="#8250df"/></svg>event</span><span><svg class="sw" viewBox="0 0 10 10"><path d="M5 0 V10" stroke="#57606a" stroke-dasharray="2 2"/></svg>capture time</span></p>
 {{.Plot}}
 {{if .Groups}}<details class="timeline-table"><summary>{{len .Shared}} events around {{.ID}} (UTC, repeated lines folded)</summary>
 <table><thead><tr><th>Time</th><th>Kind</th><th>Component</th><th>What</th><th>Where</th></tr></thead><tbody>
 {{range .Groups}}<tr><td class="mono">{{clock .Time}}</td><td>{{.Kind}}</td><td>{{.Component}}</td><td>{{folded .}}</td><td class="mono">{{.File}}{{if .Line}}:{{.Line}}{{end}}</td></tr>
-{{end}}</tbody></table></details>{{end}}
+{{end}}</tbody></table>{{if .MoreGroups}}<p class="muted">{{.MoreGroups}}</p>{{end}}</details>{{end}}
 {{if .RuledOut}}<h3>Ruled out{{if gt (len .NS) 1}} (for all {{len .NS}} namespaces){{end}}</h3>
 <ul class="ruledout">{{range .RuledOut}}<li><strong>{{.Type}}</strong>: {{.Reason}}</li>{{end}}</ul>{{end}}
 </section>
-{{end}}
+{{end}}{{if .MoreFull}}
+<section id="more-problems"><h2>{{.MoreFull}} more problems</h2><p class="muted">Listed in the summary; their chains and ladders are in the JSON report (-o json).</p></section>{{end}}
 {{if .V.Condensed}}<section id="namespaces"><h2>Namespaces</h2>
 <p class="muted">What each namespace shows of its own (its deletion time and age are listed under its problem).</p>
 <table class="namespaces"><thead><tr><th>Namespace</th><th>Problems</th><th>Own conditions and events</th></tr></thead><tbody>
 {{range .Namespaces}}<tr class="namespace" id="{{.ID}}" data-namespace="{{.Name}}"><td><code>{{.Name}}</code></td><td>{{.ProblemIDs}}</td><td>{{if ne .Phase "Terminating"}}phase {{.Phase}}; {{end}}{{range .Conditions}}{{if .Problem}}<span class="bad">!!</span> {{.Type}}={{.Status}} ({{.Reason}}); {{end}}{{end}}events: {{.Digest}}{{if .Multi}}<br>verdict: {{.Verdict}}{{end}}{{if .Last}}<br><span class="badge risk-destructive">destructive</span> {{.LastWhy}}<pre><code>{{.Last.Command}}</code></pre>{{end}}{{if .ShowRO}}<br>ruled out: {{range .RestRO}}<strong>{{.Type}}</strong>: {{.Reason}} {{end}}{{end}}</td></tr>
-{{end}}</tbody></table></section>
+{{end}}</tbody></table>{{if .MoreNS}}<p class="muted">{{.MoreNS}}</p>{{end}}</section>
 {{else}}{{range .Namespaces}}
 <section class="namespace" id="{{.ID}}" data-namespace="{{.Name}}">
 <h2>Namespace <code>{{.Name}}</code> <span class="muted">({{.ProblemIDs}})</span></h2>
@@ -468,21 +694,21 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 {{if .Own}}<details class="timeline-table" open><summary>Timeline of {{.Name}}: {{.Digest}}</summary>
 <table><thead><tr><th>Time</th><th>Kind</th><th>Component</th><th>What</th><th>Where</th></tr></thead><tbody>
 {{range .Own}}<tr><td class="mono">{{clock .Time}}</td><td>{{.Kind}}</td><td>{{.Component}}</td><td>{{folded .}}</td><td class="mono">{{.File}}{{if .Line}}:{{.Line}}{{end}}</td></tr>
-{{end}}</tbody></table></details>{{end}}
+{{end}}</tbody></table>{{if .MoreOwn}}<p class="muted">{{.MoreOwn}}</p>{{end}}</details>{{end}}
 {{if .Last}}<h3>Last resort for {{.Name}}</h3><p><span class="badge risk-destructive">destructive</span> {{.LastWhy}}</p><pre><code>{{.Last.Command}}</code></pre>{{end}}
 {{if .ShowRO}}<h3>Ruled out for {{.Name}}</h3>
 <ul class="ruledout">{{range .RestRO}}<li><strong>{{.Type}}</strong>: {{.Reason}}</li>{{end}}</ul>{{end}}
 </section>
 {{end}}{{end}}
-{{if .R.Risks}}<section id="risks"><h2>Latent risks</h2>
+{{if .Risks}}<section id="risks"><h2>Latent risks</h2>
 <p class="muted">Broken pieces that will hang the next namespace deletion.</p>
-<ul>{{range .R.Risks}}<li><strong>{{.Type}}</strong>: {{.Summary}}{{if .Fix}}<ol class="ladder fix">{{range .Fix}}<li><span class="badge risk-{{.Risk}}">{{.Risk}}</span> {{.Why}}<pre><code>{{.Command}}</code></pre></li>{{end}}</ol>{{end}}{{if .Evidence}}<details><summary>Evidence ({{len .Evidence}})</summary>{{range .Evidence}}<pre><span class="muted">{{meta .}}</span>
-{{.Text}}</pre>{{end}}</details>{{end}}</li>{{end}}</ul></section>{{end}}
+<ul>{{range .Risks}}<li><strong>{{.Type}}</strong>: {{.Summary}}{{if .Fix}}<ol class="ladder fix">{{range .Fix}}<li><span class="badge risk-{{.Risk}}">{{.Risk}}</span> {{.Why}}<pre><code>{{.Command}}</code></pre></li>{{end}}</ol>{{end}}{{if .Evidence}}<details><summary>Evidence ({{len .Evidence}})</summary>{{range .Evidence}}<pre><span class="muted">{{meta .}}</span>
+{{.Text}}</pre>{{end}}</details>{{end}}</li>{{end}}{{if .MoreRisks}}<li class="more">{{.MoreRisks}}</li>{{end}}</ul></section>{{end}}
 {{if .Gaps}}<section id="coverage"><h2>Not in the bundle</h2>
-<ul>{{range .Gaps}}<li>{{.Sentence}}; collect with:<pre><code>{{join .Collect "\n"}}</code></pre></li>{{end}}</ul></section>{{end}}
-{{if .R.Warnings}}<section id="warnings"><h2>Warnings</h2>
+<ul>{{range .Gaps}}<li>{{.Sentence}}; collect with:<pre><code>{{join .Collect "\n"}}</code></pre>{{if .More}}<p class="muted">{{.More}}</p>{{end}}</li>{{end}}{{if .MoreGaps}}<li class="more">{{.MoreGaps}}</li>{{end}}</ul></section>{{end}}
+{{if .Warnings}}<section id="warnings"><h2>Warnings</h2>
 <p class="muted">Input that could not be read completely.</p>
-<ul>{{range .R.Warnings}}<li>{{.String}}</li>{{end}}</ul></section>{{end}}
+<ul>{{range .Warnings}}<li>{{.}}</li>{{end}}{{if .MoreWarn}}<li class="more">{{.MoreWarn}}</li>{{end}}</ul></section>{{end}}
 <footer class="muted"><p>Generated by {{.Generator}} ({{.R.SchemaVersion}}) from a support bundle, offline.</p></footer>
 </body>
 </html>

@@ -21,6 +21,10 @@ const (
 	shownItems = 10
 	// shownNamespaces: entries of the per-namespace section.
 	shownNamespaces = 20
+	// shownLinkEvidence: evidence quoted per link of a causal chain.
+	shownLinkEvidence = 10
+	// shownCollect: collect commands shown per group of similar coverage gaps.
+	shownCollect = 3
 	// shownRisks, shownWarnings: latent risks and warnings shown.
 	shownRisks    = 12
 	shownWarnings = 30
@@ -76,8 +80,8 @@ func groupLine(g analyzer.ObjectGroup) string {
 		if g.OldestDeletion != nil {
 			s += " deletionTimestamp=" + ts(g.OldestDeletion)
 		}
-		if g.Verdict != "" {
-			s += " (controller " + g.Verdict + ")"
+		if v := g.VerdictPhrase(); v != "" {
+			s += " (" + v + ")"
 		}
 		return s
 	}
@@ -85,8 +89,8 @@ func groupLine(g analyzer.ObjectGroup) string {
 	if len(g.Finalizers) > 0 {
 		s += " finalizers=" + strings.Join(g.Finalizers, ",")
 	}
-	if g.Verdict != "" {
-		s += ", controller " + g.Verdict
+	if v := g.VerdictPhrase(); v != "" {
+		s += ", " + v
 	}
 	if d := g.Deletions(); d != "" {
 		s += ", " + d

@@ -36,13 +36,13 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 	} else {
 		m.p("%d namespace%s stuck in Terminating, %d independent problem%s.\n\n", len(r.Namespaces), plural(len(r.Namespaces)),
 			len(v.Problems), plural(len(v.Problems)))
-		for i, pv := range v.Problems {
+		for i, pv := range v.Shown {
 			if i < firstScreenProblems {
 				m.firstScreen(v, pv)
 				continue
 			}
-			m.p("- **%s** [%s] %s (%d namespace%s)\n", mdText(pv.ID), mdText(pv.CauseType), mdText(clipProse(pv.Root, 160)), len(pv.Namespaces), plural(len(pv.Namespaces)))
-			if i == len(v.Problems)-1 {
+			m.problemLine(pv)
+			if i == len(v.Shown)-1 {
 				m.p("\n")
 			}
 		}
@@ -51,11 +51,10 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 		m.p("Also: %d latent risk%s, %d coverage gap%s, %d warning%s (see the end of the report).\n\n",
 			len(r.Risks), plural(len(r.Risks)), len(r.Coverage), plural(len(r.Coverage)), len(r.Warnings), plural(len(r.Warnings)))
 	}
-	shownPV, restPV := firstOf(v.Problems, shownProblems)
-	for _, pv := range shownPV {
+	for _, pv := range v.Full {
 		m.problem(v, pv)
 	}
-	if restPV > 0 {
+	if restPV := len(v.Shown) - len(v.Full); restPV > 0 {
 		m.p("## %d more problems\n\nListed on the first screen; their chains and ladders are in the JSON report (-o json).\n\n", restPV)
 	}
 	if v.Condensed {
@@ -76,9 +75,9 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 			}
 			parts = append(parts, "events: "+digest(v.Own[ns.Name]))
 			if len(ns.Problems) != 1 {
-				parts = append(parts, "verdict: "+ns.Verdict)
+				parts = append(parts, "verdict: "+v.verdict(ns))
 			}
-			m.p("| %s | %s | %s |\n", codeCell(ns.Name), cell(problemsOf(ns)), cell(strings.Join(parts, "; ")))
+			m.p("| %s | %s | %s |\n", codeCell(ns.Name), cell(problemIDs(ns)), cell(strings.Join(parts, "; ")))
 		}
 		m.p("\n")
 		if moreNS > 0 {
@@ -122,7 +121,7 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 		gaps, moreGaps := firstOf(groupGaps(r), shownItems)
 		for _, g := range gaps {
 			m.p("- %s; collect with:\n\n", mdText(g.Sentence()))
-			cmds, rest := firstOf(g.Collect, shownItems)
+			cmds, rest := firstOf(g.Collect, shownCollect)
 			m.p("  %s\n", indentBlock(fence("sh", strings.Join(cmds, "\n")), "  "))
 			if rest > 0 {
 				m.p("  %s\n\n", mdText(moreLine(rest, "commands")))
@@ -208,6 +207,7 @@ func (m *mprinter) firstScreen(v *view, pv *problemView) {
 	safe := safeSteps(pv)
 	if len(safe) == 0 {
 		m.p("- **First:** no safe step is known for this cause: see what to do under %s.\n\n", mdText(pv.ID))
+		m.similar(pv)
 		return
 	}
 	m.p("- **First (safe):**\n")
@@ -215,6 +215,32 @@ func (m *mprinter) firstScreen(v *view, pv *problemView) {
 		m.p("  %d. %s\n\n", i+1, mdText(firstSentence(s.Why)))
 		m.p("     %s\n\n", indentBlock(fence("sh", s.Command), "     "))
 	}
+	m.similar(pv)
+}
+
+// similar lists the problems folded under pv, one line each.
+func (m *mprinter) similar(pv *problemView) {
+	if len(pv.Similar) == 0 {
+		return
+	}
+	m.p("- **Like %s:** %s\n", mdText(pv.ID), mdText(similarHead(pv)))
+	lines, more := similarLines(pv)
+	for _, l := range lines {
+		m.p("  - %s\n", mdText(l))
+	}
+	if more != "" {
+		m.p("  - %s\n", mdText(more))
+	}
+	m.p("\n")
+}
+
+// problemLine is a problem in one list item (the problems beyond the first screen).
+func (m *mprinter) problemLine(pv *problemView) {
+	s := fmt.Sprintf("%s (%d namespace%s)", clipProse(pv.Root, 160), len(pv.Namespaces), plural(len(pv.Namespaces)))
+	if n := len(pv.Similar); n > 0 {
+		s += fmt.Sprintf("; and %s more like it", analyzer.Count(n))
+	}
+	m.p("- **%s** [%s] %s\n", mdText(pv.ID), mdText(pv.CauseType), mdText(s))
 }
 
 func (m *mprinter) problem(v *view, pv *problemView) {
@@ -279,10 +305,17 @@ func (m *mprinter) problem(v *view, pv *problemView) {
 		}
 		m.p("\n")
 		var evs []analyzer.Evidence
+		n := 0
 		for _, l := range pv.Chain {
-			evs = append(evs, l.Evidence...)
+			le, _ := firstOf(l.Evidence, shownLinkEvidence)
+			evs = append(evs, le...)
+			n += len(l.Evidence)
 		}
-		m.details(fmt.Sprintf("Evidence for the chain (%d)", len(evs)), evs)
+		summary := fmt.Sprintf("Evidence for the chain (%d)", n)
+		if n > len(evs) {
+			summary = fmt.Sprintf("Evidence for the chain (%d of %d; every one is in the JSON report)", len(evs), n)
+		}
+		m.details(summary, evs)
 	}
 	if c != nil {
 		if rest := restEvidence(*c); len(rest) > 0 {
@@ -331,6 +364,9 @@ func (m *mprinter) problem(v *view, pv *problemView) {
 		}
 		m.p("\n\n   %s\n\n", indentBlock(fence("sh", strings.Join(cmds, "\n")), "   "))
 	}
+	if note := similarLadderNote(pv); note != "" {
+		m.p("%s\n\n", mdText(note))
+	}
 	if len(pv.Shared) > 0 {
 		m.p("### Timeline around %s\n\n", mdText(pv.ID))
 		m.timeline(pv.Shared)
@@ -377,16 +413,16 @@ func (m *mprinter) nsLastResort(ns *analyzer.NamespaceReport) {
 	if s, ok := lastResort(ns); ok {
 		why := s.Why
 		if len(ns.Problems) > 1 {
-			why = strings.Replace(why, "only after the steps above", "only after the steps of "+strings.Join(ns.Problems, " and "), 1)
+			why = afterSteps(why, ns)
 		}
 		m.p("**Last resort for %s** (%s): %s\n\n%s\n", code(ns.Name), mdText(s.Risk), mdText(why), fence("sh", s.Command))
 	}
 }
 
 func (m *mprinter) namespace(v *view, ns *analyzer.NamespaceReport) {
-	m.p("## Namespace %s (%s)\n\n", code(ns.Name), mdText(problemsOf(ns)))
+	m.p("## Namespace %s (%s)\n\n", code(ns.Name), mdText(problemIDs(ns)))
 	if len(ns.Problems) != 1 {
-		m.p("> **Verdict:** %s\n\n", mdText(ns.Verdict))
+		m.p("> **Verdict:** %s\n\n", mdText(v.verdict(ns)))
 	}
 	m.p("- **Deleted:** %s\n", mdText(v.nsFacts(ns)))
 	if ns.StuckSince != "" && ns.StuckSince != "metadata.deletionTimestamp" {

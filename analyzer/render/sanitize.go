@@ -74,19 +74,29 @@ func cleanValue(v reflect.Value) {
 
 // mapValue replaces, in place, every string s reachable from v by f(s). Slices,
 // pointers and maps are copied before they are changed, so the caller's values stay
-// as they were.
-func mapValue(v reflect.Value, f func(string) string) {
+// as they were. Each pointer is copied and mapped once: the report shares pointers
+// (the log entries of a line many causes quote), and a line quoted by 600 causes is
+// not escaped 600 times.
+func mapValue(v reflect.Value, f func(string) string) { (&mapper{f: f}).walk(v) }
+
+// mapper is one mapValue walk: the function and the pointers already copied.
+type mapper struct {
+	f    func(string) string
+	done map[uintptr]reflect.Value
+}
+
+func (m *mapper) walk(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.String:
 		if s := v.String(); v.CanSet() {
-			if t := f(s); t != s {
+			if t := m.f(s); t != s {
 				v.SetString(t)
 			}
 		}
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
 			if fv := v.Field(i); fv.CanSet() {
-				mapValue(fv, f)
+				m.walk(fv)
 			}
 		}
 	case reflect.Slice:
@@ -96,16 +106,24 @@ func mapValue(v reflect.Value, f func(string) string) {
 		cp := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
 		reflect.Copy(cp, v)
 		for i := 0; i < cp.Len(); i++ {
-			mapValue(cp.Index(i), f)
+			m.walk(cp.Index(i))
 		}
 		v.Set(cp)
 	case reflect.Pointer:
 		if v.IsNil() || v.Elem().Kind() != reflect.Struct {
 			return // *time.Time and friends hold no strings
 		}
+		if cp, ok := m.done[v.Pointer()]; ok && cp.Type() == v.Type() {
+			v.Set(cp)
+			return
+		}
 		cp := reflect.New(v.Elem().Type())
 		cp.Elem().Set(v.Elem())
-		mapValue(cp.Elem(), f)
+		if m.done == nil {
+			m.done = map[uintptr]reflect.Value{}
+		}
+		m.done[v.Pointer()] = cp
+		m.walk(cp.Elem())
 		v.Set(cp)
 	case reflect.Map:
 		if v.IsNil() || v.Type().Elem().Kind() != reflect.String {
@@ -113,7 +131,7 @@ func mapValue(v reflect.Value, f func(string) string) {
 		}
 		cp := reflect.MakeMapWithSize(v.Type(), v.Len())
 		for _, k := range v.MapKeys() {
-			cp.SetMapIndex(k, reflect.ValueOf(f(v.MapIndex(k).String())).Convert(v.Type().Elem()))
+			cp.SetMapIndex(k, reflect.ValueOf(m.f(v.MapIndex(k).String())).Convert(v.Type().Elem()))
 		}
 		v.Set(cp)
 	}

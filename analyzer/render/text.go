@@ -70,15 +70,16 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 		n := len(v.Problems)
 		p.line(p.c(sRed+sBold, fmt.Sprintf("%d namespace%s stuck in Terminating, %d independent problem%s:",
 			len(r.Namespaces), plural(len(r.Namespaces)), n, plural(n))))
-		for i, pv := range v.Problems {
+		for i, pv := range v.Shown {
 			if i < firstScreenProblems {
 				p.firstScreen(v, pv)
+				p.similar(pv)
 				continue
 			}
 			if i == firstScreenProblems {
 				p.line("")
 			}
-			p.wrap(fmt.Sprintf("%-4s", pv.ID)+"[", "      ", pv.CauseType+"] "+clipProse(pv.Root, 160)+fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces))))
+			p.problemLine(pv)
 		}
 	}
 	if len(r.Risks) > 0 || len(r.Coverage) > 0 || len(r.Warnings) > 0 {
@@ -86,14 +87,13 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 		p.wrap("", "", fmt.Sprintf("Also: %d latent risk%s, %d coverage gap%s, %d warning%s (at the end).",
 			len(r.Risks), plural(len(r.Risks)), len(r.Coverage), plural(len(r.Coverage)), len(r.Warnings), plural(len(r.Warnings))))
 	}
-	shown, rest := firstOf(v.Problems, shownProblems)
-	for _, pv := range shown {
+	for _, pv := range v.Full {
 		p.problem(v, pv)
 	}
-	if rest > 0 {
-		p.heading(fmt.Sprintf("%d more problems (chains and ladders in the JSON report)", rest))
-		for _, pv := range v.Problems[shownProblems:] {
-			p.wrap(fmt.Sprintf("%-4s", pv.ID)+"[", "      ", pv.CauseType+"] "+clipProse(pv.Root, 160)+fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces))))
+	if rest := v.Shown[len(v.Full):]; len(rest) > 0 {
+		p.heading(fmt.Sprintf("%d more problems (chains and ladders in the JSON report)", len(rest)))
+		for _, pv := range rest {
+			p.problemLine(pv)
 		}
 	}
 	if v.Condensed {
@@ -133,7 +133,7 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 		gaps, more := firstOf(groupGaps(r), shownItems)
 		for _, g := range gaps {
 			p.wrap("- ", "  ", g.Sentence()+"; collect with:")
-			cmds, rest := firstOf(g.Collect, shownItems)
+			cmds, rest := firstOf(g.Collect, shownCollect)
 			for _, c := range cmds {
 				p.command("    ", c)
 			}
@@ -156,6 +156,30 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 		}
 	}
 	return p.err
+}
+
+// problemLine is a problem in one entry (the problems beyond those shown in full).
+func (p *tprinter) problemLine(pv *problemView) {
+	s := pv.CauseType + "] " + clipProse(pv.Root, 160) + fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces)))
+	if n := len(pv.Similar); n > 0 {
+		s += fmt.Sprintf("; and %s more like it", analyzer.Count(n))
+	}
+	p.wrap(fmt.Sprintf("%-4s", pv.ID)+"[", "      ", s)
+}
+
+// similar lists the problems folded under pv, one line each.
+func (p *tprinter) similar(pv *problemView) {
+	if len(pv.Similar) == 0 {
+		return
+	}
+	p.wrap("    Like   ", "           ", similarHead(pv))
+	lines, more := similarLines(pv)
+	for _, l := range lines {
+		p.wrap("           - ", "             ", l)
+	}
+	if more != "" {
+		p.wrap("           ", "           ", more)
+	}
 }
 
 type tprinter struct {

@@ -162,8 +162,12 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 			}
 			num := fmt.Sprintf("  %d. ", j+1)
 			p.wrap(num, "     ", mark+p.c(sBold, l.Component+":")+" "+l.Finding)
-			for _, e := range l.Evidence {
+			evs, more := firstOf(l.Evidence, shownLinkEvidence)
+			for _, e := range evs {
 				p.evidence("       ", e)
+			}
+			if more > 0 {
+				p.wrap("       ", "       ", moreLine(more, "pieces of evidence"))
 			}
 			if l.Fix != nil {
 				if k := stepIndex(pv, l.Fix.Command); k > 0 {
@@ -219,6 +223,9 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 				p.command("     ", s.Command)
 			}
 		}
+	}
+	if note := similarLadderNote(pv); note != "" {
+		p.wrap("     ", "     ", note)
 	}
 	if len(pv.Shared) > 0 {
 		p.sub(fmt.Sprintf("Timeline around %s (%d events, UTC; repeated lines folded)", pv.ID, len(pv.Shared)))
@@ -293,13 +300,6 @@ func finalizersLine(ns *analyzer.NamespaceReport) string {
 	return "spec " + f(ns.SpecFinalizers) + "; metadata " + f(ns.MetadataFinalizers)
 }
 
-func problemsOf(ns *analyzer.NamespaceReport) string {
-	if len(ns.Problems) == 0 {
-		return "no problem found"
-	}
-	return strings.Join(ns.Problems, ", ")
-}
-
 // nsFacts is one line of a namespace's facts: deletion, how long stuck, phase.
 func (v *view) nsFacts(ns *analyzer.NamespaceReport) string {
 	inferred := ns.StuckSince != "" && ns.StuckSince != "metadata.deletionTimestamp"
@@ -314,9 +314,9 @@ func (v *view) nsFacts(ns *analyzer.NamespaceReport) string {
 // namespaces): facts, conditions, its own timeline, and its verdict and last resort
 // when it is held by more than one problem.
 func (p *tprinter) namespace(v *view, ns *analyzer.NamespaceReport) {
-	p.heading("Namespace " + ns.Name + " (" + problemsOf(ns) + ")")
+	p.heading("Namespace " + ns.Name + " (" + problemIDs(ns) + ")")
 	if len(ns.Problems) != 1 {
-		p.wrap(p.c(sRed+sBold, "VERDICT")+"  ", "         ", ns.Verdict)
+		p.wrap(p.c(sRed+sBold, "VERDICT")+"  ", "         ", v.verdict(ns))
 		p.line("")
 	}
 	p.wrap("Deleted     ", "            ", v.nsFacts(ns))
@@ -345,7 +345,7 @@ func (p *tprinter) namespace(v *view, ns *analyzer.NamespaceReport) {
 			}
 			p.wrap("  "+mark+" ", "     ", head)
 			if c.Problem && c.Message != "" {
-				p.wrap("     ", "     ", fmt.Sprintf("%q", c.Message))
+				p.wrap("     ", "     ", fmt.Sprintf("%q", clipProse(c.Message, 600)))
 			}
 		}
 	}
@@ -369,7 +369,7 @@ func (p *tprinter) nsLastResort(ns *analyzer.NamespaceReport) {
 		p.sub("Last resort for " + ns.Name)
 		why := s.Why
 		if len(ns.Problems) > 1 {
-			why = strings.Replace(why, "only after the steps above", "only after the steps of "+strings.Join(ns.Problems, " and "), 1)
+			why = afterSteps(why, ns)
 		}
 		p.wrap(fmt.Sprintf("  [%s] ", p.risk(s.Risk)), "     ", why)
 		p.command("     ", s.Command)
@@ -395,9 +395,9 @@ func (p *tprinter) nsCondensed(v *view, ns *analyzer.NamespaceReport) {
 		parts = append(parts, p.c(sRed+sBold, "!!")+" "+s)
 	}
 	parts = append(parts, "events: "+digest(v.Own[ns.Name]))
-	p.wrap(p.c(sBold, ns.Name)+" ("+problemsOf(ns)+")  ", "    ", strings.Join(parts, "; "))
+	p.wrap(p.c(sBold, ns.Name)+" ("+problemIDs(ns)+")  ", "    ", strings.Join(parts, "; "))
 	if len(ns.Problems) != 1 {
-		p.wrap("    verdict: ", "      ", ns.Verdict)
+		p.wrap("    verdict: ", "      ", v.verdict(ns))
 	}
 	p.nsLastResort(ns)
 	if len(v.RestRuledOut[ns.Name]) > 0 {

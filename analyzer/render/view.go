@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -21,6 +20,8 @@ const condensedAt = 4
 // problemView is one problem with what the renderers need around it.
 type problemView struct {
 	analyzer.Problem
+	// index is the problem's position in the report.
+	index int
 	// Cause is the first namespace's cause of this problem (summary, objects, notes).
 	Cause *analyzer.Cause
 	// NS are the namespaces the problem holds, in the problem's order.
@@ -30,20 +31,32 @@ type problemView struct {
 	LastResort []analyzer.RemediationStep
 	LastNames  []string
 	// Shared are the timeline events of the first namespace that are not its own
-	// (not about the namespace itself): the cluster-wide story of the problem.
+	// (not about the namespace itself) and belong to no other problem: the
+	// cluster-wide story of the problem. Only the problems given a section have them.
 	Shared []analyzer.TimelineEvent
 	// RuledOut is the ruled-out list when every namespace of the problem has the same.
 	RuledOut []analyzer.RuledOut
-	// earlier are the commands of the ladders of the problems before this one, with
-	// where they are ("step 1 of P1").
-	earlier map[string]string
+	// Like is the problem this one is folded under: their fingerprints differ only in
+	// the names of what they are about (similar.go). Nil when shown on its own.
+	Like *problemView
+	// Similar are the problems folded under this one, in report order.
+	Similar []*problemView
+	// earlier are the commands of every ladder with where they first are ("step 1 of
+	// P1"), shared by the problems of the view.
+	earlier map[string]firstStep
+}
+
+// firstStep is where a command first appears: the problem's index and the rung.
+type firstStep struct {
+	problem int
+	where   string
 }
 
 // stepNote says when a rung is also a rung of an earlier problem's ladder (a namespace
 // held by two problems carries both ladders).
 func (p *problemView) stepNote(s analyzer.RemediationStep) string {
-	if where, ok := p.earlier[s.Command]; ok {
-		return " (The same as " + where + ".)"
+	if f, ok := p.earlier[s.Command]; ok && f.problem < p.index {
+		return " (The same as " + f.where + ".)"
 	}
 	return ""
 }
@@ -52,6 +65,11 @@ func (p *problemView) stepNote(s analyzer.RemediationStep) string {
 type view struct {
 	R        *analyzer.Report
 	Problems []*problemView
+	// Shown are the problems the reports show on their own (not folded under a
+	// similar one), in report order: the first screen and the sections read these.
+	Shown []*problemView
+	// Full are the first shownProblems of Shown: the problems given a section.
+	Full []*problemView
 	// Own are the namespaces' own timeline events (by namespace name).
 	Own map[string][]analyzer.TimelineEvent
 	// RestRuledOut are, per namespace, the causes ruled out for it that none of its
@@ -61,26 +79,25 @@ type view struct {
 	// AtLeast is true when the capture time is estimated (newest timestamp in the
 	// bundle): the time a namespace has been stuck is then a lower bound.
 	AtLeast bool
+	byID    map[string]*problemView
 }
 
 func newView(r *analyzer.Report) *view {
 	v := &view{R: r, Own: map[string][]analyzer.TimelineEvent{}, RestRuledOut: map[string][]analyzer.RuledOut{},
-		Condensed: len(r.Namespaces) >= condensedAt, AtLeast: r.Bundle.CapturedAt != nil && r.Bundle.CapturedAtSource != ""}
+		Condensed: len(r.Namespaces) >= condensedAt, AtLeast: r.Bundle.CapturedAt != nil && r.Bundle.CapturedAtSource != "",
+		byID: map[string]*problemView{}}
 	byName := map[string]*analyzer.NamespaceReport{}
 	for i := range r.Namespaces {
 		ns := &r.Namespaces[i]
 		byName[ns.Name] = ns
 		v.Own[ns.Name] = ownEvents(ns)
 	}
-	earlier := map[string]string{}
+	earlier := map[string]firstStep{}
 	for i := range r.Problems {
-		p := &problemView{Problem: r.Problems[i], earlier: map[string]string{}}
-		for c, where := range earlier {
-			p.earlier[c] = where
-		}
+		p := &problemView{Problem: r.Problems[i], index: i, earlier: earlier}
 		for k, s := range r.Problems[i].Remediation {
 			if _, ok := earlier[s.Command]; !ok {
-				earlier[s.Command] = fmt.Sprintf("step %d of %s", k+1, r.Problems[i].ID)
+				earlier[s.Command] = firstStep{i, fmt.Sprintf("step %d of %s", k+1, r.Problems[i].ID)}
 			}
 		}
 		for _, pn := range p.Namespaces {
@@ -93,6 +110,7 @@ func newView(r *analyzer.Report) *view {
 				for j, id := range ns.Problems {
 					if id == p.ID && j < len(ns.Causes) {
 						p.Cause = &ns.Causes[j]
+						break
 					}
 				}
 			}
@@ -104,16 +122,8 @@ func newView(r *analyzer.Report) *view {
 			}
 		}
 		if len(p.NS) > 0 {
-			first := p.NS[0]
-			for _, e := range first.Timeline {
-				if isOwn(first.Name, e) {
-					continue
-				}
-				if e.Cause == "" || e.Cause == p.CauseType {
-					p.Shared = append(p.Shared, e)
-				}
-			}
 			// the causes ruled out for every namespace of the problem are shown once
+			first := p.NS[0]
 			shared := map[analyzer.RuledOut]int{}
 			for _, ns := range p.NS {
 				for _, ro := range ns.RuledOut {
@@ -127,15 +137,37 @@ func newView(r *analyzer.Report) *view {
 			}
 		}
 		v.Problems = append(v.Problems, p)
+		v.byID[p.ID] = p
+	}
+	foldSimilar(v)
+	v.Full, _ = firstOf(v.Shown, shownProblems)
+	for _, p := range v.Full {
+		if len(p.NS) == 0 {
+			continue
+		}
+		first := p.NS[0]
+		for _, e := range first.Timeline {
+			if isOwn(first.Name, e) {
+				continue
+			}
+			// an event of another problem is that problem's story
+			if e.Problem == p.ID || e.Problem == "" && (e.Cause == "" || e.Cause == p.CauseType) {
+				p.Shared = append(p.Shared, e)
+			}
+		}
 	}
 	for i := range r.Namespaces {
 		ns := &r.Namespaces[i]
 		shown := map[analyzer.RuledOut]bool{}
-		for _, p := range v.Problems {
-			if contains(ns.Problems, p.ID) {
-				for _, ro := range p.RuledOut {
-					shown[ro] = true
-				}
+		seen := map[string]bool{}
+		for _, id := range ns.Problems {
+			p := v.byID[id]
+			if p == nil || seen[id] {
+				continue
+			}
+			seen[id] = true
+			for _, ro := range p.RuledOut {
+				shown[ro] = true
 			}
 		}
 		for _, ro := range ns.RuledOut {
@@ -163,20 +195,30 @@ func isOwn(name string, e analyzer.TimelineEvent) bool {
 	if e.Component == "Namespace/"+name {
 		return true
 	}
-	return nameRe(name).MatchString(e.Text)
+	return mentions(e.Text, name)
 }
 
-var nameRes = map[string]*regexp.Regexp{}
-
-func nameRe(name string) *regexp.Regexp {
-	if re, ok := nameRes[name]; ok {
-		return re
+// mentions tells whether text names name as a whole word: not inside a longer name
+// (no letter, digit, "." or "-" before it, no letter, digit or "-" after it; a name
+// may end a sentence with a dot). A scan, no regexp per name.
+func mentions(text, name string) bool {
+	if name == "" {
+		return false
 	}
-	re := regexp.MustCompile(`(^|[^a-z0-9.-])` + regexp.QuoteMeta(name) + `($|[^a-z0-9-])`)
-	if len(nameRes) < 4096 {
-		nameRes[name] = re
+	before := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' }
+	after := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' }
+	for from := 0; ; {
+		k := strings.Index(text[from:], name)
+		if k < 0 {
+			return false
+		}
+		k += from
+		end := k + len(name)
+		if (k == 0 || !before(text[k-1])) && (end == len(text) || !after(text[end])) {
+			return true
+		}
+		from = k + 1
 	}
-	return re
 }
 
 func ownEvents(ns *analyzer.NamespaceReport) []analyzer.TimelineEvent {
@@ -293,7 +335,7 @@ func (v *view) blastRadius(p *problemView) string {
 func safeSteps(p *problemView) []analyzer.RemediationStep {
 	var out []analyzer.RemediationStep
 	for _, s := range p.Remediation {
-		if _, done := p.earlier[s.Command]; s.Risk == analyzer.RiskSafe && !done {
+		if f, done := p.earlier[s.Command]; s.Risk == analyzer.RiskSafe && (!done || f.problem >= p.index) {
 			out = append(out, s)
 		}
 	}
@@ -388,6 +430,9 @@ func captureLine(b analyzer.BundleInfo) string {
 	return s
 }
 
+// digestComponents is how many components a digest names per run of events.
+const digestComponents = 4
+
 // digest condenses a namespace's own timeline into one line: its deletion, its
 // condition transitions and the error lines about it.
 func digest(evs []analyzer.TimelineEvent) string {
@@ -400,6 +445,7 @@ func digest(evs []analyzer.TimelineEvent) string {
 		n           int
 		first, last time.Time
 		comps       []string
+		seen        map[string]bool
 	}
 	var runs []*run
 	for _, e := range evs {
@@ -407,12 +453,13 @@ func digest(evs []analyzer.TimelineEvent) string {
 		if len(runs) > 0 && runs[len(runs)-1].kind == e.Kind {
 			r = runs[len(runs)-1]
 		} else {
-			r = &run{kind: e.Kind, first: e.Time}
+			r = &run{kind: e.Kind, first: e.Time, seen: map[string]bool{}}
 			runs = append(runs, r)
 		}
 		r.n++
 		r.last = e.Time
-		if !contains(r.comps, e.Component) && !strings.HasPrefix(e.Component, "Namespace/") {
+		if !r.seen[e.Component] && !strings.HasPrefix(e.Component, "Namespace/") {
+			r.seen[e.Component] = true
 			r.comps = append(r.comps, e.Component)
 		}
 	}
@@ -434,7 +481,12 @@ func digest(evs []analyzer.TimelineEvent) string {
 			s = fmt.Sprintf("%d %s%s %s", r.n, r.kind, plural(r.n), when)
 		}
 		if len(r.comps) > 0 {
-			s += " (" + strings.Join(r.comps, ", ") + ")"
+			comps, more := firstOf(r.comps, digestComponents)
+			s += " (" + strings.Join(comps, ", ")
+			if more > 0 {
+				s += fmt.Sprintf(" and %s more", analyzer.Count(more))
+			}
+			s += ")"
 		}
 		parts = append(parts, s)
 	}
@@ -493,70 +545,135 @@ func nsNames(p *problemView) []string {
 	return out
 }
 
-// gapGroup is coverage gaps that differ only by the stuck namespace they name: the
-// first one's sentence, how many more namespaces, and every collect command.
+// gapGroup is coverage gaps that say the same about different things (a stuck
+// namespace, a pod, ...): the first one's sentence, what the others name instead, and
+// every collect command.
 type gapGroup struct {
 	Missing string
+	// More are the names the other gaps of the group have where the first has its own.
 	More    []string
 	Collect []string
 }
 
-// groupGaps folds the gaps that are the same sentence for different stuck namespaces.
+// groupGaps folds the gaps that are one sentence about different things. A gap's
+// slots are its words that name something: a stuck namespace, a word with a digit (pod
+// and node names, counts), or a name-like word its collect command repeats; in the
+// command, those words (or their parts) and words with a digit. Gaps whose sentence
+// and command are the same with the slots blanked are one group, in the order of their
+// first gap (one pass, a map by key).
 func groupGaps(r *analyzer.Report) []gapGroup {
 	var out []gapGroup
 	idx := map[string]int{}
-	// the namespace a gap names is found by looking its words up, not by trying every
-	// namespace on every gap
-	order := make(map[string]int, len(r.Namespaces))
-	for i, ns := range r.Namespaces {
-		if _, ok := order[ns.Name]; !ok {
-			order[ns.Name] = i
-		}
+	stuck := make(map[string]bool, len(r.Namespaces))
+	for _, ns := range r.Namespaces {
+		stuck[ns.Name] = true
 	}
+	first := map[int][]string{} // group → the slot words of its first gap
 	for _, g := range r.Coverage {
-		key, name := g.Missing+"\x00"+g.Collect, ""
-		best := -1
-		for _, w := range nameWords(g.Missing) {
-			if i, ok := order[w]; ok && (best < 0 || i < best) && nameRe(w).MatchString(g.Missing) {
-				best = i
-			}
-		}
-		if best >= 0 {
-			re := nameRe(r.Namespaces[best].Name)
-			key = re.ReplaceAllString(g.Missing, "${1}\x01${2}") + "\x00" + re.ReplaceAllString(g.Collect, "${1}\x01${2}")
-			name = r.Namespaces[best].Name
-		}
-		if i, ok := idx[key]; ok && name != "" {
-			out[i].More = append(out[i].More, name)
+		key, slots := gapKey(g, stuck)
+		i, ok := idx[key]
+		if ok && len(slots) > 0 {
+			out[i].More = append(out[i].More, differing(first[i], slots))
 			out[i].Collect = append(out[i].Collect, g.Collect)
 			continue
 		}
-		idx[key] = len(out)
+		if !ok {
+			idx[key] = len(out)
+			first[len(out)] = slots
+		}
 		out = append(out, gapGroup{Missing: g.Missing, Collect: []string{g.Collect}})
 	}
 	return out
 }
 
-// nameWords are the candidate names in a sentence: its runs of [a-z0-9.-], and each
-// without its trailing dots (a name ending a sentence).
-func nameWords(s string) []string {
-	var out []string
-	f := strings.FieldsFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '-') })
-	for _, w := range f {
-		out = append(out, w)
-		if t := strings.TrimRight(w, "."); t != w && t != "" {
-			out = append(out, t)
+// gapKey is a gap's sentence and command with its slots blanked, and the slot words.
+func gapKey(g analyzer.Gap, stuck map[string]bool) (string, []string) {
+	inCollect := map[string]bool{}
+	for _, t := range splitWords(g.Collect) {
+		if t.word {
+			inCollect[t.s] = true
 		}
+	}
+	slot := map[string]bool{}
+	var slots []string
+	var b strings.Builder
+	for _, t := range splitWords(g.Missing) {
+		w := strings.TrimRight(t.s, ".")
+		if t.word && (stuck[w] || strings.ContainsAny(w, "0123456789") || inCollect[w] && strings.ContainsAny(w, "-./")) {
+			slot[w] = true
+			slots = append(slots, w)
+			b.WriteString("\x01" + t.s[len(w):])
+			continue
+		}
+		b.WriteString(t.s)
+	}
+	// the command names the same things, whole or in parts ("ns/pod" is "-n ns ... pod")
+	for w := range slot {
+		for _, part := range strings.Split(w, "/") {
+			slot[part] = true
+		}
+	}
+	b.WriteString("\x00")
+	for _, t := range splitWords(g.Collect) {
+		if t.word && (slot[t.s] || strings.ContainsAny(t.s, "0123456789")) {
+			b.WriteString("\x01")
+			continue
+		}
+		b.WriteString(t.s)
+	}
+	return b.String(), slots
+}
+
+type wordRun struct {
+	s    string
+	word bool
+}
+
+// splitWords cuts s into runs of name characters ([A-Za-z0-9._/-]) and runs of others.
+func splitWords(s string) []wordRun {
+	var out []wordRun
+	isName := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '/' || c == '-'
+	}
+	for i := 0; i < len(s); {
+		j := i
+		w := isName(s[i])
+		for j < len(s) && isName(s[j]) == w {
+			j++
+		}
+		out = append(out, wordRun{s[i:j], w})
+		i = j
 	}
 	return out
 }
 
-// Sentence is the gap's sentence, naming the other namespaces it also applies to.
+// differing is what a gap names where the group's first gap names its own: its slot
+// words that differ from the first's, in order.
+func differing(first, slots []string) string {
+	var out []string
+	for i, w := range slots {
+		if i >= len(first) || first[i] != w {
+			out = append(out, w)
+		}
+	}
+	if len(out) == 0 {
+		return strings.Join(slots, " ")
+	}
+	return strings.Join(out, " ")
+}
+
+// Sentence is the gap's sentence, naming the others it also applies to (at most
+// shownItems of them, then how many more).
 func (g gapGroup) Sentence() string {
 	if len(g.More) == 0 {
 		return g.Missing
 	}
-	return fmt.Sprintf("%s (the same for %d more namespace%s: %s)", g.Missing, len(g.More), plural(len(g.More)), strings.Join(g.More, ", "))
+	names, rest := firstOf(g.More, shownItems)
+	s := strings.Join(names, ", ")
+	if rest > 0 {
+		s += fmt.Sprintf(" and %s more (every one is in the JSON report)", analyzer.Count(rest))
+	}
+	return fmt.Sprintf("%s (the same for %s more: %s)", g.Missing, analyzer.Count(len(g.More)), s)
 }
 
 // firstScreenKnown is how many matched known issues a problem's first screen shows

@@ -60,17 +60,12 @@ func (w *countWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p
 // the analysis and the renderings: at most 2.2× for twice the input, in every
 // dimension (objects with finalizers in one namespace, CRDs, failing APIServices,
 // webhooks, stuck namespaces, group/versions in log lines, pods behind one Service,
-// events, log lines of one cause).
+// events, log lines of one cause, terminating pods on a dead node, pods holding back
+// a pods-first deletion).
 func TestScaleWorkLinear(t *testing.T) {
 	sizes := map[string]int{"finalizers": 1000, "crds": 500, "apiservices": 200, "webhooks": 500, "namespaces": 200,
-		"loggvs": 300, "backendpods": 1000, "events": 1000, "loglines": 1000}
+		"loggvs": 300, "backendpods": 1000, "events": 1000, "loglines": 1000, "deadnodepods": 1000, "orderedpods": 1000}
 	for _, shape := range gen.Shapes {
-		if shape == "apiservices" {
-			// not linear yet (issue 22, reported): 3.8× the allocations for 2× the
-			// APIServices; every problem copies its namespace's whole timeline
-			// (render.newView's Shared, one problem per APIService)
-			continue
-		}
 		t.Run(shape, func(t *testing.T) {
 			n := sizes[shape]
 			if n == 0 {
@@ -103,9 +98,9 @@ func TestScaleReportSizes(t *testing.T) {
 	cases := []struct {
 		shape string
 		n     int
-	}{{"finalizers", 10000}, {"crds", 2000}, {"webhooks", 2000}, {"events", 2000}, {"loglines", 2000}}
-	// not yet within the limits (issue 22, reported): namespaces 500 (842 lines),
-	// apiservices 200 (3,093 lines), backendpods 2,000 and loggvs 1,000
+	}{{"finalizers", 10000}, {"crds", 2000}, {"webhooks", 2000}, {"events", 2000}, {"loglines", 2000},
+		{"namespaces", 500}, {"apiservices", 200}, {"backendpods", 2000}, {"loggvs", 1000},
+		{"deadnodepods", 2000}, {"orderedpods", 2000}}
 	if testing.Short() {
 		cases[0].n = 2500
 	}
@@ -131,6 +126,18 @@ func TestScaleReportSizes(t *testing.T) {
 					_ = os.WriteFile(os.Getenv("SCALE_DUMP")+"/"+tc.shape+".md", md.Bytes(), 0o644)
 				}
 			}
+			if tc.shape == "deadnodepods" || tc.shape == "orderedpods" {
+				// one command for the group of pods, never one per pod
+				if n := strings.Count(text.String(), " pod job-") + strings.Count(text.String(), " pods job-"); n > 0 {
+					t.Errorf("the text report holds %d commands naming one pod, want one loop for the group", n)
+				}
+				if !strings.Contains(text.String(), "while read -r o; do kubectl -n batch ") {
+					t.Errorf("the text report holds no loop for the group of pods")
+				}
+				if !strings.Contains(text.String(), analyzer.Count(tc.n)+" Pods") {
+					t.Errorf("the report does not name the group of %s Pods", analyzer.Count(tc.n))
+				}
+			}
 			if tc.shape == "finalizers" {
 				objs := 0
 				for _, ns := range rep.Namespaces {
@@ -147,6 +154,64 @@ func TestScaleReportSizes(t *testing.T) {
 				patches := strings.Count(text.String(), "patch")
 				if patches > 3 {
 					t.Errorf("the text report holds %d patch commands, want one for the group", patches)
+				}
+			}
+		})
+	}
+}
+
+// TestScaleHTML holds the HTML page usable at scale (issue 22): bounded in size
+// whatever the shape's n, at most 8 problem sections, similar problems folded into a
+// collapsed <details> list, every capped list ending in "… and N more", every
+// <details> closed.
+func TestScaleHTML(t *testing.T) {
+	cases := []struct {
+		shape string
+		n     int
+		more  []string // what the page must say: "… and N more X" lines, group lines
+	}{
+		{"finalizers", 10000, []string{"PipelineRuns (tekton.dev) finalizers=tekton.dev/pipelineRun"}},
+		{"crds", 2000, []string{"more objects", "more timeline entries"}},
+		{"namespaces", 500, []string{"more namespaces"}},
+		{"apiservices", 200, []string{"99 more similar problems"}},
+		{"backendpods", 2000, nil},
+		{"events", 2000, nil},
+	}
+	if testing.Short() {
+		cases[0].n = 2500
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%s-%d", tc.shape, tc.n), func(t *testing.T) {
+			rec, _ := loadShape(t, tc.shape, tc.n)
+			rep := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
+			var b bytes.Buffer
+			if err := render.Render(&b, rep, "html"); err != nil {
+				t.Fatal(err)
+			}
+			page := b.String()
+			if b.Len() > 256<<10 {
+				t.Errorf("HTML page: %d bytes, want at most 256 KiB", b.Len())
+			}
+			if n := strings.Count(page, `<section class="problem"`); n > 8 || n < 1 {
+				t.Errorf("%d problem sections, want 1 to 8", n)
+			}
+			if o, c := strings.Count(page, "<details"), strings.Count(page, "</details>"); o != c {
+				t.Errorf("%d <details> opened, %d closed", o, c)
+			}
+			for _, m := range tc.more {
+				if !strings.Contains(page, m) {
+					t.Errorf("the page does not say %q", m)
+				}
+			}
+			if len(rep.Problems) > 5 {
+				folded := strings.Count(page, `<details class="similar">`)
+				if folded == 0 {
+					t.Errorf("%d problems and no folded list of similar problems", len(rep.Problems))
+				}
+				i := strings.Index(page, `<details class="similar">`)
+				j := strings.Index(page[i:], "</details>")
+				if items := strings.Count(page[i:i+j], "<li"); items > 101 {
+					t.Errorf("the folded list holds %d entries, want at most 100 and the more line", items)
 				}
 			}
 		})

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 )
 
@@ -327,6 +328,57 @@ func TestPasteHostileNames(t *testing.T) {
 			if !flagged {
 				t.Errorf("no warning says the name %q is not a valid Kubernetes name", c.Value)
 			}
+		})
+	}
+}
+
+// TestPasteScaleShapes: the group commands of the scale shapes (one loop for a group
+// of objects or pods: FinalizerLoop, PodDeleteLoop, the /finalize loop) are safe to
+// paste, as every other command.
+func TestPasteScaleShapes(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	e := newPasteEnv(t)
+	for _, shape := range []string{"finalizers", "deadnodepods", "orderedpods", "namespaces"} {
+		t.Run(shape, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "bundle")
+			n := 20
+			if shape == "namespaces" {
+				n = 20 * 52 // 52 namespaces a problem: above the /finalize loop's threshold (50)
+			}
+			if _, err := gen.GenerateShape(dir, shape, n); err != nil {
+				t.Fatal(err)
+			}
+			if shape == "namespaces" {
+				// the /finalize loop is the text report's (the JSON keeps a command per namespace)
+				var out, errb bytes.Buffer
+				run([]string{"-q", "--exclude", "expected.json", dir}, &out, &errb)
+				loops := 0
+				for _, l := range strings.Split(out.String(), "\n") {
+					if cmd, ok := strings.CutPrefix(strings.TrimSpace(l), "$ "); ok && strings.HasPrefix(cmd, "for ns in ") {
+						loops++
+						if problems, _ := e.paste(cmd); len(problems) > 0 {
+							t.Errorf("%s: %s", cmd[:80], strings.Join(problems, "; "))
+						}
+					}
+				}
+				if loops == 0 {
+					t.Errorf("no /finalize loop in the text report")
+				}
+				return
+			}
+			r := analyzeForPaste(t, dir, "--exclude", "expected.json")
+			loops := 0
+			for _, wc := range reportCommands(r) {
+				if strings.Contains(wc[1], "while read -r") {
+					loops++
+				}
+			}
+			if loops == 0 {
+				t.Errorf("no group loop among the report's commands")
+			}
+			t.Logf("%d commands, %d group loops", checkPaste(t, e, r, ""), loops)
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // Name is the cause type this rule reports.
@@ -106,11 +107,13 @@ func fromPods(p *analyzer.Pass) (analyzer.Cause, bool) {
 // returns how many pods it found.
 func terminatingPods(p *analyzer.Pass, cause *analyzer.Cause, alone bool) int {
 	var pods, deadNodes, nodeNames []string
+	var terminating []*objects.Object
 	seenNode := map[string]bool{}
 	for _, o := range p.Objects("Pod") {
 		if !o.Deleting() || alone && len(o.Finalizers) > 0 {
 			continue
 		}
+		terminating = append(terminating, o)
 		cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(o))
 		pods = append(pods, o.Name+" ("+analyzer.PodState(o)+")")
 		if o.DeletionTimestamp.IsZero() {
@@ -146,10 +149,23 @@ func terminatingPods(p *analyzer.Pass, cause *analyzer.Cause, alone bool) int {
 	if len(pods) == 0 {
 		return 0
 	}
+	podText := strings.Join(pods, "; ")
+	if len(terminating) > analyzer.GroupExamples {
+		// many pods: one phrase and one command per node (and finalizers)
+		cause.Groups = p.Index.PodGroups(terminating)
+		var gs []string
+		for _, g := range cause.Groups[:min(len(cause.Groups), analyzer.GroupExamples)] {
+			gs = append(gs, analyzer.PodGroupLine(g))
+		}
+		if rest := len(cause.Groups) - analyzer.GroupExamples; rest > 0 {
+			gs = append(gs, fmt.Sprintf("and %d more groups", rest))
+		}
+		podText = strings.Join(gs, "; ")
+	}
 	if alone {
-		cause.Summary = "Pods remain Terminating in the namespace: " + strings.Join(pods, "; ") + "."
+		cause.Summary = "Pods remain Terminating in the namespace: " + podText + "."
 	} else {
-		cause.Summary += " Terminating pods: " + strings.Join(pods, "; ") + "."
+		cause.Summary += " Terminating pods: " + podText + "."
 	}
 	if len(deadNodes) > 0 {
 		cause.Confidence = "high"
@@ -172,6 +188,13 @@ func orDefault(s, d string) string {
 
 func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 	var steps []analyzer.RemediationStep
+	if len(c.Groups) > 0 {
+		for _, g := range c.Groups {
+			steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution, Command: analyzer.PodDeleteLoop(g),
+				Why: "Only when the node is gone for good: force-deletes the " + analyzer.PodGroupLine(g) + " (every pod of the namespace being deleted" + onNode(g) + "), without the kubelet's confirmation; if the node comes back, their containers may still run until the kubelet notices."})
+		}
+		return steps
+	}
 	for _, o := range c.Objects {
 		if o.Kind != "Pod" {
 			continue
@@ -181,6 +204,13 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 			Why:     "Only when the pod's node is gone for good: removes the pod object without the kubelet's confirmation; if the node comes back, its containers may still run until the kubelet notices."})
 	}
 	return steps
+}
+
+func onNode(g analyzer.ObjectGroup) string {
+	if g.Node == "" {
+		return ""
+	}
+	return " on node " + g.Node
 }
 
 func example(p *analyzer.Pass) analyzer.Cause {

@@ -89,6 +89,7 @@ func runFinalizers(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	sort.Slice(objs, func(i, j int) bool { return objs[i].Ref() < objs[j].Ref() })
 	byFinalizer := map[string][]*objects.Object{}
+	cause.Objects = make([]analyzer.ObjectRef, 0, len(objs))
 	for _, o := range objs {
 		ref := analyzer.ObjectRefOf(o)
 		ref.Resource = ix.ResourceName(o)

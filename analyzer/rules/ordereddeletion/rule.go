@@ -119,6 +119,17 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			}
 		}
 	}
+	if len(pods) > analyzer.GroupExamples {
+		// many pods: one phrase and one command per group (finalizers, node)
+		cause.Groups = ix.PodGroups(pods)
+		podDescs = podDescs[:0]
+		for _, g := range cause.Groups[:min(len(cause.Groups), analyzer.GroupExamples)] {
+			podDescs = append(podDescs, analyzer.PodGroupLine(g))
+		}
+		if rest := len(cause.Groups) - analyzer.GroupExamples; rest > 0 {
+			podDescs = append(podDescs, fmt.Sprintf("and %d more groups", rest))
+		}
+	}
 	podLink := analyzer.Link{Component: "Pods " + p.Namespace, Fault: len(pods) > 0,
 		Finding: "being deleted but still present: " + strings.Join(podDescs, "; ")}
 	if len(pods) == 0 {
@@ -191,8 +202,17 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 			Command: analyzer.Comment("restore the controller that removes "+f+" from the pods, then watch: ") + analyzer.Cmd("kubectl", "-n", p.Namespace, "get", "pods", "-w"),
 			Why:     "Once the pods are gone the namespace controller deletes the rest of the namespace on its next pass."})
 	}
+	for _, g := range c.Groups {
+		if len(g.Finalizers) > 0 {
+			steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution, Command: analyzer.FinalizerLoop(g),
+				Why: fmt.Sprintf("Removes %s from the %s (every pod of the namespace that carries it) without the cleanup its controller would do; the rest of the namespace is then deleted (and its own finalizers may hold it next).", g.Finalizers[0], analyzer.PodGroupLine(g))})
+			continue
+		}
+		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution, Command: analyzer.PodDeleteLoop(g),
+			Why: "Only when the node is gone for good: force-deletes the " + analyzer.PodGroupLine(g) + " without the kubelet's confirmation; their containers may still run if the node comes back."})
+	}
 	for _, o := range c.Objects {
-		if o.Kind != "Pod" {
+		if o.Kind != "Pod" || len(c.Groups) > 0 {
 			continue
 		}
 		if len(o.Finalizers) > 0 {
@@ -205,7 +225,16 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 			Command: analyzer.Cmd("kubectl", "-n", o.Namespace, "delete", "pod", o.Name, "--grace-period=0", "--force"),
 			Why:     "Only when the pod's node is gone for good: removes the pod without the kubelet's confirmation; its containers may still run if the node comes back."})
 	}
-	return steps
+	// groups on several nodes may share a command: each once
+	seen := map[string]bool{}
+	out := steps[:0]
+	for _, st := range steps {
+		if !seen[st.Command] {
+			seen[st.Command] = true
+			out = append(out, st)
+		}
+	}
+	return out
 }
 
 func example(p *analyzer.Pass) analyzer.Cause {

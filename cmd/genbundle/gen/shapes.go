@@ -13,9 +13,11 @@ import (
 // Shapes are the scale shapes of issue 22: small bundles in which one dimension of the
 // analysis grows (objects with finalizers in one namespace, CRDs, failing APIServices,
 // webhooks, stuck namespaces, group/versions in log lines, pods behind one Service,
-// events, log lines of one cause). `genbundle -shape NAME -n N` writes one; the bench
-// and the work-counting tests of the analyzer generate them at several N.
-var Shapes = []string{"finalizers", "crds", "apiservices", "webhooks", "namespaces", "loggvs", "backendpods", "events", "loglines"}
+// events, log lines of one cause, terminating pods on a dead node, pods that hold back
+// a pods-first deletion). `genbundle -shape NAME -n N` writes one; the bench and the
+// work-counting tests of the analyzer generate them at several N.
+var Shapes = []string{"finalizers", "crds", "apiservices", "webhooks", "namespaces", "loggvs", "backendpods", "events", "loglines",
+	"deadnodepods", "orderedpods"}
 
 // shapeEnd is the capture time of every shape bundle.
 var shapeEnd = time.Date(2026, 11, 29, 22, 30, 0, 0, time.UTC)
@@ -78,6 +80,27 @@ func ShapeFiles(shape string, n int) (map[string][]byte, Expected, error) {
 		s.crd("example.com", "Widget", "widgets", "v1")
 		s.object("namespaces/team-a/widgets.example.com.json", "example.com/v1", "Widget", "team-a", "w-1", deleted, "example.com/cleanup")
 		exp.StuckNamespaces, exp.BlockingFinalizers = []string{"team-a"}, []string{"example.com/cleanup"}
+	case "deadnodepods":
+		// n pods in graceful termination on a node that stopped reporting: content
+		// remains without finalizers (no Kubernetes version: all-at-once deletion)
+		s.namespace("batch", deleted, finConditions(fmt.Sprintf("pods. has %d resource instances", n), ""))
+		s.node("node-07", false)
+		for i := 0; i < n; i++ {
+			s.terminatingPod("batch", fmt.Sprintf("job-%06d", i), "node-07", deleted.Add(time.Duration(i%600)*time.Second))
+		}
+		exp.StuckNamespaces, exp.RootCause = []string{"batch"}, "content-remaining"
+	case "orderedpods":
+		// Kubernetes 1.34 deletes pods first: n pods keep a finalizer whose controller is
+		// gone, and hold back every other object of the namespace
+		const fin = "batch.example.com/drain"
+		s.raw("cluster/version.json", `{"serverVersion": {"major": "1", "minor": "34", "gitVersion": "v1.34.4"}}`+"\n")
+		s.namespace("batch", deleted, finConditions(fmt.Sprintf("pods. has %d resource instances", n), fmt.Sprintf("%s in %d resource instances", fin, n)))
+		s.node("node-01", true)
+		for i := 0; i < n; i++ {
+			s.terminatingPod("batch", fmt.Sprintf("job-%06d", i), "node-01", deleted.Add(time.Duration(i%600)*time.Second), fin)
+		}
+		s.add("namespaces/batch/configmaps.json", m{"apiVersion": "v1", "kind": "ConfigMap", "metadata": m{"name": "settings", "namespace": "batch"}})
+		exp.StuckNamespaces, exp.BlockingFinalizers, exp.RootCause = []string{"batch"}, []string{fin}, "ordered-deletion"
 	case "namespaces":
 		// n stuck namespaces across 20 problems: each holds an object of one of 20
 		// operators that are gone.
@@ -238,6 +261,15 @@ type condsFn func(t time.Time) []any
 
 func finConditions(content, finalizers string) condsFn {
 	return func(t time.Time) []any {
+		if finalizers == "" {
+			return []any{
+				cond("NamespaceDeletionDiscoveryFailure", "False", "ResourcesDiscovered", "All resources successfully discovered", t),
+				cond("NamespaceDeletionGroupVersionParsingFailure", "False", "ParsedGroupVersions", "All legacy kube types successfully parsed", t),
+				cond("NamespaceDeletionContentFailure", "False", "ContentDeleted", "All content successfully deleted, may be waiting on finalization", t),
+				cond("NamespaceContentRemaining", "True", "SomeResourcesRemain", "Some resources are remaining: "+content, t),
+				cond("NamespaceFinalizersRemaining", "False", "ContentHasNoFinalizers", "All content-preserving finalizers finished", t),
+			}
+		}
 		return []any{
 			cond("NamespaceDeletionDiscoveryFailure", "False", "ResourcesDiscovered", "All resources successfully discovered", t),
 			cond("NamespaceDeletionGroupVersionParsingFailure", "False", "ParsedGroupVersions", "All legacy kube types successfully parsed", t),
@@ -271,6 +303,28 @@ func (s *shapeBundle) namespace(name string, deleted time.Time, conds condsFn) {
 			"labels": m{"kubernetes.io/metadata.name": name}},
 		"spec":   m{"finalizers": []string{"kubernetes"}},
 		"status": m{"phase": "Terminating", "conditions": conds(deleted.Add(5 * time.Second))}})
+}
+
+// node dumps a node, Ready or not (NodeStatusUnknown: its kubelet stopped posting).
+func (s *shapeBundle) node(name string, ready bool) {
+	c := cond("Ready", "True", "KubeletReady", "kubelet is posting ready status", shapeEnd.Add(-30*24*time.Hour))
+	if !ready {
+		c = cond("Ready", "Unknown", "NodeStatusUnknown", "Kubelet stopped posting node status.", shapeEnd.Add(-4*time.Hour))
+	}
+	s.add("cluster/nodes.json", m{"apiVersion": "v1", "kind": "Node", "metadata": m{"name": name, "creationTimestamp": ts(shapeEnd.Add(-40 * 24 * time.Hour))},
+		"status": m{"conditions": []any{c}}})
+}
+
+// terminatingPod dumps a pod being deleted on a node, with finalizers.
+func (s *shapeBundle) terminatingPod(ns, name, node string, deleted time.Time, finalizers ...string) {
+	meta := m{"name": name, "namespace": ns, "creationTimestamp": ts(deleted.Add(-time.Hour)), "deletionTimestamp": ts(deleted),
+		"deletionGracePeriodSeconds": 30, "labels": m{"app": "job"}}
+	if len(finalizers) > 0 {
+		meta["finalizers"] = finalizers
+	}
+	s.add("namespaces/"+ns+"/pods.json", m{"apiVersion": "v1", "kind": "Pod", "metadata": meta,
+		"spec":   m{"nodeName": node, "containers": []any{m{"name": "job", "image": "registry.example.com/job:1"}}},
+		"status": m{"phase": "Running", "conditions": []any{cond("Ready", "False", "", "", deleted)}}})
 }
 
 func (s *shapeBundle) namespaceActive(name string) {
