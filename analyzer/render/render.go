@@ -217,14 +217,6 @@ func orNone(s string) string {
 	return s
 }
 
-func causeTypes(ns analyzer.NamespaceReport) []string {
-	var types []string
-	for _, c := range ns.Causes {
-		types = append(types, c.Type)
-	}
-	return types
-}
-
 func evidenceLoc(e analyzer.Evidence) string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d", e.File, e.Line)

@@ -238,10 +238,9 @@ type Cut struct {
 
 // quotes follows the quoted values of a line over its pieces, in one pass.
 type quotes struct {
-	dq, sq   bool
-	esc      bool
-	prev2    [2]byte // the last two bytes seen
-	squoteAt bool
+	dq, sq bool
+	esc    bool
+	prev2  [2]byte // the last two bytes seen
 }
 
 func (q *quotes) feed(s string) {
