@@ -297,7 +297,15 @@ func (r *Redactor) String(s string) string {
 	if s == "" {
 		return s
 	}
-	return r.rewrite(Secrets(s), false)
+	clean := Secrets(s)
+	out := r.rewrite(clean, false)
+	if out != clean {
+		// a placeholder can make a short value look like a secret again ("Bearer
+		// 000A+00" becomes "Bearer name-1+00", long enough for the token pattern):
+		// removing secrets once more keeps the promise on what is printed
+		out = Secrets(out)
+	}
+	return out
 }
 
 // Apply returns a redacted deep copy of the report: every string rewritten, the
