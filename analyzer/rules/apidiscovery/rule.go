@@ -497,6 +497,11 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 		summary += fmt.Sprintf(" is Available=%s (%s)", c.Status, c.Reason)
 		if cl := kubemsg.ClassifyError(c.Reason + " " + c.Message); cl.Code != "unknown" {
 			link.Finding += " — " + cl.Meaning
+			if cl.Code == "x509" && c.Status != "True" && a.APIService != nil && a.APIService.Service != nil {
+				if n := TLSCheckNote(ix.KubernetesVersion, a.APIService.Service.Name+"."+a.APIService.Service.Namespace+".svc"); n != "" {
+					link.Finding += "; " + n
+				}
+			}
 		}
 		if a.APIService != nil && a.APIService.Service != nil {
 			link.Facts = append(link.Facts, conditionFacts(a.APIService.Service, c)...)
