@@ -16,7 +16,7 @@ func TestFinalizeFollowUp(t *testing.T) {
 	}{
 		{"v1.37.2", []string{"the cluster runs v1.37.2", "cleaned in place", "kubectl get -n shop <resource>"}, []string{"recreate a namespace"}},
 		{"v1.38.0", []string{"cleaned in place"}, []string{"recreate a namespace"}},
-		{"v1.36.3", []string{"the cluster runs v1.36.3", "recreate a namespace of the same name", `namespaces "shop" not found`, "from 1.37"}, []string{"admits updates"}},
+		{"v1.36.3", []string{"the cluster runs v1.36.3", "recreate a namespace of the same name", "without finalizers can still be deleted", `namespaces "shop" not found`, "from 1.37"}, []string{"admits updates"}},
 		{"v1.26.13", []string{"recreate a namespace"}, []string{"admits updates"}},
 		{"", []string{"cleaned in place", "recreate a namespace", "does not say which version"}, nil},
 	} {

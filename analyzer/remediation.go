@@ -92,7 +92,7 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 // deletes were always admitted.
 func FinalizeFollowUp(version, ns string) string {
 	on137 := "on 1.37 and later the API server admits updates to objects whose namespace no longer exists, so the orphans can be cleaned in place: list them by resource (kubectl get -n " + ns + " <resource> still answers for a namespace that is gone), remove their finalizers (kubectl patch ... -p '{\"metadata\":{\"finalizers\":null}}') and delete them"
-	before := "through 1.36 such updates are refused (namespaces \"" + ns + "\" not found): to clean the orphans, recreate a namespace of the same name (they reappear in it), remove their finalizers or delete them, then delete the namespace again"
+	before := "through 1.36 such updates are refused (namespaces \"" + ns + "\" not found): orphans without finalizers can still be deleted, but to remove finalizers recreate a namespace of the same name (the orphans reappear in it), remove them, then delete the namespace again"
 	switch {
 	case version == "":
 		return "Afterwards, for what it left behind: " + on137 + "; " + before + " (the bundle does not say which version the cluster runs)."
