@@ -119,8 +119,8 @@ func tlsKind(text string) string {
 // certificate (FailedDiscoveryCheck with an x509 error): from 1.36 the availability
 // check verifies it with spec.caBundle and the name <service>.<namespace>.svc
 // (kube-aggregator v0.36 remote_available_controller.go BuildTransportConfig; 1.35 and
-// earlier used Insecure: true there), so an APIService that was Available=True can turn
-// False on the upgrade, with nothing wrong in its pods.
+// earlier used Insecure: true there, while the proxy verified), so an APIService that
+// looked Available=True turns False on the upgrade, with nothing wrong in its pods.
 func tlsStep(ix *analyzer.Index, a *objects.Object, name string, svc *objects.ServiceReference) (analyzer.RemediationStep, bool) {
 	c := a.Condition("Available")
 	if c == nil || c.Status == "True" {
@@ -152,14 +152,14 @@ func tlsStep(ix *analyzer.Index, a *objects.Object, name string, svc *objects.Se
 
 // TLSCheckNote says what the cluster's version means for a certificate failure of the
 // availability check: from 1.36 it verifies the backend (kube-aggregator v0.36
-// BuildTransportConfig), so the failure usually appears with the upgrade; "" for a
-// version before 1.36 (the check did not verify there: the x509 error comes from
-// elsewhere).
+// BuildTransportConfig, shared with the proxy, which verified in 1.35 too), so the fault
+// is visible in the condition only from 1.36; "" for a version before 1.36 (the check
+// did not verify there: the x509 error comes from elsewhere).
 func TLSCheckNote(version, host string) string {
 	if version != "" && !analyzer.MinorAtLeast(version, 36) {
 		return ""
 	}
-	n := "from 1.36 kube-apiserver's availability check verifies the backend's certificate against spec.caBundle and the name " + host + " (1.35 and earlier skipped the verification, so this failure usually appears with the upgrade to 1.36)"
+	n := "from 1.36 kube-apiserver's availability check verifies the backend's certificate against spec.caBundle and the name " + host + ", as its proxy (and so discovery) always did; 1.35 and earlier skipped it in the check, so the same fault showed there as Available=True with discovery failing anyway"
 	if version != "" {
 		n += "; the cluster runs " + version
 	} else {
