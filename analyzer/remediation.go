@@ -91,7 +91,7 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 // (namespaces "<ns>" not found), so the namespace has to be recreated first. Reads and
 // deletes were always admitted.
 func FinalizeFollowUp(version, ns string) string {
-	on137 := "on 1.37 and later the API server admits updates to objects whose namespace no longer exists, so the orphans can be cleaned in place: list them by resource (kubectl get -n " + ns + " <resource> still answers for a namespace that is gone), remove their finalizers (kubectl patch ... -p '{\"metadata\":{\"finalizers\":null}}') and delete them"
+	on137 := "on 1.37 and later the API server admits updates to objects whose namespace no longer exists, so the orphans can be cleaned in place: list them by resource (kubectl get -n " + ns + " <resource> still answers for a namespace that is gone), set their metadata.finalizers to null and delete them"
 	before := "through 1.36 such updates are refused (namespaces \"" + ns + "\" not found): orphans without finalizers can still be deleted, but to remove finalizers recreate a namespace of the same name (the orphans reappear in it), remove them, then delete the namespace again"
 	switch {
 	case version == "":
