@@ -90,9 +90,6 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		ctrl.Evidence = analyzer.SampleLines(lines, 3)
 	}
 	cause.Chain = append(cause.Chain, ctrl)
-	if l, ok := conditionsCheck(p, pods); ok {
-		cause.Chain = append(cause.Chain, l)
-	}
 	fins := map[string][]*objects.Object{}
 	var podDescs []string
 	deadNodes := map[string]*objects.Object{}
@@ -181,6 +178,10 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		if len(pods) > 0 {
 			cause.Confidence = "high"
 		}
+	}
+	// a side observation, last: never the object that holds the namespace
+	if l, ok := conditionsCheck(p, pods); ok {
+		cause.Chain = append(cause.Chain, l)
 	}
 	cause.Evidence = append(cause.Evidence, ctrl.Evidence...)
 	// the pods are its Objects; everything else waits, not yet deleted
