@@ -76,9 +76,31 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 	}
 	steps = append(steps, RemediationStep{Risk: RiskDestructive,
 		Command: finalize,
-		Why: last + ": it removes the namespace without deleting what is left in it. Any object still stored for that namespace stays in etcd, invisible to kubectl get, and reappears if a namespace of the same name is created again; resources guarded by finalizers (cloud load balancers, volumes) are leaked. It does not fix the cause: the next namespace deletion hangs the same way. " +
-			"kubectl delete --force --grace-period=0 does not help (the namespace already has a deletionTimestamp; force only skips pod grace periods), and kubectl edit or patch of spec.finalizers is silently discarded: spec.finalizers can only be changed through the /finalize subresource."})
+		Why: last + ": it removes the namespace without deleting what is left in it. Any object still stored for that namespace stays in etcd, out of sight (no namespace shows it), and reappears if a namespace of the same name is created again; resources guarded by finalizers (cloud load balancers, volumes) are leaked. It does not fix the cause: the next namespace deletion hangs the same way. " +
+			"kubectl delete --force --grace-period=0 does not help (the namespace already has a deletionTimestamp; force only skips pod grace periods), and kubectl edit or patch of spec.finalizers is silently discarded: spec.finalizers can only be changed through the /finalize subresource. " +
+			FinalizeFollowUp(p.Index.KubernetesVersion, nr.Name)})
 	return steps
+}
+
+// FinalizeFollowUp says what can be done, after a forced /finalize, about the objects it
+// left stored for the namespace, which depends on the version: k8s.io/apiserver v0.37
+// (Kubernetes 1.37) NamespaceLifecycle admission allows every update to an object
+// whatever its namespace ("always allow updates to other resources",
+// plugin/namespace/lifecycle/admission.go), so the orphans' finalizers can be removed in
+// place; through 1.36 an update in a namespace that no longer exists is refused
+// (namespaces "<ns>" not found), so the namespace has to be recreated first. Reads and
+// deletes were always admitted.
+func FinalizeFollowUp(version, ns string) string {
+	on137 := "on 1.37 and later the API server admits updates to objects whose namespace no longer exists, so the orphans can be cleaned in place: list them by resource (kubectl get -n " + ns + " <resource> still answers for a namespace that is gone), set their metadata.finalizers to null and delete them"
+	before := "through 1.36 such updates are refused (namespaces \"" + ns + "\" not found): orphans without finalizers can still be deleted, but to remove finalizers recreate a namespace of the same name (the orphans reappear in it), remove them, then delete the namespace again"
+	switch {
+	case version == "":
+		return "Afterwards, for what it left behind: " + on137 + "; " + before + " (the bundle does not say which version the cluster runs)."
+	case MinorAtLeast(version, 37):
+		return "Afterwards, for what it left behind: the cluster runs " + version + ": " + on137 + "."
+	default:
+		return "Afterwards, for what it left behind: the cluster runs " + version + ": " + before + "; from 1.37 they could be cleaned in place."
+	}
 }
 
 // findFirst is the safe first rung of a cause whose rule knows none for what the bundle

@@ -6,7 +6,7 @@ import (
 )
 
 // catalogJSON is the message catalogue: every message the parsers of this package
-// recognise, with its format string in each Kubernetes minor version from 1.8 to 1.35,
+// recognise, with its format string in each Kubernetes minor version from 1.8 to 1.38 (1.38 read at v1.38.0-beta.0),
 // its source file and one example line per form. docs/messages.md describes it;
 // catalog_test.go checks that the named parser returns what the form says;
 // analyzer/rules' TestCatalogLinesPassPrefilter that the prefilter derived from the
@@ -51,6 +51,12 @@ type CatalogForm struct {
 	Example   string            `json:"example"`
 	Origin    string            `json:"origin"` // where Example comes from
 	Note      string            `json:"note,omitempty"`
+	// Component names who prints this form when the family's emitter list is not
+	// precise enough ("kubectl 1.37+, kube-controller-manager 1.37+ (RESTMapper)").
+	Component string `json:"component,omitempty"`
+	// Kubectl is set on client-side forms whose wording follows the kubectl (client-go)
+	// version rather than the server's: the kubectl versions that print it.
+	Kubectl string `json:"kubectl,omitempty"`
 }
 
 // Catalog returns the embedded message catalogue.

@@ -114,6 +114,18 @@ var catalogParsers = map[string]func(string) map[string]string{
 		return map[string]string{"ok": strconv.FormatBool(ok), "namespace": r.Namespace, "code": strconv.Itoa(r.Code),
 			"controller": strconv.FormatBool(r.NamespaceControllerDenied())}
 	},
+	"ParseFeatureGateRefusal": func(s string) map[string]string {
+		r, ok := ParseFeatureGateRefusal(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "gate": r.Gate, "kind": r.Kind, "value": r.Value}
+	},
+	"ParseCRDWaiting": func(s string) map[string]string {
+		w, ok := ParseCRDWaiting(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "resource": w.Resource, "group": w.Group, "count": strconv.Itoa(w.Count)}
+	},
+	"IsCRDTerminatingRefusal": func(s string) map[string]string {
+		verb, ok := IsCRDTerminatingRefusal(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "verb": verb}
+	},
 	"ClassifyError": func(s string) map[string]string {
 		return map[string]string{"code": ClassifyError(s).Code}
 	},
@@ -139,8 +151,8 @@ func TestCatalog(t *testing.T) {
 		t.Fatal(err)
 	}
 	lo, hi := minor(t, c.Versions.From), minor(t, c.Versions.To)
-	if lo != 8 || hi != 35 {
-		t.Errorf("catalogue covers %s..%s, want v1.8..v1.35", c.Versions.From, c.Versions.To)
+	if lo != 8 || hi != 38 {
+		t.Errorf("catalogue covers %s..%s, want v1.8..v1.38", c.Versions.From, c.Versions.To)
 	}
 	ids := map[string]bool{}
 	forms := 0
@@ -167,6 +179,12 @@ func TestCatalog(t *testing.T) {
 					if repo, path, ok := strings.Cut(s, ":"); !ok || !strings.HasPrefix(repo, "kubernetes/") || path == "" {
 						t.Errorf("source %q is not repository:path", s)
 					}
+				}
+				if f.Channel == "stderr" && !strings.Contains(f.Component+m.Emitter, "kubectl") {
+					t.Errorf("a stderr form names no kubectl in its component or emitter")
+				}
+				if f.Kubectl != "" && !strings.Contains(f.Kubectl, "v1.") {
+					t.Errorf("kubectl %q names no kubectl version", f.Kubectl)
 				}
 				switch f.Channel {
 				case "log", "stderr", "text":
@@ -217,27 +235,30 @@ func TestCatalogCoverage(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][2]int{
-		"namespace-deletion-failed":   {8, 35},
-		"namespace-deleted":           {8, 35},
-		"deleter-supported-resources": {8, 35},
+		"namespace-deletion-failed":   {8, 38},
+		"namespace-deleted":           {8, 38},
+		"deleter-supported-resources": {8, 38},
 		"kcm-available-resources":     {8, 28},
-		"content-still-remains":       {8, 35},
-		"ordered-deletion":            {33, 35},
-		"namespace-conditions":        {16, 35},
-		"discovery-incomplete":        {8, 35},
-		"memcache":                    {8, 35},
-		"gc-discovery":                {8, 35},
-		"quota-discovery":             {9, 35},
-		"hpa-metrics":                 {8, 35},
-		"kubectl-stderr":              {8, 35},
-		"conversion-webhook":          {13, 35},
-		"admission-webhook":           {8, 35},
-		"admission-denied":            {8, 35},
-		"request-log":                 {14, 35},
-		"apiservice-failed":           {8, 35},
-		"apiservice-availability":     {22, 35},
-		"aggregator-proxy":            {10, 35},
-		"apiservice-condition":        {8, 35},
+		"content-still-remains":       {8, 38},
+		"ordered-deletion":            {33, 38},
+		"namespace-conditions":        {16, 38},
+		"discovery-incomplete":        {8, 38},
+		"memcache":                    {8, 38},
+		"gc-discovery":                {8, 38},
+		"quota-discovery":             {9, 38},
+		"hpa-metrics":                 {8, 38},
+		"kubectl-stderr":              {8, 38},
+		"conversion-webhook":          {13, 38},
+		"admission-webhook":           {8, 38},
+		"admission-denied":            {8, 38},
+		"request-log":                 {14, 38},
+		"apiservice-failed":           {8, 38},
+		"apiservice-availability":     {22, 38},
+		"aggregator-proxy":            {10, 38},
+		"apiservice-condition":        {8, 38},
+		"feature-gate-refusal":        {34, 38},
+		"crd-finalizer":               {8, 38},
+		"crd-terminating-create":      {22, 38},
 	}
 	seen := map[string]bool{}
 	for _, m := range c.Messages {
@@ -318,7 +339,11 @@ func catalogMarkdown(c *MessageCatalog) string {
 				repo, path, _ := strings.Cut(s, ":")
 				src = append(src, "`"+repo+"` "+path)
 			}
-			fmt.Fprintf(&b, "| `%s` | %s–%s | `%s` | %s | %s | `%s` |\n", f.ID, f.From, f.To, esc(f.Format), esc(strings.Join(src, "<br>")), f.Channel, f.Parser)
+			channel := f.Channel
+			if f.Component != "" {
+				channel += " (" + esc(f.Component) + ")"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s–%s | `%s` | %s | %s | `%s` |\n", f.ID, f.From, f.To, esc(f.Format), esc(strings.Join(src, "<br>")), channel, f.Parser)
 		}
 		b.WriteString("\n")
 		for _, f := range m.Forms {
@@ -332,6 +357,9 @@ func catalogMarkdown(c *MessageCatalog) string {
 			line := "- `" + f.ID + "`: " + f.Rendering + "."
 			if len(extra) > 0 {
 				line += " " + strings.Join(extra, "; ") + "."
+			}
+			if f.Kubectl != "" {
+				line += " kubectl: " + f.Kubectl + "."
 			}
 			if f.Note != "" {
 				line += " " + f.Note

@@ -265,10 +265,27 @@ func FuzzParseNewMessages(f *testing.F) {
 			}
 		}
 		if m, ok := ParseMemcacheFailure(text); ok {
-			if !strings.Contains(text, "couldn't get resource list for "+m.GroupVersion+": ") || m.Err == "" || len(m.Err) > 300+len("…") {
+			structured := strings.Contains(text, MemcacheStructured) && strings.Contains(text, m.GroupVersion)
+			if !structured && !strings.Contains(text, "couldn't get resource list for "+m.GroupVersion+": ") || m.Err == "" || len(m.Err) > 300+len("…") {
 				t.Fatalf("ParseMemcacheFailure %+v", m)
 			}
 			utf("memcache", m.Err)
+		}
+		if g, ok := ParseFeatureGateRefusal(text); ok {
+			if g.Gate == "" || !strings.Contains(text, g.Text) || !strings.Contains(g.Text, g.Gate) || !strings.Contains(text, "feature gate") {
+				t.Fatalf("ParseFeatureGateRefusal %+v", g)
+			}
+		}
+		if w, ok := ParseCRDWaiting(text); ok {
+			if w.Resource == "" || w.Group == "" || w.Count < 0 || !strings.Contains(text, w.Resource) || !strings.Contains(strings.ToLower(text), "waiting for") {
+				t.Fatalf("ParseCRDWaiting %+v", w)
+			}
+			utf("crd waiting", w.Resource+w.Group)
+		}
+		if v, ok := IsCRDTerminatingRefusal(text); ok {
+			if !strings.Contains(text, v+" "+CRDTerminatingRefusal) && !strings.Contains(text, v+CRDTerminatingRefusal) {
+				t.Fatalf("IsCRDTerminatingRefusal %q", v)
+			}
 		}
 		if ns, e, ok := ParseOrderedDeletionFailure(text); ok {
 			if !IsNamespaceName(ns) || !strings.Contains(text, "failed to delete pods for namespace: "+ns+", err: ") {

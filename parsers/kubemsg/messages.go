@@ -84,8 +84,17 @@ var memcacheFailure = regexp.MustCompile(`couldn't get resource list for ((?:` +
 // discovery/cached/memory/memcache.go 1.14+), logged by kube-controller-manager's
 // RESTMapper and printed on kubectl's stderr ("E... memcache.go:287] couldn't get
 // resource list for metrics.k8s.io/v1beta1: the server is currently unable to handle
-// the request"; 1.31+ `"Unhandled Error" err="couldn't get resource list for ..."`).
+// the request"; 1.31-1.36 `"Unhandled Error" err="couldn't get resource list for ..."`),
+// and its 1.37+ structured form, where the group/version is a key of its own:
+// `"Couldn't get resource list" err="..." logger="UnhandledError" groupVersion="<gv>"`
+// (memcache.go:403, the refresh of every group) or `... gv="<gv>"` (memcache.go:133,
+// the retry of one group) — see MemcacheFailureOf.
 func ParseMemcacheFailure(text string) (GroupVersionError, bool) {
+	if strings.Contains(text, MemcacheStructured) {
+		if f, ok := MemcacheFailureOf(MemcacheStructured, func(k string) string { v, _ := fieldValue(text, k); return v }); ok {
+			return f, true
+		}
+	}
 	for _, m := range memcacheFailure.FindAllStringSubmatchIndex(text, -1) {
 		gv := text[m[2]:m[3]]
 		if _, ok := parseGroupVersion(gv); !ok {
@@ -101,6 +110,37 @@ func ParseMemcacheFailure(text string) (GroupVersionError, bool) {
 		return GroupVersionError{GroupVersion: gv, Err: detail}, true
 	}
 	return GroupVersionError{}, false
+}
+
+// MemcacheStructured is the message of client-go's cached discovery failure from 1.37
+// on (client-go v0.37 discovery/cached/memory/memcache.go:133 and :403,
+// utilruntime.HandleErrorWithContext(ctx, err, "Couldn't get resource list",
+// "groupVersion"|"gv", gv)); 1.8-1.36 wrote "couldn't get resource list for <gv>: <err>".
+const MemcacheStructured = "Couldn't get resource list"
+
+// MemcacheFailureOf reads the 1.37+ structured cached-discovery failure out of a log
+// entry's message and fields (field returns a key's value, "" when absent): the
+// group/version is the groupVersion key (the refresh of every group) or the gv key
+// (the retry of one), the error the err key.
+func MemcacheFailureOf(message string, field func(string) string) (GroupVersionError, bool) {
+	if message != MemcacheStructured && !strings.HasPrefix(message, MemcacheStructured+": ") {
+		return GroupVersionError{}, false
+	}
+	gv := field("groupVersion")
+	if gv == "" {
+		gv = field("gv")
+	}
+	if _, ok := parseGroupVersion(gv); !ok {
+		return GroupVersionError{}, false
+	}
+	detail := firstClause(field("err"))
+	if detail == "" {
+		detail = firstClause(strings.TrimPrefix(message, MemcacheStructured+": "))
+	}
+	if detail == "" || detail == MemcacheStructured {
+		return GroupVersionError{}, false
+	}
+	return GroupVersionError{GroupVersion: gv, Err: detail}, true
 }
 
 var orderedPodsFailed = regexp.MustCompile(`failed to delete pods for namespace: (\S+), err: `)

@@ -31,6 +31,9 @@ func apiServiceLadder(ix *analyzer.Index, stuck map[string]bool, name string, sa
 	gv := kubemsg.GroupVersionOfAPIService(name)
 	owner := kubemsg.WellKnownGroupOwner(kubemsg.GroupOf(gv))
 	if svc != nil && !stuck[svc.Namespace] {
+		if step, ok := tlsStep(ix, a, name, svc); ok {
+			safe = append(safe, step) // the certificate is the fault: fix it before looking at pods
+		}
 		subj := analyzer.ServiceSubject(svc)
 		facts := ix.BackendFacts(svc)
 		if c := a.Condition("Available"); c != nil {
@@ -94,6 +97,75 @@ func apiServiceLadder(ix *analyzer.Index, stuck map[string]bool, name string, sa
 	}
 	caution = append(caution, analyzer.RemediationStep{Risk: analyzer.RiskCaution, Command: del, Why: why})
 	return safe, caution
+}
+
+// tlsKind says which TLS failure an APIService's Available condition reports: "san"
+// (the certificate does not name the Service), "expired", "ca" (signed by another CA
+// than spec.caBundle), "" when it is not a certificate failure.
+func tlsKind(text string) string {
+	if kubemsg.ClassifyError(text).Code != "x509" {
+		return ""
+	}
+	switch {
+	case strings.Contains(text, "certificate is valid for") || strings.Contains(text, "doesn't contain any IP SANs") || strings.Contains(text, "not valid for any names"):
+		return "san"
+	case strings.Contains(text, "certificate has expired") || strings.Contains(text, "is not yet valid"):
+		return "expired"
+	}
+	return "ca"
+}
+
+// tlsStep is the first rung when the aggregator cannot verify the backend's serving
+// certificate (FailedDiscoveryCheck with an x509 error): from 1.36 the availability
+// check verifies it with spec.caBundle and the name <service>.<namespace>.svc
+// (kube-aggregator v0.36 remote_available_controller.go BuildTransportConfig; 1.35 and
+// earlier used Insecure: true there, while the proxy verified), so an APIService that
+// looked Available=True turns False on the upgrade, with nothing wrong in its pods.
+func tlsStep(ix *analyzer.Index, a *objects.Object, name string, svc *objects.ServiceReference) (analyzer.RemediationStep, bool) {
+	c := a.Condition("Available")
+	if c == nil || c.Status == "True" {
+		return analyzer.RemediationStep{}, false
+	}
+	kind := tlsKind(c.Reason + " " + c.Message)
+	if kind == "" {
+		return analyzer.RemediationStep{}, false
+	}
+	host := svc.Name + "." + svc.Namespace + ".svc"
+	var fix string
+	switch kind {
+	case "san":
+		fix = fmt.Sprintf("the backend's serving certificate does not name %s: reissue it with that DNS name (SAN)", host)
+	case "expired":
+		fix = "the backend's serving certificate has expired (or is not valid yet): renew it and restart the backend"
+	default:
+		fix = fmt.Sprintf("the backend's serving certificate is not signed by the CA in spec.caBundle of APIService %s: put the CA that signed it in spec.caBundle (cert-manager: the cert-manager.io/inject-ca-from annotation; a chart: its caBundle value), or serve a certificate signed by that CA", name)
+	}
+	version := " " + TLSCheckNote(ix.KubernetesVersion, host) + "."
+	if version == " ." {
+		version = ""
+	}
+	look := analyzer.Cmd("kubectl", "get", "apiservice", name, "-o", "jsonpath={.spec.caBundle}") + " | base64 -d | openssl x509 -noout -subject -issuer -enddate && " +
+		analyzer.Cmd("kubectl", "-n", svc.Namespace, "get", "service", svc.Name, "-o", "wide")
+	return analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: look,
+		Why: fmt.Sprintf("Fix the certificate, not the pods: %s.%s Setting spec.insecureSkipTLSVerify: true is only a stopgap. As soon as %s is Available=True, the namespace controller finishes within seconds.", fix, version, name)}, true
+}
+
+// TLSCheckNote says what the cluster's version means for a certificate failure of the
+// availability check: from 1.36 it verifies the backend (kube-aggregator v0.36
+// BuildTransportConfig, shared with the proxy, which verified in 1.35 too), so the fault
+// is visible in the condition only from 1.36; "" for a version before 1.36 (the check
+// did not verify there: the x509 error comes from elsewhere).
+func TLSCheckNote(version, host string) string {
+	if version != "" && !analyzer.MinorAtLeast(version, 36) {
+		return ""
+	}
+	n := "from 1.36 kube-apiserver's availability check verifies the backend's certificate against spec.caBundle and the name " + host + ", as its proxy (and so discovery) always did; 1.35 and earlier skipped it in the check, so the same fault showed there as Available=True with discovery failing anyway"
+	if version != "" {
+		n += "; the cluster runs " + version
+	} else {
+		n += "; the bundle does not say which version the cluster runs"
+	}
+	return n
 }
 
 func example(p *analyzer.Pass) analyzer.Cause {

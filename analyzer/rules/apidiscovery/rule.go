@@ -40,7 +40,8 @@ APIService objects' Available condition.`,
 			"nable to get all supported resources from server",    // namespace deleter start-up (1.35: "Unable to get ...")
 			"Discovery failed for some groups",                    // the NamespaceDeletionDiscoveryFailure message echoed in logs and events
 			"unable to fetch metrics from",                        // HPA metrics clients (metrics.k8s.io & co. unavailable)
-			"couldn't get resource list for",                      // client-go memcache (KCM RESTMapper, kubectl)
+			"couldn't get resource list for",                      // client-go memcache (KCM RESTMapper, kubectl) to 1.36
+			kubemsg.MemcacheStructured,                            // the same, 1.37+: "Couldn't get resource list" err=... groupVersion=|gv=
 			"currently unable to handle the request",              // 503 rendered by clients
 		}, Keys: discoveryKeys},
 		{Phrases: []string{
@@ -100,6 +101,10 @@ func parseDiscovery(e *logs.Entry, d string) (string, []kubemsg.GroupVersionErro
 		return "", f
 	}
 	if f, ok := kubemsg.ParseMemcacheFailure(d); ok {
+		return "", []kubemsg.GroupVersionError{f}
+	}
+	// 1.37+ client-go: the group/version is a key of its own (groupVersion= or gv=)
+	if f, ok := kubemsg.MemcacheFailureOf(e.Message, e.Field); ok {
 		return "", []kubemsg.GroupVersionError{f}
 	}
 	if g := e.Field("groups"); g != "" && strings.Contains(d, "failed to discover some groups") {
@@ -197,6 +202,9 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		}
 	}
 	if len(wide) > 0 {
+		if n := kubectlWording(wide, ix.KubernetesVersion); n != "" {
+			notes = append(notes, n)
+		}
 		lines = append(lines, wide...)
 		if confidence == "" {
 			// only cluster-wide lines (garbage collector, quota, memcache, kubectl):
@@ -308,6 +316,28 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		causes = append(causes, cause)
 	}
 	return causes, ""
+}
+
+// kubectlWording says which client printed the cluster-wide discovery lines when
+// their wording dates them: client-go v0.37+ (kubectl 1.37+) writes
+// "Couldn't get resource list" with the group/version in its own key, and asks only for
+// aggregated discovery v2, so what it reports depends on the kubectl × server pair.
+func kubectlWording(wide []*logs.Entry, server string) string {
+	for _, e := range wide {
+		if e.Message != kubemsg.MemcacheStructured {
+			continue
+		}
+		who := "a client-go v0.37+ client (kubectl 1.37+)"
+		if e.Component == "kubectl" {
+			who = "kubectl 1.37 or newer"
+		}
+		n := fmt.Sprintf("the discovery errors at %s are in the wording of %s: \"Couldn't get resource list\" with the group/version in its own groupVersion=/gv= key (client-go v0.37 memcache.go:403/:133); that kubectl asks only for aggregated discovery v2, so against a 1.27-1.29 server it reports the 503 itself, never \"stale GroupVersion discovery\"", fmt.Sprintf("%s:%d", e.File, e.Line), who)
+		if server != "" {
+			n += "; the cluster runs " + server
+		}
+		return n
+	}
+	return ""
 }
 
 // backendOf names the Service an APIService points at ("Service ns/name"), or "".
@@ -467,6 +497,11 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 		summary += fmt.Sprintf(" is Available=%s (%s)", c.Status, c.Reason)
 		if cl := kubemsg.ClassifyError(c.Reason + " " + c.Message); cl.Code != "unknown" {
 			link.Finding += " — " + cl.Meaning
+			if cl.Code == "x509" && c.Status != "True" && a.APIService != nil && a.APIService.Service != nil {
+				if n := TLSCheckNote(ix.KubernetesVersion, a.APIService.Service.Name+"."+a.APIService.Service.Namespace+".svc"); n != "" {
+					link.Finding += "; " + n
+				}
+			}
 		}
 		if a.APIService != nil && a.APIService.Service != nil {
 			link.Facts = append(link.Facts, conditionFacts(a.APIService.Service, c)...)
@@ -556,7 +591,9 @@ func networkLinks(p *analyzer.Pass) []analyzer.Link {
 func filterGV(es []*logs.Entry, gv string) []*logs.Entry {
 	var out []*logs.Entry
 	for _, e := range es {
-		if strings.Contains(e.Detail(), gv) || strings.Contains(e.Field("groups"), gv) {
+		if strings.Contains(e.Detail(), gv) || strings.Contains(e.Field("groups"), gv) ||
+			e.Field("groupVersion") == gv || e.Field("gv") == gv { // 1.37+ client-go memcache keys
+
 			out = append(out, e)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -25,11 +26,71 @@ and never gets (new) deletion conditions. Signs: the kube-system/kube-controller
 Lease not renewed long before the bundle was captured, a kube-controller-manager pod
 that is missing or not Ready, its log ending before the namespace was deleted, or a
 namespace deleted minutes ago with no deletion conditions at all on a version that
-sets them (1.16+).`,
+sets them (1.16+), or a kube-controller-manager log that ends with its refusal of its
+own --feature-gates flag (component-base: "cannot set feature gate
+OrderedNamespaceDeletion to false, feature is locked to true" on 1.34-1.36,
+"unrecognized feature gate: OrderedNamespaceDeletion" on 1.37+): the process exits
+at start-up, every time it is restarted.`,
+	Lines: []analyzer.Match{{Phrases: []string{"cannot set feature gate", "unrecognized feature gate"}, // component-base featuregate: start-up refusal, the process exits
+		Keys: gateKeys}},
 	Kinds:   []string{"Lease", "Pod"},
 	Run:     runControllerNotRunning,
 	Ladder:  ladder,
 	Example: func(*analyzer.Pass) analyzer.Cause { return analyzer.Cause{} },
+}
+
+// gateKey keeps kube-controller-manager's refusals of its --feature-gates flag.
+const gateKey = "feature-gates"
+
+func gateKeys(e *logs.Entry, d string) []string {
+	if e.Component != "kube-controller-manager" {
+		return nil // another component's refusal says nothing about the namespace controller
+	}
+	if _, ok := kubemsg.ParseFeatureGateRefusal(d); ok {
+		return []string{gateKey}
+	}
+	return nil
+}
+
+// gateRefusal returns kube-controller-manager's last refusal of its --feature-gates
+// flag when its log ends there (within a minute: the process exited right after), with
+// the evidence and the fix.
+func gateRefusal(p *analyzer.Pass) (signal string, ev analyzer.Evidence, fix *analyzer.RemediationStep, ok bool) {
+	lines := append([]*logs.Entry{}, p.Lines(gateKey)...)
+	if len(lines) == 0 {
+		return "", analyzer.Evidence{}, nil, false
+	}
+	analyzer.SortEntries(lines)
+	e := lines[len(lines)-1]
+	r, _ := kubemsg.ParseFeatureGateRefusal(e.Detail())
+	for _, f := range p.Index.Records.LogFiles {
+		if f.Path == e.File && !f.Last.IsZero() && !e.Time.IsZero() && f.Last.Sub(e.Time) > time.Minute {
+			return "", analyzer.Evidence{}, nil, false // it ran again after the refusal
+		}
+	}
+	v := p.Index.KubernetesVersion
+	why := ""
+	switch {
+	case r.Gate == "OrderedNamespaceDeletion" && r.Kind == "locked":
+		why = "OrderedNamespaceDeletion is GA and locked to true from 1.34 (pods-first deletion cannot be turned off)"
+	case r.Gate == "OrderedNamespaceDeletion":
+		why = "OrderedNamespaceDeletion was removed in 1.37 (pods-first deletion is unconditional)"
+	case r.Kind == "locked":
+		why = "the gate " + r.Gate + " is locked to its default in this version"
+	default:
+		why = "the gate " + r.Gate + " does not exist in this version (removed or misspelt)"
+	}
+	if v != "" {
+		why += "; the cluster runs " + v
+	}
+	n := len(lines)
+	signal = fmt.Sprintf("kube-controller-manager refused its own --feature-gates flag at start-up and exited (%q, %d time(s), last at %s): %s", r.Text, n, analyzer.FmtTime(e.Time), why)
+	ev = analyzer.SampleLines([]*logs.Entry{e}, 1)[0]
+	fix = &analyzer.RemediationStep{Risk: analyzer.RiskSafe,
+		Command: analyzer.Cmd("kubectl", "-n", "kube-system", "get", "pods", "-l", "component=kube-controller-manager",
+			"-o", `jsonpath={range .items[*]}{.metadata.name}{": "}{.spec.containers[0].command}{"\n"}{end}`) + " | grep -F -- --feature-gates",
+		Why: fmt.Sprintf("kube-controller-manager exits at start-up because of its flag (%s), so the namespace controller never runs. Remove %s from --feature-gates in its manifest on every control-plane node (kubeadm: /etc/kubernetes/manifests/kube-controller-manager.yaml; managed control planes: the provider's settings); it then starts, takes the leadership and finishes the deletion on its own.", why, r.Gate)}
+	return signal, ev, fix, true
 }
 
 func ladder(*analyzer.Pass, *analyzer.Cause) []analyzer.RemediationStep {
@@ -115,7 +176,13 @@ func runControllerNotRunning(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			ev = append(ev, analyzer.FieldEvidence(p.Object, "status.phase", "Namespace "+p.Namespace+": phase "+p.Object.Phase+", no status.conditions"))
 		}
 	}
-	// 5. conditions that describe objects the dump no longer has
+	// 5. the process refuses its flags at start-up
+	gateSignal, gateEv, gateFix, gated := gateRefusal(p)
+	if gated { // the most specific signal: first
+		signals = append([]string{gateSignal}, signals...)
+		ev = append([]analyzer.Evidence{gateEv}, ev...)
+	}
+	// 6. conditions that describe objects the dump no longer has
 	if c := p.ConditionTrue(kubemsg.CondContentRemaining); c != nil && len(signals) > 0 {
 		if files := analyzer.StaleContent(p, c); files != nil {
 			signals = append(signals, fmt.Sprintf("the namespace's conditions are stale: %s says %q, but the dumps of those resources are empty (%s), so the controller has not re-examined the namespace since", c.Type, c.Message, strings.Join(files, ", ")))
@@ -136,6 +203,9 @@ func runControllerNotRunning(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		Finalizers: []string{}, Objects: []analyzer.ObjectRef{}, Evidence: ev}
 	cause.Summary = "The namespace controller is not running: " + strings.Join(signals, "; ") + ". Nothing deletes the namespace's content until kube-controller-manager runs and holds the leadership again."
 	cause.Chain = []analyzer.Link{{Component: "kube-controller-manager", Finding: strings.Join(signals, "; "), Evidence: ev, Fault: true}}
+	if gated {
+		cause.Chain[0].Fix = gateFix // the flag is the root: remove it first
+	}
 	cause.ClaimContent() // nothing is deleted while the controller is not running
 	return []analyzer.Cause{cause}, ""
 }

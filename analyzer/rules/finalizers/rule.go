@@ -8,6 +8,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -30,7 +31,14 @@ Evidence: the NamespaceContentRemaining and NamespaceFinalizersRemaining conditi
 metadata.finalizers, with whether anything in the bundle looks like their controller.
 
 A generic rule: it reports the objects and finalizers no specific cause claims (a
-finalizer a specific rule explains, on an object it names, is not reported twice).`,
+finalizer a specific rule explains, on an object it names, is not reported twice).
+
+When the objects are custom resources of a CRD being deleted, kube-apiserver's CRD
+finalizer lines ("%s.%s waiting for %d items to be removed", 1.36+ "Waiting for items to
+be removed" resource=... group=... count=..., at -v=2) and refusals of new ones ("create
+not allowed while custom resource definition is terminating") are noted with them.`,
+	Lines: []analyzer.Match{{Phrases: []string{"items to be removed", kubemsg.CRDTerminatingRefusal}, // apiextensions-apiserver: CRD finalizer (V(2)) and forbidCreateAdmission
+		Keys: crdKeys}},
 	Kinds:   []string{"Deployment", "StatefulSet", "DaemonSet", "Pod", "CustomResourceDefinition", "Node"},
 	Run:     runFinalizers,
 	Generic: true,
@@ -174,8 +182,68 @@ func runFinalizers(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	cause.Summary = fmt.Sprintf("%s finalizer%s %s. %s",
 		subject, analyzer.Plural(len(cause.Finalizers), "s", ""),
 		strings.Join(cause.Finalizers, ", "), strings.Join(owners, " "))
+	cause.Chain = append(cause.Chain, crdLinks(p, objs)...)
 	cause.Correlation = "finalizers leave no log line at default verbosity; see the objects' deletionTimestamp"
 	return []analyzer.Cause{cause}, ""
+}
+
+// crdKeys keeps the CRD finalizer's lines by "<plural>.<group>", and the refusals to
+// create a custom resource of a terminating CRD under crdRefusalKey.
+const crdRefusalKey = "\x00crd-terminating"
+
+func crdKeys(e *logs.Entry, d string) []string {
+	if w, ok := crdWaiting(e); ok {
+		return []string{w.Resource + "." + w.Group}
+	}
+	if _, ok := kubemsg.IsCRDTerminatingRefusal(d); ok {
+		return []string{crdRefusalKey}
+	}
+	return nil
+}
+
+// crdWaiting reads the CRD finalizer's line: printf text (1.8-1.35) or the 1.36+
+// structured message with its resource, group and count keys.
+func crdWaiting(e *logs.Entry) (kubemsg.CRDWaiting, bool) {
+	if w, ok := kubemsg.ParseCRDWaiting(e.Detail()); ok {
+		return w, true
+	}
+	if len(e.Fields) == 0 {
+		return kubemsg.CRDWaiting{}, false
+	}
+	var b strings.Builder
+	b.WriteString(e.Message)
+	for _, k := range []string{"resource", "group", "count"} {
+		fmt.Fprintf(&b, " %s=%q", k, e.Field(k))
+	}
+	return kubemsg.ParseCRDWaiting(b.String())
+}
+
+// crdLinks say what kube-apiserver logged about the CRDs of the objects left: its CRD
+// finalizer waits for them (the CRD is being deleted), and creates are refused.
+func crdLinks(p *analyzer.Pass, objs []*objects.Object) []analyzer.Link {
+	var out []analyzer.Link
+	seen := map[string]bool{}
+	for _, o := range objs {
+		res := p.Index.ResourceName(o)
+		if seen[res] || !strings.Contains(res, ".") {
+			continue
+		}
+		seen[res] = true
+		lines := append([]*logs.Entry{}, p.Lines(res)...)
+		if len(lines) == 0 {
+			continue
+		}
+		analyzer.SortEntries(lines)
+		last := lines[len(lines)-1]
+		w, _ := crdWaiting(last)
+		out = append(out, analyzer.Link{Component: "kube-apiserver (CRD finalizer)", Evidence: analyzer.SampleLines(lines, 2),
+			Finding: fmt.Sprintf("the CRD of %s is being deleted: its finalizer was still waiting for %d of them to be removed at %s; the CRD goes once they do", res, w.Count, analyzer.FmtTime(last.Time))})
+	}
+	if refusals := p.Lines(crdRefusalKey); len(refusals) > 0 && len(out) > 0 {
+		out = append(out, analyzer.Link{Component: "a client of the CRD (operator?)", Evidence: analyzer.SampleLines(refusals, 2),
+			Finding: fmt.Sprintf("something still tries to create custom resources of a CRD being deleted (%q, %d time(s)): an operator recreating its objects; stop it before removing finalizers, or they come back", kubemsg.CRDTerminatingRefusal, len(refusals))})
+	}
+	return out
 }
 
 func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {

@@ -1,0 +1,103 @@
+package kubemsg
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// FeatureGateRefusal is a component's refusal of its --feature-gates flag at start-up:
+// the component exits, so it is not running, and the refusal says why.
+type FeatureGateRefusal struct {
+	Gate  string // "OrderedNamespaceDeletion"
+	Kind  string // "locked" (the gate is locked to its default) or "unrecognized" (the gate no longer exists)
+	Value string // the value asked for ("false"); "" for an unrecognized gate
+	Text  string // the refusal as printed
+}
+
+var (
+	gateLocked       = regexp.MustCompile(`cannot set feature gate ([A-Za-z0-9]+) to (true|false), feature is locked to (?:true|false)`)
+	gateUnrecognized = regexp.MustCompile(`unrecognized feature gate: ([A-Za-z0-9]+)`)
+)
+
+// ParseFeatureGateRefusal parses component-base's refusals of a --feature-gates value
+// (featuregate/feature_gate.go, unsafeSetFromMap):
+//   - "cannot set feature gate %v to %v, feature is locked to %v": a GA gate locked to
+//     its default (OrderedNamespaceDeletion=false on 1.34-1.36);
+//   - "unrecognized feature gate: %s": a gate that was removed (OrderedNamespaceDeletion
+//     on 1.37+).
+//
+// kube-controller-manager logs either from component-base/cli/run.go:72 as
+// `E... run.go:72] "command failed" err="<refusal>"` (the flag is applied in
+// PersistentPreRunE, after logging is set up) and exits with status 1.
+func ParseFeatureGateRefusal(text string) (FeatureGateRefusal, bool) {
+	if m := gateLocked.FindStringSubmatchIndex(text); m != nil {
+		return FeatureGateRefusal{Gate: text[m[2]:m[3]], Kind: "locked", Value: text[m[4]:m[5]], Text: text[m[0]:m[1]]}, true
+	}
+	if m := gateUnrecognized.FindStringSubmatchIndex(text); m != nil {
+		return FeatureGateRefusal{Gate: text[m[2]:m[3]], Kind: "unrecognized", Text: text[m[0]:m[1]]}, true
+	}
+	return FeatureGateRefusal{}, false
+}
+
+// CRDWaiting is the CRD finalizer's V(2) line: the custom resources of a CRD being
+// deleted are not all gone yet.
+type CRDWaiting struct {
+	Resource string // plural ("widgets")
+	Group    string // "example.com"
+	Count    int
+}
+
+var (
+	crdWaitingPrintf = regexp.MustCompile(`(` + reResource + `)\.(` + reSubdomain + `) waiting for (\d+) items to be removed`)
+	jsonCount        = regexp.MustCompile(`"count":(\d+)`)
+)
+
+// ParseCRDWaiting parses apiextensions-apiserver's CRD finalizer line
+// (pkg/controller/finalizer/crd_finalizer.go:245, V(2)): printf
+// "%s.%s waiting for %d items to be removed" (1.8-1.35) and structured
+// `"Waiting for items to be removed" resource="<plural>" group="<group>" count=<n>` (1.36+).
+func ParseCRDWaiting(text string) (CRDWaiting, bool) {
+	if strings.Contains(text, "Waiting for items to be removed") {
+		r, ok1 := fieldValue(text, "resource")
+		g, ok2 := fieldValue(text, "group")
+		c, ok3 := fieldValue(text, "count")
+		n, err := strconv.Atoi(c)
+		if ok1 && ok2 && ok3 && err == nil && r != "" && g != "" {
+			return CRDWaiting{Resource: r, Group: g, Count: n}, true
+		}
+		if ok1 && ok2 && r != "" && g != "" {
+			// JSON renders count as a number, which fieldValue does not take
+			if m := jsonCount.FindStringSubmatch(text); m != nil {
+				n, _ = strconv.Atoi(m[1])
+				return CRDWaiting{Resource: r, Group: g, Count: n}, true
+			}
+		}
+	}
+	if m := crdWaitingPrintf.FindStringSubmatch(text); m != nil {
+		n, _ := strconv.Atoi(m[3])
+		return CRDWaiting{Resource: m[1], Group: m[2], Count: n}, true
+	}
+	return CRDWaiting{}, false
+}
+
+// CRDTerminatingRefusal is the phrase of apiextensions-apiserver's refusal to create a
+// custom resource while its CRD is being deleted ("%v not allowed while custom resource
+// definition is terminating", 405, 1.11-1.2x; "create not allowed while custom resource
+// definition is terminating", Forbidden, forbidCreateAdmission in
+// pkg/apiserver/customresource_handler.go through 1.38). An operator that keeps
+// recreating its objects sees it after the CRD was deleted.
+const CRDTerminatingRefusal = "not allowed while custom resource definition is terminating"
+
+// IsCRDTerminatingRefusal reports whether text carries that refusal and returns the verb.
+func IsCRDTerminatingRefusal(text string) (verb string, ok bool) {
+	i := strings.Index(text, CRDTerminatingRefusal)
+	if i < 0 {
+		return "", false
+	}
+	pre := strings.TrimRight(text[:i], " ")
+	if j := strings.LastIndexAny(pre, " :\"("); j >= 0 {
+		pre = pre[j+1:]
+	}
+	return pre, true
+}
