@@ -360,10 +360,17 @@ func stateOf(text string) string {
 		}
 	}
 	if c := kubemsg.ClassifyError(text); c.Code != "unknown" {
+		if slug, ok := codeSlugs[c.Code]; ok {
+			return slug
+		}
 		return c.Code
 	}
 	return ""
 }
+
+// codeSlugs renames error classes whose code holds digits, which a fingerprint never does
+// (digits there are addresses, times or counts): "x509" is a TLS certificate problem.
+var codeSlugs = map[string]string{"x509": "tls-certificate"}
 
 // rootState returns the last segment of a fingerprint: the root's role and its kind
 // and state. The subject is the root link, or (no link shows a fault) the deepest link

@@ -22,16 +22,17 @@ import (
 // The paste test: whoever reads a report pastes its commands into a shell. Every
 // command of every report (remediation ladders, problems, latent risks' fixes, chain
 // links' fixes, coverage collect commands) is run with sh -c in an empty directory
-// whose PATH holds only stubs: kubectl, jq, xargs and grep record their argv; touch,
+// whose PATH holds only stubs: kubectl, jq, xargs, grep, and base64 and openssl (which
+// decode and print a caBundle's certificate) record their argv; touch,
 // id, rm, cat, curl, ... leave a marker. A command passes when it parses (sh -n), runs
 // nothing but the recording stubs, prints no INJECTED, creates no file, and every
 // name it quotes reaches a stub as one argv word, byte-exact.
 
 // recordingStubs are the programs a report's commands may run.
-var recordingStubs = []string{"kubectl", "jq", "xargs", "grep"}
+var recordingStubs = []string{"kubectl", "jq", "xargs", "grep", "base64", "openssl"}
 
 // markerStubs are programs an injected command would run.
-var markerStubs = []string{"touch", "id", "rm", "cat", "curl", "wget", "sh", "bash", "env", "ls", "sleep", "base64", "nc",
+var markerStubs = []string{"touch", "id", "rm", "cat", "curl", "wget", "sh", "bash", "env", "ls", "sleep", "nc",
 	"python3", "perl", "chmod", "mv", "cp", "tee", "sed", "awk", "head", "tail", "xdg-open", "open"}
 
 type pasteEnv struct {
