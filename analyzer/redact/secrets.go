@@ -80,6 +80,35 @@ var triggerStart = func() (t [256]bool) {
 	return t
 }()
 
+// triggersAt lists the triggers by their first byte (lower case): a word start is
+// compared with the few that can match, not with all of them (issue 22: at 50,000
+// objects the scrub of every report string was a third of nsanalyze's CPU).
+var triggersAt = func() (t [256][]string) {
+	for _, w := range secretTriggers {
+		t[w[0]] = append(t[w[0]], w)
+	}
+	return t
+}()
+
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasLowerPrefix reports whether s starts with t (lower-case ASCII) in any ASCII case:
+// what strings.EqualFold(s[:len(t)], t) said here, since a window of len(t) bytes that
+// starts at a trigger's first byte folds to t only through ASCII letters.
+func hasLowerPrefix(s, t string) bool {
+	for j := 0; j < len(t); j++ {
+		if lower(s[j]) != t[j] {
+			return false
+		}
+	}
+	return true
+}
+
 func alnum(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
 
 // scanSecrets reports, in one pass, whether s holds a trigger (any case) at the start
@@ -98,8 +127,8 @@ func scanSecrets(s string) (trigger, longRun bool) {
 		if trigger || !triggerStart[c] || i > 0 && alnum(s[i-1]) {
 			continue
 		}
-		for _, t := range secretTriggers {
-			if len(s)-i >= len(t) && strings.EqualFold(s[i:i+len(t)], t) {
+		for _, t := range triggersAt[lower(c)] {
+			if len(s)-i >= len(t) && hasLowerPrefix(s[i:], t) {
 				trigger = true
 				break
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/internal/strwalk"
 )
 
 // printable returns a copy of the report in which every string is safe to print on a
@@ -15,8 +16,11 @@ import (
 // controls itself (and writes invalid UTF-8 as U+FFFD); see JSON for the rest.
 func printable(r *analyzer.Report) *analyzer.Report {
 	c := *r
-	v := reflect.ValueOf(&c).Elem()
-	cleanValue(v)
+	// a read-only pass first: a report whose strings are all printable (most) is not
+	// copied slice by slice to change nothing
+	if strwalk.Any(r, needsCleaning) {
+		cleanValue(reflect.ValueOf(&c).Elem())
+	}
 	markNames(&c)
 	return &c
 }
