@@ -115,27 +115,51 @@ func alnum(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' ||
 // of a word and a run of 40 or more base64 characters.
 func scanSecrets(s string) (trigger, longRun bool) {
 	run := 0
+	prev := byte(0) // the class of the byte before
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if alnum(c) || c == '+' || c == '/' {
+		cls := byteClass[c]
+		if cls&classBase64 != 0 {
 			if run++; run >= 40 {
 				longRun = true
 			}
 		} else {
 			run = 0
 		}
-		if trigger || !triggerStart[c] || i > 0 && alnum(s[i-1]) {
-			continue
-		}
-		for _, t := range triggersAt[lower(c)] {
-			if len(s)-i >= len(t) && hasLowerPrefix(s[i:], t) {
-				trigger = true
-				break
+		if !trigger && cls&classStart != 0 && prev&classAlnum == 0 {
+			for _, t := range triggersAt[lower(c)] {
+				if len(s)-i >= len(t) && hasLowerPrefix(s[i:], t) {
+					trigger = true
+					break
+				}
 			}
 		}
+		prev = cls
 	}
 	return trigger, longRun
 }
+
+// byteClass: what scanSecrets asks of a byte, one table lookup.
+const (
+	classAlnum  = 1 << iota // a letter or digit
+	classBase64             // a letter, digit, '+' or '/'
+	classStart              // a trigger's first byte, either case
+)
+
+var byteClass = func() (t [256]byte) {
+	for c := 0; c < 256; c++ {
+		if alnum(byte(c)) {
+			t[c] |= classAlnum | classBase64
+		}
+		if c == '+' || c == '/' {
+			t[c] |= classBase64
+		}
+		if triggerStart[c] {
+			t[c] |= classStart
+		}
+	}
+	return t
+}()
 
 func base64Secrets(s string) string {
 	return longBase64.ReplaceAllStringFunc(s, func(m string) string {

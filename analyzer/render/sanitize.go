@@ -149,7 +149,12 @@ func isControl(r rune) bool { return analyzer.Unsafe(r) }
 // line break (no value of a report spans lines: a name with a newline would forge
 // report lines, headings or table rows).
 func needsCleaning(s string) bool {
-	return analyzer.NeedsEscape(s) || strings.ContainsAny(s, "\n\r")
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\t' || c >= 0x7f {
+			return analyzer.NeedsEscape(s) || strings.ContainsAny(s, "\n\r")
+		}
+	}
+	return false // printable ASCII and tabs: one pass
 }
 
 // cleanString is the one escaping path of every output stream (analyzer.EscapeLine).

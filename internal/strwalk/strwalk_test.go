@@ -76,3 +76,45 @@ func TestCountLinear(t *testing.T) {
 		t.Errorf("pred asked %d times, want 1,001 and the needle found", asked)
 	}
 }
+
+type node struct {
+	Label    string
+	Children []*node
+	Extra    any
+	Arr      [2]string
+	M        map[string][]string
+	Opt      *string
+}
+
+// strings collects the strings a walk asks about, by memory or by reflection only.
+func stringsOf(v any, reflectOnly bool) []string {
+	var got []string
+	w := walker{pred: func(s string) bool { got = append(got, s); return false }, reflect: reflectOnly}
+	w.start(v)
+	return got
+}
+
+// TestMemoryWalkIsReflectWalk: reading memory by offsets reaches the strings the
+// reflection walk reaches, in the same order, through every kind of value.
+func TestMemoryWalkIsReflectWalk(t *testing.T) {
+	opt := "optional"
+	leaf := &node{Label: "leaf", Arr: [2]string{"a0", "a1"}, Opt: &opt}
+	root := &node{Label: "root", Children: []*node{leaf, {Label: "second", Extra: inner{Name: "in-iface"},
+		Children: []*node{leaf}}}, Extra: &outer{Title: "ptr-in-iface", Items: []inner{{Name: "x1"}}},
+		M: map[string][]string{"k": {"m1", "m2"}}}
+	root.Children = append(root.Children, root) // a cycle
+	for _, v := range []any{root, *root, &outer{Title: "t", Items: []inner{{Name: "a"}}, Labels: map[string]string{"l": "v"}},
+		[]any{"s", 3, &opt}} {
+		mem, ref := stringsOf(v, false), stringsOf(v, true)
+		if strings.Join(mem, "|") != strings.Join(ref, "|") {
+			t.Errorf("memory walk %q\nreflect walk %q", mem, ref)
+		}
+		if len(mem) == 0 {
+			t.Errorf("%T: no string reached", v)
+		}
+	}
+	want := "root|leaf|a0|a1|optional|second|in-iface|ptr-in-iface|x1|m1|m2"
+	if got := strings.Join(stringsOf(root, false), "|"); got != want {
+		t.Errorf("walk order %s, want %s", got, want)
+	}
+}
