@@ -110,7 +110,7 @@ type walker struct {
 		p *byte
 		n int
 	}
-	reached int // strings reached
+	reached int  // strings reached
 	reflect bool // walk through reflection only (the reference, for tests)
 }
 
