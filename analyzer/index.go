@@ -31,6 +31,9 @@ type Index struct {
 	fileIx *fileIndex
 	// crdByGroupKind indexes CRDs by group and kind (CRDOf).
 	crdByGroupKind map[string]*objects.Object
+	// resourceNames: ResourceName's answers by apiVersion and kind (one string for the
+	// thousands of objects of one kind)
+	resourceNames map[[2]string]string
 	// NamespaceListed is true when the bundle holds a dump of all namespaces (a list
 	// with more than one Namespace), so a namespace absent from it no longer exists.
 	NamespaceListed bool
