@@ -39,6 +39,16 @@ func lookAlikeMessage(what, name, like string) string {
 // objects of their kind and namespace) without being it: "t\u043ebedeleted" with a
 // Cyrillic o beside "tobedeleted". One pass, one map of skeletons.
 func lookAlikes(rec *bundle.Records, found func(file string, line int, what, name, like string)) {
+	// two names alike are two names with one skeleton, and a lower-case ASCII name is
+	// its own skeleton: a bundle of such names only (most) holds no look-alike, which
+	// one pass without a map says
+	odd := false
+	rec.EachObjectHead(func(o *objects.Object) {
+		odd = odd || !isLowerASCII(o.Name) || !isLowerASCII(o.Namespace)
+	})
+	if !odd {
+		return
+	}
 	// scope: the kind and namespace of an object, or "" and "" for namespaces (every
 	// object has a kind)
 	type key struct{ kind, ns, s string }
