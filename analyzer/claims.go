@@ -28,8 +28,8 @@ import (
 // claimSet is what one cause claims beyond its Objects and Related lines.
 type claimSet struct {
 	objects    []claimID // object keys (claimKey)
-	resources  []string // group-resources: "pods", "widgets.example.com"
-	groups     []string // API groups: every resource of the group
+	resources  []string  // group-resources: "pods", "widgets.example.com"
+	groups     []string  // API groups: every resource of the group
 	finalizers []string
 	content    bool
 }
