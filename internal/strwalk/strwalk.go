@@ -11,6 +11,7 @@
 package strwalk
 
 import (
+	"github.com/nsanalyze/nsanalyze/internal/work"
 	"reflect"
 	"sync"
 	"unsafe"
@@ -89,8 +90,12 @@ func build(t reflect.Type, building map[reflect.Type]*plan) *plan {
 // each, shared).
 func Any(v any, pred func(string) bool) bool {
 	w := walker{pred: pred}
-	return w.start(v)
+	found := w.start(v)
+	walked.Add(w.reached)
+	return found
 }
+
+var walked = work.New("strings walked")
 
 // Count returns how many strings Any reaches when pred holds for none (asked about
 // or not): the work of a walk, for tests that compare it at n and 2n.

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/nsanalyze/nsanalyze/internal/work"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/stream"
 )
@@ -489,6 +490,7 @@ func (s *scanner) matchStarts(data []byte) []int {
 }
 
 func (s *scanner) parseMatch(data []byte, it item, lineNo int) {
+	linesParsed.Inc()
 	if it.end-it.st > s.opts.MaxLineBytes {
 		s.warn.Add(s.path, lineNo, "line longer than %d bytes skipped (limit: --max-line-bytes)", s.opts.MaxLineBytes)
 		return
@@ -597,6 +599,9 @@ func shapeHash(text string) uint64 {
 	h.Write([]byte(Shape(text)))
 	return h.Sum64()
 }
+
+// linesParsed counts the matching lines parsed (internal/work, the linear-work tests).
+var linesParsed = work.New("log lines parsed")
 
 // capEntry caps the message and the structured values of an entry (MaxFieldBytes, or
 // MaxLongFieldBytes within the file's LongFieldBudget) and warns at the line of a cut.
