@@ -169,6 +169,9 @@ func (nc *namespaceClaims) add(c *Cause) {
 			nc.objects[k] = c.Type
 		}
 	}
+	if len(nc.objects) == 0 && len(c.Objects) > 8 {
+		nc.objects = make(map[claimID]string, len(c.Objects)) // grown once, not by doubling
+	}
 	for _, o := range c.Objects {
 		putObject(claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
 		for _, f := range o.Finalizers {

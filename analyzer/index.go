@@ -358,9 +358,13 @@ func (ix *Index) newestPlausibleObjectTime(limit time.Time) time.Time {
 // InNamespace returns the objects of a kind in a namespace ("" = every kind), in the
 // order they were read.
 func (ix *Index) InNamespace(ns, kind string) []*objects.Object {
+	objs := ix.objectsIn(ns)
+	if kind == "" {
+		return append([]*objects.Object(nil), objs...)
+	}
 	var out []*objects.Object
-	for _, o := range ix.objectsIn(ns) {
-		if kind == "" || o.Kind == kind {
+	for _, o := range objs {
+		if o.Kind == kind {
 			out = append(out, o)
 		}
 	}

@@ -42,7 +42,7 @@ func (ix *Index) indexObjects(rec *bundle.Records) {
 	*s = slimIndex{t: rec.SlimPods, byNamespace: map[string][]int32{}, replaced: map[int32]*objects.Object{},
 		cache: map[int32]*objects.Object{}, nsObjects: map[string][]*objects.Object{}, nsPos: map[string][]int32{}}
 	type objectKey struct{ kind, ns, name string } // no string built per object
-	seen := map[objectKey]*objects.Object{}
+	seen := make(map[objectKey]*objects.Object, len(rec.Objects))
 	// pods by namespace and name, hashed: 200,000 rows need no key strings
 	seed := maphash.MakeSeed()
 	firstPod := map[uint64]podCopy{}
