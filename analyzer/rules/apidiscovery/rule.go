@@ -556,7 +556,7 @@ func networkLinks(p *analyzer.Pass) []analyzer.Link {
 func filterGV(es []*logs.Entry, gv string) []*logs.Entry {
 	var out []*logs.Entry
 	for _, e := range es {
-		if strings.Contains(e.Detail(), gv) || strings.Contains(e.Field("groups"), gv) {
+		if analyzer.LineHolds(e, e.Detail(), gv) || strings.Contains(e.Field("groups"), gv) {
 			out = append(out, e)
 		}
 	}
