@@ -18,6 +18,7 @@ import (
 // length of sub times the log of the text's.
 func LineHolds(e *logs.Entry, text, sub string) bool {
 	if len(text) < longTextBytes || e == nil || sub == "" {
+		lineBytes.Add(len(text))
 		return strings.Contains(text, sub)
 	}
 	lineLookups.Inc()
@@ -27,7 +28,10 @@ func LineHolds(e *logs.Entry, text, sub string) bool {
 // longTextBytes: shorter texts are scanned (one scan costs less than an index).
 const longTextBytes = 16 << 10
 
-var lineLookups = work.New("long-line look-ups")
+var (
+	lineLookups = work.New("long-line look-ups")
+	lineBytes   = work.New("line bytes scanned for a name")
+)
 
 // textIndexes holds the indexes of the last long texts asked about (a few: a rule asks
 // of the lines of one cause at a time), by entry and text length: the text of one
