@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/internal/work"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
@@ -368,13 +369,22 @@ func verdict(nr NamespaceReport) string {
 
 // Contains reports whether list holds s.
 func Contains(list []string, s string) bool {
-	for _, x := range list {
+	for i, x := range list {
 		if x == s {
+			containsOps.Add(i + 1)
 			return true
 		}
 	}
+	containsOps.Add(len(list))
 	return false
 }
+
+// The work counters of the analysis' inner loops (internal/work: counted only in the
+// tests that hold the analysis linear).
+var (
+	containsOps = work.New("elements compared by Contains")
+	sortOps     = work.New("sort comparisons (timeline, evidence)")
+)
 
 // undetermined is reported when no rule found a cause.
 func undetermined(p *Pass, ruled []RuledOut, notApplicable []string) Cause {

@@ -187,7 +187,8 @@ func (ix *Index) ServicesDumped(ns string) bool { return ix.KindDumped(ns, "Serv
 func (ix *Index) PodsDumped(ns string) bool { return ix.KindDumped(ns, "Pod") }
 
 func ObjectRefOf(o *objects.Object) ObjectRef {
-	ev := Evidence{File: o.Source.File, Line: o.Source.Line, Object: o.Ref(), Text: o.Ref()}
+	ref := o.Ref()
+	ev := Evidence{File: o.Source.File, Line: o.Source.Line, Object: ref, Text: ref}
 	return ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name,
 		Finalizers: o.Finalizers, Deletion: TimePtr(o.DeletionTimestamp), Source: &ev}
 }

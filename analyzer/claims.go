@@ -27,9 +27,9 @@ import (
 
 // claimSet is what one cause claims beyond its Objects and Related lines.
 type claimSet struct {
-	objects    []string // object keys (claimKey)
-	resources  []string // group-resources: "pods", "widgets.example.com"
-	groups     []string // API groups: every resource of the group
+	objects    []claimID // object keys (claimKey)
+	resources  []string  // group-resources: "pods", "widgets.example.com"
+	groups     []string  // API groups: every resource of the group
 	finalizers []string
 	content    bool
 }
@@ -83,14 +83,14 @@ func (c *Cause) ClaimContent() { c.claimSet().content = true }
 func (c *Cause) Claims() []string {
 	var out []string
 	for _, o := range c.Objects {
-		out = append(out, "object:"+claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
+		out = append(out, "object:"+claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name).String())
 		for _, f := range o.Finalizers {
 			out = append(out, "finalizer:"+f)
 		}
 	}
 	if s := c.claims; s != nil {
 		for _, k := range s.objects {
-			out = append(out, "object:"+k)
+			out = append(out, "object:"+k.String())
 		}
 		for _, r := range s.resources {
 			out = append(out, "resource:"+r)
@@ -121,18 +121,29 @@ func compactStrings(s []string) []string {
 
 // claimKey identifies an object across the records and ObjectRefs: group, kind,
 // namespace and name (the version does not make another object).
-func claimKey(apiVersion, kind, ns, name string) string {
+func claimKey(apiVersion, kind, ns, name string) claimID {
 	g := ""
 	if i := strings.IndexByte(apiVersion, '/'); i >= 0 {
-		g = apiVersion[:i] + "/"
+		g = apiVersion[:i]
 	}
-	return g + kind + "/" + ns + "/" + name
+	return claimID{g, kind, ns, name}
+}
+
+// claimID is an object's claim key as fields: no string is built per object (issue 22).
+type claimID struct{ group, kind, ns, name string }
+
+// String: "GROUP/KIND/NAMESPACE/NAME", without "GROUP/" for the core group.
+func (k claimID) String() string {
+	if k.group != "" {
+		return k.group + "/" + k.kind + "/" + k.ns + "/" + k.name
+	}
+	return k.kind + "/" + k.ns + "/" + k.name
 }
 
 // namespaceClaims is what the causes found so far for one namespace claim, with the
 // cause type of the first claimant of each.
 type namespaceClaims struct {
-	objects    map[string]string
+	objects    map[claimID]string
 	resources  map[string]string
 	groups     map[string]string
 	finalizers map[string]string
@@ -142,7 +153,7 @@ type namespaceClaims struct {
 }
 
 func newNamespaceClaims() *namespaceClaims {
-	return &namespaceClaims{objects: map[string]string{}, resources: map[string]string{}, groups: map[string]string{},
+	return &namespaceClaims{objects: map[claimID]string{}, resources: map[string]string{}, groups: map[string]string{},
 		finalizers: map[string]string{}, lines: map[*logs.Entry]string{}, summaries: map[string]string{}}
 }
 
@@ -153,8 +164,16 @@ func (nc *namespaceClaims) add(c *Cause) {
 			m[k] = c.Type
 		}
 	}
+	putObject := func(k claimID) {
+		if _, ok := nc.objects[k]; !ok {
+			nc.objects[k] = c.Type
+		}
+	}
+	if len(nc.objects) == 0 && len(c.Objects) > 8 {
+		nc.objects = make(map[claimID]string, len(c.Objects)) // grown once, not by doubling
+	}
 	for _, o := range c.Objects {
-		put(nc.objects, claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
+		putObject(claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
 		for _, f := range o.Finalizers {
 			put(nc.finalizers, f)
 		}
@@ -166,7 +185,7 @@ func (nc *namespaceClaims) add(c *Cause) {
 	}
 	if s := c.claims; s != nil {
 		for _, k := range s.objects {
-			put(nc.objects, k)
+			putObject(k)
 		}
 		for _, r := range s.resources {
 			put(nc.resources, r)

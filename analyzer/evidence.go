@@ -163,6 +163,7 @@ func SampleLines(entries []*logs.Entry, max int) []Evidence {
 // SortEntries orders log lines by time (lines without a time first), then file and line.
 func SortEntries(es []*logs.Entry) {
 	sort.SliceStable(es, func(i, j int) bool {
+		sortOps.Inc()
 		if !es[i].Time.Equal(es[j].Time) {
 			return es[i].Time.Before(es[j].Time)
 		}

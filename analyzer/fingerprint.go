@@ -82,8 +82,8 @@ func Fingerprint(c *Cause) string {
 	add(FPWebhook, c.Webhooks)
 	var kinds []string
 	for _, o := range c.Objects {
-		if o.Namespace != "" && o.Kind != "" {
-			kinds = append(kinds, o.Kind)
+		if o.Namespace != "" && o.Kind != "" && (len(kinds) == 0 || kinds[len(kinds)-1] != o.Kind) {
+			kinds = append(kinds, o.Kind) // add dedupes; a run of one kind is one entry
 		}
 	}
 	add(FPFinalizer, c.Finalizers)

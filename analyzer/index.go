@@ -31,6 +31,9 @@ type Index struct {
 	fileIx *fileIndex
 	// crdByGroupKind indexes CRDs by group and kind (CRDOf).
 	crdByGroupKind map[string]*objects.Object
+	// resourceNames: ResourceName's answers by apiVersion and kind (one string for the
+	// thousands of objects of one kind)
+	resourceNames map[[2]string]string
 	// NamespaceListed is true when the bundle holds a dump of all namespaces (a list
 	// with more than one Namespace), so a namespace absent from it no longer exists.
 	NamespaceListed bool
@@ -355,9 +358,13 @@ func (ix *Index) newestPlausibleObjectTime(limit time.Time) time.Time {
 // InNamespace returns the objects of a kind in a namespace ("" = every kind), in the
 // order they were read.
 func (ix *Index) InNamespace(ns, kind string) []*objects.Object {
+	objs := ix.objectsIn(ns)
+	if kind == "" {
+		return append([]*objects.Object(nil), objs...)
+	}
 	var out []*objects.Object
-	for _, o := range ix.objectsIn(ns) {
-		if kind == "" || o.Kind == kind {
+	for _, o := range objs {
+		if o.Kind == kind {
 			out = append(out, o)
 		}
 	}

@@ -39,19 +39,32 @@ func lookAlikeMessage(what, name, like string) string {
 // objects of their kind and namespace) without being it: "t\u043ebedeleted" with a
 // Cyrillic o beside "tobedeleted". One pass, one map of skeletons.
 func lookAlikes(rec *bundle.Records, found func(file string, line int, what, name, like string)) {
-	first := map[string]string{} // scope + skeleton -> first name
-	told := map[string]bool{}
-	check := func(f string, l int, what, scope, name string) {
+	// two names alike are two names with one skeleton, and a lower-case ASCII name is
+	// its own skeleton: a bundle of such names only (most) holds no look-alike, which
+	// one pass without a map says
+	odd := false
+	rec.EachObjectHead(func(o *objects.Object) {
+		odd = odd || !isLowerASCII(o.Name) || !isLowerASCII(o.Namespace)
+	})
+	if !odd {
+		return
+	}
+	// scope: the kind and namespace of an object, or "" and "" for namespaces (every
+	// object has a kind)
+	type key struct{ kind, ns, s string }
+	first := map[key]string{} // scope + skeleton -> first name
+	told := map[key]bool{}    // scope + name
+	check := func(f string, l int, what, kind, ns, name string) {
 		if name == "" {
 			return
 		}
-		key := scope + "\x00" + Skeleton(name)
-		prev, ok := first[key]
+		k := key{kind, ns, Skeleton(name)}
+		prev, ok := first[k]
 		switch {
 		case !ok:
-			first[key] = name
-		case prev != name && !told[scope+"\x00"+name]:
-			told[scope+"\x00"+name] = true
+			first[k] = name
+		case prev != name && !told[key{kind, ns, name}]:
+			told[key{kind, ns, name}] = true
 			odd, like := name, prev
 			if isPlainASCII(odd) && !isPlainASCII(like) {
 				odd, like = like, odd
@@ -59,17 +72,29 @@ func lookAlikes(rec *bundle.Records, found func(file string, line int, what, nam
 			found(f, l, what, odd, like)
 		}
 	}
+	lastNS := "" // checking a name again changes nothing: the objects of one namespace name it once
 	rec.EachObjectHead(func(o *objects.Object) {
 		f, l := o.Source.File, o.Source.Line
 		if o.Kind == "Namespace" {
-			check(f, l, "namespace", "ns", o.Name)
+			check(f, l, "namespace", "", "", o.Name)
 		} else if o.Kind != "" {
-			check(f, l, o.Kind, o.Kind+"/"+o.Namespace, o.Name)
+			check(f, l, o.Kind, o.Kind, o.Namespace, o.Name)
 		}
-		if o.Namespace != "" {
-			check(f, l, "namespace", "ns", o.Namespace)
+		if o.Namespace != "" && o.Namespace != lastNS {
+			check(f, l, "namespace", "", "", o.Namespace)
+			lastNS = o.Namespace
 		}
 	})
+}
+
+// isLowerASCII: every byte printable ASCII (space to '~') but the capitals.
+func isLowerASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c >= 'A' && c <= 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 func isPlainASCII(s string) bool {
@@ -87,6 +112,9 @@ func isPlainASCII(s string) bool {
 // skeleton look alike (after Unicode's confusables, UTS #39, for the characters a
 // Kubernetes name can be mistaken for).
 func Skeleton(s string) string {
+	if isLowerASCII(s) {
+		return s // printable ASCII without capitals reads as itself
+	}
 	var b strings.Builder
 	for _, r := range s {
 		switch {

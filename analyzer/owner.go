@@ -20,6 +20,19 @@ func Plural(n int, many, one string) string {
 // resourceName returns the name kubectl accepts for an object's type: "plural.group"
 // from its CRD when the bundle has it, else the lower-case kind (qualified with the group).
 func (ix *Index) ResourceName(o *objects.Object) string {
+	k := [2]string{o.APIVersion, o.Kind}
+	if r, ok := ix.resourceNames[k]; ok {
+		return r
+	}
+	if ix.resourceNames == nil {
+		ix.resourceNames = map[[2]string]string{}
+	}
+	r := ix.resourceName(o)
+	ix.resourceNames[k] = r
+	return r
+}
+
+func (ix *Index) resourceName(o *objects.Object) string {
 	g := o.Group()
 	if crd := ix.CRDOf(g, o.Kind); crd != nil {
 		return crd.CRD.Plural + "." + g

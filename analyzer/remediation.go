@@ -153,7 +153,9 @@ func Reported(r *Report) map[string]bool {
 				reported["webhook/"+w] = true
 			}
 			for _, o := range c.Objects {
-				reported[o.Kind+"/"+o.Name] = true
+				if o.Namespace == "" { // the keys name cluster-scoped objects only
+					reported[o.Kind+"/"+o.Name] = true
+				}
 			}
 		}
 	}

@@ -41,7 +41,8 @@ func (ix *Index) indexObjects(rec *bundle.Records) {
 	s := &ix.slim
 	*s = slimIndex{t: rec.SlimPods, byNamespace: map[string][]int32{}, replaced: map[int32]*objects.Object{},
 		cache: map[int32]*objects.Object{}, nsObjects: map[string][]*objects.Object{}, nsPos: map[string][]int32{}}
-	seen := map[string]*objects.Object{}
+	type objectKey struct{ kind, ns, name string } // no string built per object
+	seen := make(map[objectKey]*objects.Object, len(rec.Objects))
 	// pods by namespace and name, hashed: 200,000 rows need no key strings
 	seed := maphash.MakeSeed()
 	firstPod := map[uint64]podCopy{}
@@ -90,7 +91,7 @@ func (ix *Index) indexObjects(rec *bundle.Records) {
 				remember(o.Namespace, o.Name, podCopy{row: -1, obj: o})
 			}
 		}
-		k := o.Kind + "/" + o.Namespace + "/" + o.Name
+		k := objectKey{o.Kind, o.Namespace, o.Name}
 		if prev, ok := seen[k]; ok && o.Name != "" {
 			if newer(o, prev) {
 				*prev = *o

@@ -193,6 +193,7 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 	}
 
 	sort.SliceStable(out, func(i, j int) bool {
+		sortOps.Inc()
 		a, b := out[i], out[j]
 		if !a.Time.Equal(b.Time) {
 			return a.Time.Before(b.Time)

@@ -42,6 +42,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/internal/strwalk"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -343,14 +344,8 @@ func Report(rep *analyzer.Report, rec *bundle.Records) (*analyzer.Report, *Redac
 // Scrub returns a copy of the report without secrets (no other change): what every
 // report gets, with or without --redact.
 func Scrub(rep *analyzer.Report) *analyzer.Report {
-	changed := false
-	walkStrings(reflect.ValueOf(rep).Elem(), func(s string) string {
-		if !changed && Secrets(s) != s {
-			changed = true
-		}
-		return s
-	})
-	if !changed {
+	// a read-only pass first: most reports hold no secret, and are not copied
+	if !strwalk.Any(rep, func(s string) bool { return Secrets(s) != s }) {
 		return rep
 	}
 	cp := copyReport(rep)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/internal/strwalk"
 )
 
 // printable returns a copy of the report in which every string is safe to print on a
@@ -15,8 +16,11 @@ import (
 // controls itself (and writes invalid UTF-8 as U+FFFD); see JSON for the rest.
 func printable(r *analyzer.Report) *analyzer.Report {
 	c := *r
-	v := reflect.ValueOf(&c).Elem()
-	cleanValue(v)
+	// a read-only pass first: a report whose strings are all printable (most) is not
+	// copied slice by slice to change nothing
+	if strwalk.Any(r, needsCleaning) {
+		cleanValue(reflect.ValueOf(&c).Elem())
+	}
 	markNames(&c)
 	return &c
 }
@@ -145,7 +149,12 @@ func isControl(r rune) bool { return analyzer.Unsafe(r) }
 // line break (no value of a report spans lines: a name with a newline would forge
 // report lines, headings or table rows).
 func needsCleaning(s string) bool {
-	return analyzer.NeedsEscape(s) || strings.ContainsAny(s, "\n\r")
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\t' || c >= 0x7f {
+			return analyzer.NeedsEscape(s) || strings.ContainsAny(s, "\n\r")
+		}
+	}
+	return false // printable ASCII and tabs: one pass
 }
 
 // cleanString is the one escaping path of every output stream (analyzer.EscapeLine).

@@ -6,14 +6,17 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
+	"github.com/nsanalyze/nsanalyze/internal/work"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
@@ -37,19 +40,57 @@ func loadShape(t testing.TB, shape string, n int) (*bundle.Records, gen.Expected
 // rendering the report in every format, on records already read: the work that must
 // grow linearly with the shape's n (issue 22). Counting work, not time, holds on a
 // busy machine.
-func analysisWork(t testing.TB, rec *bundle.Records) (mallocs, bytes uint64, rep *analyzer.Report) {
+func analysisWork(t testing.TB, rec *bundle.Records) (mallocs, bytes uint64, ops map[string]int64, rep *analyzer.Report) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	rep = analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
-	for _, f := range []string{"text", "markdown", "json", "html"} {
-		var b countWriter
-		if err := render.Render(&b, rep, f); err != nil {
-			t.Fatal(err)
+	ops = work.Measure(func() {
+		rep = analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
+		rep = redact.Scrub(rep) // as cmd/nsanalyze: every report is scrubbed of secrets
+		for _, f := range []string{"text", "markdown", "json", "html"} {
+			var b countWriter
+			if err := render.Render(&b, rep, f); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	runtime.ReadMemStats(&after)
+	return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc, ops, rep
+}
+
+// opsSlack: counts this small are constant work (a ladder's few commands checked),
+// compared as if they were this large.
+const opsSlack = 64
+
+// opsGrowth says, for each counter of internal/work that grows more than 2.2× from
+// n to 2n (a counter absent at n counts 0), how; and when nothing was counted at all.
+func opsGrowth(n int, ops1, ops2 map[string]int64) []string {
+	var out []string
+	if len(ops2) == 0 {
+		out = append(out, "no operation counted (internal/work counters not reached)")
+	}
+	for name, c2 := range ops2 {
+		c1 := ops1[name]
+		if float64(c2) > 2.2*float64(max(c1, opsSlack)) {
+			out = append(out, fmt.Sprintf("%s: %d at n=%d, %d at n=%d: %.2f× for 2× input (want ≤ 2.2×)", name, c1, n, c2, 2*n, float64(c2)/float64(max(c1, 1))))
 		}
 	}
-	runtime.ReadMemStats(&after)
-	return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc, rep
+	sort.Strings(out)
+	return out
+}
+
+// TestOpsGrowth: the operation counts' check fails on work that grows faster than
+// the input, and on nothing counted.
+func TestOpsGrowth(t *testing.T) {
+	if got := opsGrowth(100, map[string]int64{"a": 1000, "b": 10}, map[string]int64{"a": 2100, "b": 60}); len(got) != 0 {
+		t.Errorf("linear work flagged: %v", got)
+	}
+	if got := opsGrowth(100, map[string]int64{"a": 1000}, map[string]int64{"a": 4000, "c": 500}); len(got) != 2 {
+		t.Errorf("quadratic work and a new counter: %v", got)
+	}
+	if got := opsGrowth(100, nil, nil); len(got) != 1 {
+		t.Errorf("nothing counted: %v", got)
+	}
 }
 
 type countWriter struct{ n int }
@@ -71,10 +112,21 @@ func TestScaleWorkLinear(t *testing.T) {
 			if n == 0 {
 				t.Fatalf("no size for shape %s", shape)
 			}
-			rec1, exp := loadShape(t, shape, n)
-			rec2, _ := loadShape(t, shape, 2*n)
-			m1, b1, rep := analysisWork(t, rec1)
-			m2, b2, _ := analysisWork(t, rec2)
+			var rec1, rec2 *bundle.Records
+			var exp gen.Expected
+			// the parse's operations (log lines parsed, ...) as well as the analysis'
+			parse1 := work.Measure(func() { rec1, exp = loadShape(t, shape, n) })
+			parse2 := work.Measure(func() { rec2, _ = loadShape(t, shape, 2*n) })
+			m1, b1, ops1, rep := analysisWork(t, rec1)
+			m2, b2, ops2, _ := analysisWork(t, rec2)
+			for _, p := range opsGrowth(n, ops1, ops2) {
+				t.Errorf("%s: analysis: %s", shape, p)
+			}
+			for _, p := range opsGrowth(n, parse1, parse2) {
+				if !strings.HasPrefix(p, "no operation") { // a shape may have no log
+					t.Errorf("%s: parse: %s", shape, p)
+				}
+			}
 			var stuck []string
 			for _, ns := range rep.Namespaces {
 				stuck = append(stuck, ns.Name)
@@ -86,7 +138,7 @@ func TestScaleWorkLinear(t *testing.T) {
 			if r := float64(b2) / float64(b1); r > 2.2 {
 				t.Errorf("%s: %d bytes allocated at n=%d, %d at n=%d: %.2f× for 2× input (want ≤ 2.2×)", shape, b1, n, b2, 2*n, r)
 			}
-			t.Logf("%s: n=%d %d allocs %d KB; 2n %d allocs %d KB", shape, n, m1, b1>>10, m2, b2>>10)
+			t.Logf("%s: n=%d %d allocs %d KB; 2n %d allocs %d KB; operations %v, parse %v; 2n %v, parse %v", shape, n, m1, b1>>10, m2, b2>>10, ops1, parse1, ops2, parse2)
 		})
 	}
 }
@@ -106,8 +158,32 @@ func TestScaleReportSizes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("%s-%d", tc.shape, tc.n), func(t *testing.T) {
-			rec, _ := loadShape(t, tc.shape, tc.n)
+			rec, exp := loadShape(t, tc.shape, tc.n)
 			rep := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
+			if tc.shape == "loggvs" {
+				// one 100 KB log line names the thousand group/versions: none is lost
+				// past a cut (a value was cut at 64 KiB, silently: 345 of 1,000 lost)
+				named := map[string]bool{}
+				for _, ns := range rep.Namespaces {
+					for _, c := range ns.Causes {
+						for _, gv := range c.GroupVersions {
+							named[gv] = true
+						}
+					}
+				}
+				var lost []string
+				for _, gv := range exp.FailingGroupVersions {
+					if !named[gv] {
+						lost = append(lost, gv)
+					}
+				}
+				if len(lost) > 0 {
+					t.Errorf("%d of %d group/versions of the log line not in the report (first %s)", len(lost), len(exp.FailingGroupVersions), lost[0])
+				}
+				for _, w := range rep.Warnings {
+					t.Errorf("warning: %s", w)
+				}
+			}
 			var text, md, js bytes.Buffer
 			for f, b := range map[string]*bytes.Buffer{"text": &text, "markdown": &md, "json": &js} {
 				if err := render.Render(b, rep, f); err != nil {

@@ -1,6 +1,10 @@
 package shellsafe
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/internal/work"
+)
 
 // Guard keeps names Kubernetes would refuse out of commands. It is built once from
 // the invalid names of a bundle (each name validated once, when it is added) and then
@@ -33,6 +37,12 @@ type acNode struct {
 // guardSteps counts the automaton's transitions (the work of Check), for the tests
 // that hold it linear.
 var guardSteps int
+
+// guardOps and validations count the same for internal/work (the linear-work tests).
+var (
+	guardOps    = work.New("guard automaton steps")
+	validations = work.New("names validated")
+)
 
 // Add validates name as a name of kind and, when Kubernetes would refuse it, adds it
 // to the names no command may carry. It reports whether the name is valid.
@@ -144,6 +154,8 @@ func (g *Guard) Check(cmd string) string {
 	g.Prepare()
 	best := int32(0)
 	cur := int32(0)
+	steps := guardSteps
+	defer func() { guardOps.Add(guardSteps - steps) }()
 	for i := 0; i < len(cmd); i++ {
 		c := cmd[i]
 		for {

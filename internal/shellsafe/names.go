@@ -46,6 +46,7 @@ func (k NameKind) String() string {
 // holds only [A-Za-z0-9._/-], never starts with "-" (it cannot be read as a flag) and
 // is safe in a command.
 func ValidName(kind NameKind, name string) bool {
+	validations.Inc()
 	switch kind {
 	case NamespaceName:
 		return isLabel(name)

@@ -126,3 +126,60 @@ func TestSectionsCapped(t *testing.T) {
 		t.Errorf("%d sections, warnings %v", len(f.Info.Sections), w.List)
 	}
 }
+
+// TestLongFieldKept: the namespace controller's discovery error naming a thousand
+// group/versions (a 100 KB value) is kept whole, without a warning; a value over
+// MaxLongFieldBytes, and long values past the file's LongFieldBudget, are cut with a
+// warning at their line.
+func TestLongFieldKept(t *testing.T) {
+	var parts []string
+	for i := 0; i < 1000; i++ {
+		parts = append(parts, fmt.Sprintf("g%04d.adapter.example.com/v1beta1: stale GroupVersion discovery: g%04d.adapter.example.com/v1beta1", i, i))
+	}
+	msg := "deletion of namespace team-a failed: unable to retrieve the complete list of server APIs: " + strings.Join(parts, ", ")
+	line := "E1129 19:30:10.000000       1 namespace_controller.go:164] \"Unhandled Error\" err=\"" + msg + "\" logger=\"UnhandledError\"\n"
+	if len(msg) <= MaxFieldBytes {
+		t.Fatalf("the value is %d bytes, want more than %d", len(msg), MaxFieldBytes)
+	}
+	got, warns, _ := scanHostile(t, strings.NewReader(line), Options{Keywords: []string{"deletion of namespace"}})
+	if len(got) != 1 {
+		t.Fatalf("%d entries", len(got))
+	}
+	if v := got[0].Fields["err"]; v != msg {
+		t.Errorf("err of %d bytes kept, want the %d bytes whole (ends %q)", len(v), len(msg), v[max(0, len(v)-60):])
+	}
+	if len(warns) != 0 {
+		t.Errorf("warnings: %v", warns)
+	}
+
+	// past the budget: every line of 1 MB is kept until 8 MB are, the next ones are cut
+	big := strings.Repeat("x", MaxLongFieldBytes-100)
+	var b strings.Builder
+	n := LongFieldBudget/len(big) + 2
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "E1129 19:30:%02d.000000       1 namespace_controller.go:164] \"deletion of namespace a%d failed\" err=\"%s\"\n", i, i, big)
+	}
+	got, warns, _ = scanHostile(t, strings.NewReader(b.String()), Options{Keywords: []string{"deletion of namespace"}})
+	if len(got) != n {
+		t.Fatalf("%d entries, want %d", len(got), n)
+	}
+	kept := 0
+	for _, e := range got {
+		if e.Fields["err"] == big {
+			kept++
+		} else if !strings.Contains(e.Fields["err"], "truncated") {
+			t.Errorf("line %d: err neither whole nor cut", e.Line)
+		}
+	}
+	if want := LongFieldBudget / len(big); kept != want {
+		t.Errorf("%d long values kept whole, want %d (the budget)", kept, want)
+	}
+	if len(warns) != n-kept {
+		t.Fatalf("%d warnings for %d cut values: %v", len(warns), n-kept, warns)
+	}
+	for i, w := range warns {
+		if want := kept + 1 + i; w.Line != want || !strings.Contains(w.Message, "err of ") || !strings.Contains(w.Message, "not read") {
+			t.Errorf("warning %d: %s (want line %d)", i, w, want)
+		}
+	}
+}

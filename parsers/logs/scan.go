@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/nsanalyze/nsanalyze/internal/work"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/stream"
 )
@@ -149,6 +150,7 @@ type scanner struct {
 	path           string
 	opts           Options
 	warn           *diag.Sink
+	longKept       int // bytes of values over MaxFieldBytes kept whole (LongFieldBudget)
 	parser         lineParser
 	info           FileInfo
 	pathComponent  string
@@ -488,6 +490,7 @@ func (s *scanner) matchStarts(data []byte) []int {
 }
 
 func (s *scanner) parseMatch(data []byte, it item, lineNo int) {
+	linesParsed.Inc()
 	if it.end-it.st > s.opts.MaxLineBytes {
 		s.warn.Add(s.path, lineNo, "line longer than %d bytes skipped (limit: --max-line-bytes)", s.opts.MaxLineBytes)
 		return
@@ -509,7 +512,7 @@ func (s *scanner) parseMatch(data []byte, it item, lineNo int) {
 	if s.section > 0 {
 		s.sections[s.section-1].matched++
 	}
-	capEntry(&e)
+	s.capEntry(&e, lineNo)
 	// bounded memory: the first MaxEntriesPerShape-1 lines of a shape, then the latest
 	// one only (counting those it replaced), and MaxEntriesPerFile in all
 	key := shapeKey{s.section, shapeHash(e.Text)}
@@ -570,8 +573,14 @@ func (s *scanner) omit(lineNo int) {
 const (
 	MaxEntriesPerShape = 1000
 	MaxEntriesPerFile  = 200000
-	// MaxFieldBytes caps an entry's message and each structured value.
-	MaxFieldBytes = 64 << 10
+	// MaxFieldBytes caps an entry's message and each structured value, but for the
+	// LongFieldBudget bytes of a file kept of values up to MaxLongFieldBytes: the
+	// namespace controller's discovery error names every failing group/version in one
+	// value (100 KB for a thousand of them), and what a cut value names after the cut
+	// is lost. A value cut is said in a warning at its line.
+	MaxFieldBytes     = 64 << 10
+	MaxLongFieldBytes = 1 << 20
+	LongFieldBudget   = 8 << 20
 )
 
 type shapeKey struct {
@@ -591,14 +600,38 @@ func shapeHash(text string) uint64 {
 	return h.Sum64()
 }
 
-// capEntry caps the message and the structured values of an entry (MaxFieldBytes).
-func capEntry(e *Entry) {
-	e.Message = capField(e.Message)
+// linesParsed counts the matching lines parsed (internal/work, the linear-work tests).
+var linesParsed = work.New("log lines parsed")
+
+// capEntry caps the message and the structured values of an entry (MaxFieldBytes, or
+// MaxLongFieldBytes within the file's LongFieldBudget) and warns at the line of a cut.
+func (s *scanner) capEntry(e *Entry, lineNo int) {
+	e.Message = s.capField(e.Message, lineNo, "message")
+	var long []string // in key order: which value the budget keeps must not depend on map order
 	for k, v := range e.Fields {
 		if len(v) > MaxFieldBytes {
-			e.Fields[k] = capField(v)
+			long = append(long, k)
 		}
 	}
+	sort.Strings(long)
+	for _, k := range long {
+		e.Fields[k] = s.capField(e.Fields[k], lineNo, k)
+	}
+}
+
+// capField keeps a value longer than MaxFieldBytes whole while the file's budget lasts.
+func (s *scanner) capField(v string, lineNo int, name string) string {
+	if len(v) <= MaxFieldBytes {
+		return v
+	}
+	if len(v) <= MaxLongFieldBytes && s.longKept+len(v) <= LongFieldBudget {
+		s.longKept += len(v)
+		return v
+	}
+	// the sink bounds the warnings of a kind and of a file
+	s.warn.Add(s.path, lineNo, "%s of %d bytes cut at %d bytes (values over %d bytes, or past %d bytes of long values in one file, are cut): what it names after the cut is not read",
+		name, len(v), MaxFieldBytes, MaxLongFieldBytes, LongFieldBudget)
+	return capField(v)
 }
 
 func capField(s string) string {

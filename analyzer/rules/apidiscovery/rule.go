@@ -591,9 +591,8 @@ func networkLinks(p *analyzer.Pass) []analyzer.Link {
 func filterGV(es []*logs.Entry, gv string) []*logs.Entry {
 	var out []*logs.Entry
 	for _, e := range es {
-		if strings.Contains(e.Detail(), gv) || strings.Contains(e.Field("groups"), gv) ||
+		if analyzer.LineHolds(e, e.Detail(), gv) || strings.Contains(e.Field("groups"), gv) ||
 			e.Field("groupVersion") == gv || e.Field("gv") == gv { // 1.37+ client-go memcache keys
-
 			out = append(out, e)
 		}
 	}
