@@ -2,7 +2,6 @@ package analyzer
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -84,10 +83,6 @@ type ContentLine struct {
 	GVR   kubemsg.GroupVersionResource
 }
 
-// terminatingRE is the API server's refusal of an operation in a namespace being
-// deleted (k8s.io/apiserver's namespace lifecycle admission, all versions).
-var terminatingRE = regexp.MustCompile(`namespaces? \\?"([a-z0-9][a-z0-9.-]*)\\?": [Tt]he system is ensuring all content is removed from this namespace`)
-
 // NewIndex builds the index for the rules: the facts every rule may read, and the
 // lines each rule's matchers keep, in one pass over the bundle's log entries.
 func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
@@ -164,9 +159,13 @@ func (ix *Index) addEntry(e *logs.Entry) {
 	} else if ns, _, ok := parseOrdered(d); ok {
 		ix.NamespaceDeletionFailed[ns] = append(ix.NamespaceDeletionFailed[ns], e)
 	}
-	if strings.Contains(d, "ensuring all content is removed") { // no regexp run for the other lines
-		if m := terminatingRE.FindStringSubmatch(d); m != nil && kubemsg.IsNamespaceName(m[1]) {
-			ix.NamespaceTerminating[m[1]] = append(ix.NamespaceTerminating[m[1]], e)
+	// the API server's refusals in a namespace being deleted (409 Conflict, the
+	// NamespaceLifecycle Forbidden): the message may be inside another's (a condition)
+	if ns, ok := kubemsg.ParseNamespaceTerminating(d); ok {
+		ix.NamespaceTerminating[ns] = append(ix.NamespaceTerminating[ns], e)
+	} else if d != e.Text {
+		if ns, ok := kubemsg.ParseNamespaceTerminating(e.Text); ok {
+			ix.NamespaceTerminating[ns] = append(ix.NamespaceTerminating[ns], e)
 		}
 	}
 

@@ -114,6 +114,10 @@ var catalogParsers = map[string]func(string) map[string]string{
 		return map[string]string{"ok": strconv.FormatBool(ok), "namespace": r.Namespace, "code": strconv.Itoa(r.Code),
 			"controller": strconv.FormatBool(r.NamespaceControllerDenied())}
 	},
+	"ParseNamespaceTerminating": func(s string) map[string]string {
+		ns, ok := ParseNamespaceTerminating(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "namespace": ns}
+	},
 	"ClassifyError": func(s string) map[string]string {
 		return map[string]string{"code": ClassifyError(s).Code}
 	},
@@ -238,6 +242,7 @@ func TestCatalogCoverage(t *testing.T) {
 		"apiservice-availability":     {22, 35},
 		"aggregator-proxy":            {10, 35},
 		"apiservice-condition":        {8, 35},
+		"namespace-terminating":       {8, 35},
 	}
 	seen := map[string]bool{}
 	for _, m := range c.Messages {

@@ -195,3 +195,25 @@ func TestStructuredRenderings(t *testing.T) {
 		t.Errorf("quotedTail(plain) = %q", got)
 	}
 }
+
+// TestParseNamespaceTerminating: the API server's refusals that prove a namespace is
+// being deleted, on the real lines (istio/istio#8503 kubectl apply stderr; the
+// crossplane-contrib/provider-helm#309 condition message, folded by YAML into runs of
+// spaces; v1.8.0's final period; the 409 of a second delete), and look-alikes that are not.
+func TestParseNamespaceTerminating(t *testing.T) {
+	for _, c := range []struct{ line, ns string }{
+		{`Error from server (Forbidden): error when creating "istio.yaml": configmaps "istio-galley-configuration" is forbidden: unable to create new content in namespace istio-system because it is being terminated`, "istio-system"},
+		{`>     message: 'connect failed: failed to resolve provider config: cannot track provider config usage: cannot apply ProviderConfigUsage: cannot create object: providerconfigusages.helm.m.crossplane.io      "2f62106a-8d2f-60d-b883-1cca8bb9c2e1" is forbidden: unable to create new content      in namespace kuttl-test-apt-toucan because it is being terminated'`, "kuttl-test-apt-toucan"},
+		{`Error from server (Forbidden): error when creating "x.yaml": pods "p" is forbidden: unable to create new content in namespace team-a because it is being terminated.`, "team-a"},
+		{`E0312 10:11:12.123456       1 controller.go:42] "Reconciler error" err="secrets \"s\" is forbidden: unable to create new content in namespace team-b because it is being terminated"`, "team-b"},
+		{`Error from server (Conflict): Operation cannot be fulfilled on namespaces "rook": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.`, "rook"},
+		{`namespace istio-system is being terminated`, ""},                                        // the 1.17+ Status cause alone: its namespace is said by the error it belongs to
+		{`unable to create new content in namespace Bad_Name because it is being terminated`, ""}, // not a namespace name
+		{`the pod is being terminated`, ""},
+	} {
+		ns, ok := ParseNamespaceTerminating(c.line)
+		if ns != c.ns || ok != (c.ns != "") {
+			t.Errorf("ParseNamespaceTerminating(%q) = %q, %v; want %q", c.line, ns, ok, c.ns)
+		}
+	}
+}
