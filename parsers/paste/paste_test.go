@@ -70,7 +70,7 @@ func FuzzLines(f *testing.F) {
 	f.Add("| a | b |\n|---|---|\n\\_x ‘y’\u00a0", false)
 	f.Fuzz(func(t *testing.T, s string, wrap bool) {
 		raw := strings.Split(s, "\n")
-		opts := Options{KeepTabs: !wrap}
+		opts := Options{KeepTabs: !wrap, JoinScalars: wrap}
 		if wrap {
 			opts.Continues = always
 		}
@@ -91,4 +91,45 @@ func FuzzLines(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestJoinScalars: YAML values over several lines, as the real pastes have them
+// (kubevela#6688 `message: >-`, OLM#2909 a single-quoted value folded by kubectl,
+// gatekeeper#3058 with '' inside), become one line at the key's line; what is not
+// a multi-line value (a nested mapping, a list, a value left open by a cut) stays.
+func TestJoinScalars(t *testing.T) {
+	cases := []struct {
+		name string
+		in   string
+		want []string
+		orig []int
+	}{
+		{"folded block", "- type: NamespaceDeletionDiscoveryFailure\n  status: 'True'\n  message: >-\n    Discovery failed for some groups, 1 failing: unable to retrieve the\n    complete list of server APIs: cluster.core.oam.dev/v1alpha1: stale\n    GroupVersion discovery: cluster.core.oam.dev/v1alpha1\n- type: NamespaceDeletionContentFailure",
+			[]string{"- type: NamespaceDeletionDiscoveryFailure", "  status: 'True'", "  message: Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: cluster.core.oam.dev/v1alpha1: stale GroupVersion discovery: cluster.core.oam.dev/v1alpha1", "- type: NamespaceDeletionContentFailure"},
+			[]int{1, 2, 3, 7}},
+		{"single-quoted, folded by kubectl", "  - lastTransitionTime: \"2022-11-24T10:02:05Z\"\n    message: 'Discovery failed for some groups, 1 failing: unable to retrieve the\n      complete list of server APIs: packages.operators.coreos.com/v1: the server is\n      currently unable to handle the request'\n    reason: DiscoveryFailed",
+			[]string{"- lastTransitionTime: \"2022-11-24T10:02:05Z\"", "  message: Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: packages.operators.coreos.com/v1: the server is currently unable to handle the request", "  reason: DiscoveryFailed"},
+			[]int{1, 2, 5}},
+		{"'' inside", "    message: 'Failed to delete all resource types, 1 remaining: admission webhook\n      \"validation.gatekeeper.sh\" denied the request: config resource must have name\n      ''config'''",
+			[]string{"message: Failed to delete all resource types, 1 remaining: admission webhook \"validation.gatekeeper.sh\" denied the request: config resource must have name 'config'"},
+			[]int{1}},
+		{"double-quoted with escapes", "message: \"a \\\"b\\\"\n  c\"", []string{"message: a \"b\" c"}, []int{1}},
+		{"plain value over lines", "message: Some resources are remaining: a.example.io has 1\n  resource instances\nreason: X", []string{"message: Some resources are remaining: a.example.io has 1 resource instances", "reason: X"}, []int{1, 3}},
+		{"nested mapping stays", "metadata:\n  name: x\n  labels:\n    a: b", []string{"metadata:", "  name: x", "  labels:", "    a: b"}, []int{1, 2, 3, 4}},
+		{"quote left open by a cut stays", "  message: 'Some resources are remaining: cephblockpools.ceph.rook.io has 1 resource", []string{"message: 'Some resources are remaining: cephblockpools.ceph.rook.io has 1 resource"}, []int{1}},
+		{"klog lines are no keys", "E1206 10:21:37.532210       1 namespace_controller.go:148] unable to retrieve\n    the complete list", []string{"E1206 10:21:37.532210       1 namespace_controller.go:148] unable to retrieve", "    the complete list"}, []int{1, 2}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, orig := Lines(strings.Split(c.in, "\n"), Options{JoinScalars: true})
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") || len(orig) != len(c.orig) {
+				t.Fatalf("got %q %v,\nwant %q %v", got, orig, c.want, c.orig)
+			}
+			for i := range orig {
+				if orig[i] != c.orig[i] {
+					t.Fatalf("orig %v, want %v", orig, c.orig)
+				}
+			}
+		})
+	}
 }
