@@ -73,7 +73,7 @@ func Lines(raw []string, opts Options) (lines []string, orig []int) {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
 	if opts.JoinScalars {
-		lines, orig = joinScalars(lines, orig)
+		lines, orig = JoinScalars(lines, orig)
 	}
 	return lines, orig
 }
@@ -85,10 +85,11 @@ var reYAMLKey = regexp.MustCompile(`^( *)(- +)?([A-Za-z][A-Za-z0-9_.-]*):(?: (.*
 // maxScalarLines bounds the lines one value may be joined from.
 const maxScalarLines = 200
 
-// joinScalars joins the multi-line YAML values of lines (JoinScalars). A line is
+// JoinScalars joins the multi-line YAML values of lines (Options.JoinScalars); orig[k]
+// is the input line of lines[k], and of each output line the line it starts on. A line is
 // joined to a value only when it is indented deeper than the value's key, as YAML
 // requires; a value whose continuation is not found is left as it is.
-func joinScalars(lines []string, orig []int) ([]string, []int) {
+func JoinScalars(lines []string, orig []int) ([]string, []int) {
 	var outL []string
 	var outO []int
 	changed := false
@@ -408,7 +409,10 @@ func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, 
 	var q quotes
 	q.feed(lines[0])
 	for i := range lines {
-		if i+1 < len(lines) && utf8.RuneCountInString(lines[i]) == w &&
+		// inside a YAML single-quoted value (kubectl folds long ones at spaces, near
+		// 80 columns) a line as wide as the widest is a fold as often as a cut: only a
+		// terminal's usual width says cut
+		if i+1 < len(lines) && utf8.RuneCountInString(lines[i]) == w && (!q.sq || commonWidths[w]) &&
 			continuation(Cut{First: lines[first], Last: lines[i], Next: lines[i+1], Open: q.open()}) {
 			joins[i] = true
 			n++
@@ -416,7 +420,13 @@ func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, 
 			continue
 		}
 		if i+1 < len(lines) {
-			first, q = i+1, quotes{}
+			// a YAML single-quoted value goes on over indented lines (kubectl folds
+			// long ones): its quote is still open there, and a '"' inside it opens
+			// nothing
+			if !q.sq || indentOf(lines[i+1]) == 0 {
+				q = quotes{}
+			}
+			first = i + 1
 			q.feed(lines[i+1])
 		}
 	}

@@ -95,7 +95,7 @@ func FuzzLines(f *testing.F) {
 
 // TestJoinScalars: YAML values over several lines, as the real pastes have them
 // (kubevela#6688 `message: >-`, OLM#2909 a single-quoted value folded by kubectl,
-// gatekeeper#3058 with '' inside), become one line at the key's line; what is not
+// gatekeeper#3058 with ” inside), become one line at the key's line; what is not
 // a multi-line value (a nested mapping, a list, a value left open by a cut) stays.
 func TestJoinScalars(t *testing.T) {
 	cases := []struct {

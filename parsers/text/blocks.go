@@ -1,6 +1,7 @@
 package text
 
 import (
+	"github.com/nsanalyze/nsanalyze/parsers/paste"
 	"regexp"
 	"strings"
 
@@ -181,6 +182,9 @@ func (p *parser) decodeBlock(i, j int, yaml bool) {
 	if c != nil && c.Output != "" {
 		p.used = true
 	}
+	if yaml && len(p.res.Objects) == first {
+		p.looseBlock(i, j)
+	}
 	// a namespace list: `kubectl get ns -o yaml|json`, or a List holding the namespaces every cluster has
 	names := map[string]bool{}
 	for _, o := range p.res.Objects[first:] {
@@ -207,4 +211,22 @@ func blockScalar(l string) bool {
 		}
 	}
 	return false
+}
+
+// looseBlock keeps the lines [i, j) of a YAML block that gave no object for the log
+// scan, each multi-line value joined into its first line (paste.JoinScalars).
+func (p *parser) looseBlock(i, j int) {
+	idx := make([]int, j-i)
+	for k := range idx {
+		idx[k] = i + k + 1
+	}
+	lines, at := paste.JoinScalars(append([]string(nil), p.lines[i:j]...), idx)
+	if p.loose == nil {
+		p.loose = map[int]string{}
+	}
+	for k, l := range lines {
+		if !p.stderr[at[k]] && p.logOut[at[k]] == nil {
+			p.loose[at[k]] = l
+		}
+	}
 }

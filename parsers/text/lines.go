@@ -69,6 +69,7 @@ func parseCommand(line string, n int) *Command {
 	if rest == "" || len(rest) > 4096 {
 		return nil
 	}
+	rest = unemphasize(rest)
 	m := reKube.FindStringSubmatch(rest)
 	if m == nil {
 		if !prompted {
@@ -387,4 +388,24 @@ func shellFields(s string) []string {
 		out = append(out, b.String())
 	}
 	return out
+}
+
+// unemphasize removes the Markdown around a command written as prose: bold or italic
+// markers on both sides (`# ***kubectl get ns x -o yaml***`, a heading), or backticks
+// left open (“ `kubectl delete ns x “, an inline code span whose end went to the next
+// line).
+func unemphasize(s string) string {
+	lead := len(s) - len(strings.TrimLeft(s, "*_`"))
+	if lead == 0 {
+		return s
+	}
+	mark := s[:lead]
+	inner := strings.TrimSpace(s[lead:])
+	if strings.Trim(mark, "`") == "" {
+		return strings.TrimSpace(strings.TrimRight(inner, "`"))
+	}
+	if strings.HasSuffix(inner, mark) {
+		return strings.TrimSpace(strings.TrimSuffix(inner, mark))
+	}
+	return s
 }

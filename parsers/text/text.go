@@ -93,6 +93,10 @@ type parser struct {
 	used   bool     // cmd's table was read: a later table without a prompt is another command's
 	stderr map[int]bool
 	logOut map[int]*Command
+	// loose are YAML blocks that are no object (a `status:` block or a list of
+	// conditions pasted without the object): each multi-line value joined, by line,
+	// for the log scan (a discovery failure they quote is a cluster-wide finding)
+	loose map[int]string
 	synth  []synth
 }
 
@@ -842,13 +846,15 @@ func deletionConditions(o *objects.Object) bool {
 // scanLog reads the stderr lines, and pasted `kubectl logs` output, with the log
 // parser; the other lines are blanked so that line numbers stay those of the file.
 func (p *parser) scanLog(data []byte) {
-	if len(p.stderr) == 0 && len(p.logOut) == 0 {
+	if len(p.stderr) == 0 && len(p.logOut) == 0 && len(p.loose) == 0 {
 		return
 	}
 	var buf bytes.Buffer
 	for i, l := range p.lines {
 		if p.stderr[i+1] || p.logOut[i+1] != nil {
 			buf.WriteString(l)
+		} else if t, ok := p.loose[i+1]; ok {
+			buf.WriteString(t)
 		}
 		if i < len(p.lines)-1 {
 			buf.WriteByte('\n')
