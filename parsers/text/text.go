@@ -97,7 +97,7 @@ type parser struct {
 	// conditions pasted without the object): each multi-line value joined, by line,
 	// for the log scan (a discovery failure they quote is a cluster-wide finding)
 	loose map[int]string
-	synth  []synth
+	synth []synth
 }
 
 // Parse reads one text file (path is its bundle-relative name). Problems become
