@@ -167,3 +167,23 @@ func TestTruncatedObject(t *testing.T) {
 		t.Fatalf("warnings %v", warns)
 	}
 }
+
+// TestTruncatedObjectName: an object cut before metadata.name (kubectl sorts the keys)
+// takes its name from what the API server or kubectl apply wrote of it: the
+// kubernetes.io/metadata.name label of a Namespace, the last-applied-configuration.
+func TestTruncatedObjectName(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"apiVersion":"v1","kind":"Namespace","metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"annotations\":{},\"name\":\"fleet-system\"}}\n"},"deletionTimestamp":"2021-01-11T08:41:43Z","finalizers":["controller.cattle.io/namespace-auth"],"labels":{"a":"b",`, "fleet-system"},
+		{`{"apiVersion":"v1","kind":"Namespace","metadata":{"deletionTimestamp":"2021-01-11T08:41:43Z","labels":{"kubernetes.io/metadata.name":"team-a"},"nam`, "team-a"},
+		{`{"apiVersion":"v1","kind":"Namespace","metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"other\"}}"},"labels":{"a":"b",`, ""},
+	} {
+		objs, _ := decodeString(t, c.in)
+		got := ""
+		if len(objs) == 1 {
+			got = objs[0].Name
+		}
+		if got != c.want || len(objs) > 1 {
+			t.Errorf("%d objects, name %q; want %q: %s", len(objs), got, c.want, c.in)
+		}
+	}
+}

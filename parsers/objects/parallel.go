@@ -169,6 +169,9 @@ func safeDecodeJSONItem(it item, path string, opts Options, warn warner, d *item
 		}
 	}()
 	o = decodeJSONItem(it, path, opts, warn, d)
+	if o != nil && it.truncated && o.Name == "" {
+		o.Name, o.Namespace = nameOfCut(it.raw, o.Kind, o.Namespace)
+	}
 	if o != nil && it.truncated && (o.Name == "" || strings.HasSuffix(o.Kind, "List")) {
 		return nil // cut before its name (or a list cut before its items): nothing it says can be placed
 	}

@@ -1,5 +1,12 @@
 package objects
 
+import (
+	"encoding/json"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
 // A JSON document cut by the retrieval (a ticket's paste, a `| head`, a file copied
 // while it was written) still says what it says up to the cut: a Namespace cut inside
 // status.conditions has its name, deletionTimestamp and finalizers. closeTruncated
@@ -104,3 +111,42 @@ func closeTruncated(raw []byte) []byte {
 // maxTruncatedDepth bounds the nesting closeTruncated restores (the decoder's own
 // nesting cap refuses deeper documents anyway).
 const maxTruncatedDepth = 10000
+
+// nameOfCut finds the name of an object cut before its metadata.name (kubectl sorts
+// the keys: annotations, finalizers and labels come first) where the API server or
+// kubectl wrote it elsewhere in the object: a Namespace's kubernetes.io/metadata.name
+// label (set by the API server to the name, 1.21+), or the object kubectl apply
+// recorded in the kubectl.kubernetes.io/last-applied-configuration annotation (apply
+// finds the object by that name). "" when neither is there.
+func nameOfCut(raw []byte, kind, namespace string) (string, string) {
+	var o struct {
+		Metadata struct {
+			Labels      map[string]string `json:"labels"`
+			Annotations map[string]string `json:"annotations"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(raw, &o) != nil {
+		return "", namespace
+	}
+	if n := o.Metadata.Labels["kubernetes.io/metadata.name"]; kind == "Namespace" && len(validation.IsDNS1123Label(n)) == 0 {
+		return n, namespace
+	}
+	var applied struct {
+		Kind     string `json:"kind"`
+		Metadata struct {
+			Name      string `json:"name"`
+			Namespace string `json:"namespace"`
+		} `json:"metadata"`
+	}
+	la := o.Metadata.Annotations["kubectl.kubernetes.io/last-applied-configuration"]
+	// the first JSON value of it: what follows (kubectl's "\n", an "n" once Markdown ate
+	// the backslash) is not the object
+	if la == "" || json.NewDecoder(strings.NewReader(la)).Decode(&applied) != nil || applied.Kind != kind || applied.Metadata.Name == "" ||
+		len(validation.IsDNS1123Subdomain(applied.Metadata.Name)) > 0 {
+		return "", namespace
+	}
+	if namespace == "" {
+		namespace = applied.Metadata.Namespace
+	}
+	return applied.Metadata.Name, namespace
+}

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/paste"
 	"regexp"
 	"strings"
@@ -176,6 +177,23 @@ func (p *parser) decodeBlock(i, j int, yaml bool) {
 	r := strings.NewReader(b.String())
 	if yaml {
 		objects.DecodeYAML(r, p.path, opts, p.warn, emit)
+	} else if fixed, n := reescape(p.lines[i:j]); n > 0 {
+		// quotes inside strings lost their backslashes (Markdown ate them): the JSON as
+		// it is cannot be read; kubectl prints one member a line, so each line's string
+		// ends at its last quote
+		local := &diag.Sink{}
+		if objects.DecodeJSON(strings.NewReader(b.String()), p.path, opts, local, func(*objects.Object) {}) > 0 {
+			objects.DecodeJSON(r, p.path, opts, p.warn, emit)
+		} else {
+			var fb strings.Builder
+			fb.WriteString(strings.Repeat("\n", i))
+			for _, l := range fixed {
+				fb.WriteString(l)
+				fb.WriteByte('\n')
+			}
+			p.warn.Add(p.path, i+1, "%d strings hold quotes without their backslashes (Markdown ate them?): read with the quotes escaped", n)
+			objects.DecodeJSON(strings.NewReader(fb.String()), p.path, opts, p.warn, emit)
+		}
 	} else {
 		objects.DecodeJSON(r, p.path, opts, p.warn, emit)
 	}
@@ -229,4 +247,60 @@ func (p *parser) looseBlock(i, j int) {
 			p.loose[at[k]] = l
 		}
 	}
+}
+
+// reJSONMember is a line of pretty-printed JSON holding one string: `"key": "value",`
+// or an array's `"value",`.
+var reJSONMember = regexp.MustCompile(`^(\s*(?:"[^"\\]*"\s*:\s*)?)"(.*)"(\s*,?\s*)$`)
+
+// reescape returns the lines with the quotes inside each line's string escaped, and how
+// many lines needed it (0: the lines are returned as they are).
+func reescape(lines []string) ([]string, int) {
+	var out []string
+	n := 0
+	for k, l := range lines {
+		m := reJSONMember.FindStringSubmatch(l)
+		if m == nil || !bareQuote(m[2]) {
+			if out != nil {
+				out = append(out, l)
+			}
+			continue
+		}
+		if out == nil {
+			out = append([]string(nil), lines[:k]...)
+		}
+		var b strings.Builder
+		for x := 0; x < len(m[2]); x++ {
+			c := m[2][x]
+			if c == '\\' && x+1 < len(m[2]) {
+				b.WriteByte(c)
+				x++
+				b.WriteByte(m[2][x])
+				continue
+			}
+			if c == '"' {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+		}
+		out = append(out, m[1]+`"`+b.String()+`"`+m[3])
+		n++
+	}
+	if n == 0 {
+		return lines, 0
+	}
+	return out, n
+}
+
+// bareQuote reports a quote without a backslash before it.
+func bareQuote(s string) bool {
+	for x := 0; x < len(s); x++ {
+		switch s[x] {
+		case '\\':
+			x++
+		case '"':
+			return true
+		}
+	}
+	return false
 }

@@ -103,8 +103,21 @@ func isDigits(s string) bool {
 }
 
 // yamlObjectStart reports a YAML object's `apiVersion:` (or `kind:`) line at the margin
-// with the other key on the next non-blank line, as kubectl prints them.
+// with the other key on the next non-blank line, as kubectl prints them, or a JSON
+// object's opening brace with both keys on its next lines.
 func yamlObjectStart(lines []string, i int) bool {
+	if strings.TrimSpace(lines[i]) == "{" {
+		// the same as JSON: `{` then "apiVersion" and "kind" (a dump pasted after a
+		// `cat`, which no prompt marks as a command)
+		keys := 0
+		for j := i + 1; j < len(lines) && j <= i+3; j++ {
+			t := strings.TrimSpace(lines[j])
+			if strings.HasPrefix(t, `"apiVersion":`) || strings.HasPrefix(t, `"kind":`) {
+				keys++
+			}
+		}
+		return keys == 2
+	}
 	other := ""
 	switch {
 	case strings.HasPrefix(lines[i], "apiVersion: "):

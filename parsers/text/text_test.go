@@ -242,6 +242,8 @@ func TestSniff(t *testing.T) {
 		{"# ***kubectl get ns metrics -o yaml***\n\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: metrics\n", true},
 		{"The namespace:\n\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: metrics\n", true},
 		{"apiVersion: v1 is what it says\nand nothing else\n", false},
+		// a JSON dump after `cat` (no prompt), indentation flattened (kubernetes/kubernetes#64002)
+		{"cat fleet-system.json\n{\n\"apiVersion\": \"v1\",\n\"kind\": \"Namespace\",\n\"metadata\": {\n", true},
 		{"", false},
 	}
 	for _, c := range cases {
