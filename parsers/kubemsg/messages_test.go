@@ -217,3 +217,33 @@ func TestParseNamespaceTerminating(t *testing.T) {
 		}
 	}
 }
+
+// TestCutConditionMessages: a condition a paste cut (rook/rook#12218 `| tail -n40`
+// ends in the message, before its status and type) is still known: its message
+// names its type and status, and the count of its last item is read up to the cut.
+func TestCutConditionMessages(t *testing.T) {
+	rc := ParseContentRemaining("Some resources are remaining: cephblockpools.ceph.rook.io has 1 resource")
+	if len(rc) != 1 || rc[0].GroupResource() != "cephblockpools.ceph.rook.io" || rc[0].Count != 1 {
+		t.Errorf("cut item: %+v", rc)
+	}
+	rc = ParseContentRemaining("Some resources are remaining: a.example.io has 2 resource instances, b.example.io has 3")
+	if len(rc) != 2 || rc[1].Count != 3 {
+		t.Errorf("cut after the count: %+v", rc)
+	}
+	if rc := ParseContentRemaining("Some resources are remaining: a.example.io has 2 resources of mine, b.example.io has 3 resource instances"); len(rc) != 1 {
+		t.Errorf("an item in other words is not one: %+v", rc)
+	}
+	for msg, want := range map[string]string{
+		"Some resources are remaining: cephblockpools.ceph.rook.io has 1 resource":                         CondContentRemaining + "=True",
+		"Some content in the namespace has finalizers remaining: longhorn.io in 11 resource instances":     CondFinalizersRemaining + "=True",
+		"Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs": CondDiscoveryFailure + "=True",
+		"All content successfully removed":           CondContentRemaining + "=False",
+		"All content-preserving finalizers finished": CondFinalizersRemaining + "=False",
+		"something else":                             "=",
+	} {
+		ty, st, _ := NamespaceConditionOfMessage(msg)
+		if got := ty + "=" + st; got != want {
+			t.Errorf("NamespaceConditionOfMessage(%q) = %s, want %s", msg, got, want)
+		}
+	}
+}

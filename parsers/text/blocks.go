@@ -32,8 +32,12 @@ func yamlStart(l string, c *Command) bool {
 	if reYAMLTop.MatchString(l) || strings.TrimSpace(l) == "---" {
 		return true
 	}
-	// after `-o yaml` any top-level key starts the document (`| grep -A` fragments)
-	return c != nil && c.Tool == "kubectl" && c.Output == "yaml" && reYAMLKey.MatchString(l)
+	// after `-o yaml` any top-level key starts the document (`| grep -A` fragments),
+	// and so does an indented one (`| tail -n40` starts inside metadata)
+	if c == nil || c.Tool != "kubectl" || c.Output != "yaml" {
+		return false
+	}
+	return reYAMLKey.MatchString(l) || indentOf(l) <= 8 && reYAMLKey.MatchString(strings.TrimLeft(l, " "))
 }
 
 // jsonBlock finds the end of the JSON value(s) starting at line i: where the brackets
@@ -113,6 +117,13 @@ func (p *parser) yamlBlock(i int) int {
 	end := j
 	for end > i && strings.TrimSpace(p.lines[end-1]) == "" {
 		end--
+	}
+	if indentOf(p.lines[i]) > 0 {
+		tailFragment(p.lines[i:end])
+	}
+	if q := openAtEnd(p.lines[i:end]); q != 0 && end > i {
+		// the paste ends inside a quoted value: what it holds up to the cut is kept
+		p.lines[end-1] += string(q)
 	}
 	if flattened(p.lines[i:end]) {
 		// indentation lost: restored from the object schema, line for line
@@ -303,4 +314,32 @@ func bareQuote(s string) bool {
 		}
 	}
 	return false
+}
+
+// tailFragment makes YAML of a document whose start was cut (`-o yaml | tail -n40`
+// begins inside metadata): the indented lines before the first key at the margin,
+// whose parent key is gone, become keys at the margin (`key: value` lines, which the
+// decoder ignores there, except what the command names) or blank lines (the rest),
+// one line for one, so the lines stay the file's.
+func tailFragment(lines []string) {
+	for k, l := range lines {
+		if l == "" || indentOf(l) == 0 {
+			return
+		}
+		t := strings.TrimSpace(l)
+		if m := reFlatKey.FindStringSubmatch(t); m != nil && m[1] == "" && strings.TrimSpace(m[3]) != "" && quoteOpen(0, t) == 0 {
+			lines[k] = t
+		} else {
+			lines[k] = ""
+		}
+	}
+}
+
+// openAtEnd returns the quote a YAML block leaves open at its end (0: none).
+func openAtEnd(lines []string) byte {
+	var open byte
+	for _, l := range lines {
+		open = quoteOpen(open, strings.TrimSpace(l))
+	}
+	return open
 }

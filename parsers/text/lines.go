@@ -10,7 +10,7 @@ import (
 var (
 	// a shell prompt: "$ ", "# ", "> ", "› ", "% ", "❯ ", "user@host:~$ ",
 	// "[root@node1 tmp]# ", "PS C:\> ", "➜  dir ", and redacted: "{USER}@<host>:~$ "
-	rePrompt = regexp.MustCompile(`^\s*(?:(?:\[[^\]]{1,80}\]|\([^)]{1,40}\)\s?[\w.@~:/\\{}<>-]{0,80}|[\w.@~:/\\{}<>-]{0,80})\s?[$#%>›❯»]|➜\s+\S*|PS [^>]{0,80}>)\s+`)
+	rePrompt = regexp.MustCompile(`^\s*(?:(?:\[[^\]]{1,80}\]|\([^)]{1,40}\)\s?[\w.@~:/\\{}<>-]{0,80}|[\w.@~:/\\{}<>-]{0,80})\s?[$#%>›❯»]|(?:➜\s+)?(?:[\w.~/-]{1,80}\s+)?git:\([^)\s]{1,80}\)(?:\s*✗)?|➜\s+\S*|PS [^>]{0,80}>)\s+`)
 	// an RFC 3339 time before a prompt
 	reStamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)\s+`)
 	// kubectl / oc after the prompt (sudo, microk8s, k3s and k0s wrappers allowed)

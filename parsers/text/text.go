@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 	"github.com/nsanalyze/nsanalyze/parsers/resources"
@@ -822,6 +823,16 @@ func (p *parser) decode() {
 func (p *parser) emit(o *objects.Object) {
 	if o.Kind == "Project" && (o.APIVersion == "" || strings.HasPrefix(o.APIVersion, "project.openshift.io/") || o.APIVersion == "v1") {
 		o.Kind, o.APIVersion = "Namespace", "v1"
+	}
+	if o.Kind == "Namespace" {
+		for i := range o.Conditions {
+			c := &o.Conditions[i]
+			// cut before its type and status (kubectl prints them after the message):
+			// the namespace deleter writes each message under one type and status
+			if t, st, ok := kubemsg.NamespaceConditionOfMessage(c.Message); ok && c.Type == "" && (c.Status == "" || c.Status == st) {
+				c.Type, c.Status = t, st
+			}
+		}
 	}
 	if o.Kind == "Namespace" && o.Phase == "" && deletionConditions(o) {
 		// the paste cut status.phase (`| grep -A8 status`, "..." before the
