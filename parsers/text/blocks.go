@@ -1,6 +1,7 @@
 package text
 
 import (
+	"encoding/json"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/paste"
 	"regexp"
@@ -343,3 +344,107 @@ func openAtEnd(lines []string) byte {
 	}
 	return open
 }
+
+// jsonTail reads the end of a `kubectl get namespace NAME -o json` cut at its start
+// (a `| tail`, a paste that begins inside status.conditions): indented members and
+// elements whose enclosing object is gone. The conditions it holds (each whole object
+// with a type and a status) and its phase become the Namespace NAME the command names.
+// It returns i when line i starts no such tail.
+func (p *parser) jsonTail(i int) int {
+	c := p.cmdFor()
+	t := strings.TrimSpace(p.lines[i])
+	if c == nil || c.Verb != "get" || c.Output != "json" || len(c.Names) != 1 ||
+		!(strings.HasPrefix(t, "{") || strings.HasPrefix(t, `"`) || strings.HasPrefix(t, "}") || strings.HasPrefix(t, "]")) {
+		return i
+	}
+	if indentOf(p.lines[i]) < 4 {
+		// at the margin (or its indentation flattened): a tail only when what opens
+		// it is no object of its own (an object starts with apiVersion or kind)
+		if t != "{" {
+			return i
+		}
+		for k := i + 1; k < len(p.lines) && k <= i+3; k++ {
+			if m := strings.TrimSpace(p.lines[k]); strings.HasPrefix(m, `"apiVersion"`) || strings.HasPrefix(m, `"kind"`) || strings.HasPrefix(m, `"items"`) {
+				return i
+			}
+		}
+	}
+	if r, ok := resources.Lookup(c.Resource); !ok || r.Kind != "Namespace" {
+		return i
+	}
+	j := i
+	for ; j < len(p.lines); j++ {
+		l := p.lines[j]
+		if strings.TrimSpace(l) == "" || parseCommand(l, j+1) != nil || stderrLine(strings.TrimLeft(l, " ")) {
+			break
+		}
+	}
+	var conds []any
+	var condLines []int
+	phase := ""
+	// whole objects at the fragment's outermost level: the conditions
+	depth, start := 0, -1
+	inStr, esc := false, false
+	var obj strings.Builder
+	for k := i; k < j; k++ {
+		l := p.lines[k]
+		if m := rePhaseMember.FindStringSubmatch(l); m != nil && depth <= 0 {
+			phase = m[1]
+		}
+		for x := 0; x < len(l); x++ {
+			ch := l[x]
+			switch {
+			case esc:
+				esc = false
+			case inStr && ch == '\\':
+				esc = true
+			case ch == '"':
+				inStr = !inStr
+			case inStr:
+			case ch == '{':
+				if depth <= 0 {
+					depth, start = 0, k
+					obj.Reset()
+				}
+				depth++
+			case ch == '}':
+				depth--
+				if depth == 0 && start >= 0 {
+					obj.WriteString(l[:x+1])
+					var m map[string]any
+					if json.Unmarshal([]byte(obj.String()), &m) == nil {
+						if ty, ok := m["type"].(string); ok && ty != "" {
+							if _, ok := m["status"].(string); ok {
+								conds = append(conds, m)
+								condLines = append(condLines, start+1)
+							}
+						}
+					}
+					start = -1
+				}
+			}
+		}
+		if start >= 0 {
+			obj.WriteString(l)
+			obj.WriteByte('\n')
+		}
+	}
+	if len(conds) == 0 && phase == "" {
+		return i
+	}
+	status := map[string]any{}
+	if len(conds) > 0 {
+		status["conditions"] = conds
+	}
+	if phase != "" {
+		status["phase"] = phase
+	}
+	p.warn.Add(p.path, i+1, "the output of %q starts inside the object (its start was cut): its conditions and phase are read", c.Text)
+	p.add(synth{line: i + 1, obj: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": c.Names[0]},
+		"status": status}, condLines: condLines})
+	p.used = true
+	return j
+}
+
+// rePhaseMember is status.phase in kubectl's JSON.
+var rePhaseMember = regexp.MustCompile(`^\s*"phase":\s*"([A-Za-z]+)"`)

@@ -178,6 +178,10 @@ func (p *parser) run() {
 			i = p.describe(i)
 			continue
 		}
+		if j := p.jsonTail(i); j > i {
+			i = j
+			continue
+		}
 		if jsonStart(t) && len(l)-len(strings.TrimLeft(l, " ")) < 4 {
 			i = p.jsonBlock(i)
 			continue
