@@ -350,7 +350,9 @@ var (
 	conversionFailed = regexp.MustCompile(`conversion (?:webhook )?for ((?:` + reSubdomain + `)?/` + reVersion + `), Kind=(` + reKind + `)? ?(?:failed|returned|lacked)[:,]? ?\s*`)
 	// 1.15 (and 1.16+ "failed, no objects returned"): %v of the object itself,
 	// "&{map[apiVersion:stable.example.com/v1 kind:CronTab ...]}"
-	conversionFailedObject = regexp.MustCompile(`conversion webhook for &\{map\[(?:[^\]]*? )?apiVersion:((?:` + reSubdomain + `/)?` + reVersion + `) (?:[^\]]*? )?kind:(` + reKind + `)[ \]]`)
+	// (the object's own apiVersion and kind: %v sorts the map's keys, so nothing nested
+	// comes between them; an ownerReference's come later, inside brackets)
+	conversionFailedObject = regexp.MustCompile(`conversion webhook for &\{map\[(?:[^\[\]]*? )?apiVersion:((?:` + reSubdomain + `/)?` + reVersion + `) (?:[^\[\]]*? )?kind:(` + reKind + `)[ \]]`)
 	conversionFailed114    = regexp.MustCompile(`calling to conversion webhook failed for (` + reSubdomain + `): `)
 )
 

@@ -2,6 +2,7 @@ package kubemsg
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -245,5 +246,19 @@ func TestCutConditionMessages(t *testing.T) {
 		if got := ty + "=" + st; got != want {
 			t.Errorf("NamespaceConditionOfMessage(%q) = %s, want %s", msg, got, want)
 		}
+	}
+}
+
+// TestConversionObjectDump: the object dump form (cert-manager/cert-manager#1514, as
+// kubectl printed it) names the object's own apiVersion and kind, not those of an
+// ownerReference inside it.
+func TestConversionObjectDump(t *testing.T) {
+	s := `Error from server: conversion webhook for &{map[apiVersion:cert-manager.io/v1alpha2 kind:Certificate metadata:map[creationTimestamp:2020-04-09T17:23:46Z generation:1 name:ingress-tls namespace:development ownerReferences:[map[apiVersion:extensions/v1beta1 blockOwnerDeletion:true controller:true kind:Ingress name:ingress uid:42957329-135a-44e4-8823-e104a94d9e74]] uid:897ca221-698a-4ea0-94b9-e092932ac467] spec:map[dnsNames:[<snip>] issuerRef:map[group:cert-manager.io kind:ClusterIssuer name:letsencrypt-production] secretName:ingress-tls]]} failed: Post https://cert-manager-webhook.cert-manager.svc:443/convert?timeout=30s: service "cert-manager-webhook" not found`
+	f, ok := ParseConversionFailure(s)
+	if !ok || f.GroupVersion != "cert-manager.io/v1alpha2" || f.Kind != "Certificate" || !strings.HasPrefix(f.Detail, "failed: Post https://cert-manager-webhook") {
+		t.Errorf("%+v %v", f, ok)
+	}
+	if svc, ok := ParseCalledService(f.Detail); !ok || svc.Namespace != "cert-manager" || svc.Name != "cert-manager-webhook" || !svc.NotFound {
+		t.Errorf("called service %+v %v", svc, ok)
 	}
 }

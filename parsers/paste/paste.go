@@ -365,6 +365,9 @@ type quotes struct {
 	dq, sq bool
 	esc    bool
 	prev2  [2]byte // the last two bytes seen
+	// dump is the depth of the brackets of a Go %v dump left open (`&{map[...`, the
+	// API server's rendering of an object in an error): its rest is on the next lines
+	dump int
 }
 
 func (q *quotes) feed(s string) {
@@ -381,12 +384,19 @@ func (q *quotes) feed(s string) {
 			q.sq = false // ('' inside: closed and opened again, the same parity)
 		case c == '\'' && !q.dq && q.prev2 == [2]byte{':', ' '}:
 			q.sq = true
+		case q.dq || q.sq:
+		case c == '{' && q.prev2[1] == '&':
+			q.dump++
+		case q.dump > 0 && (c == '{' || c == '['):
+			q.dump++
+		case q.dump > 0 && (c == '}' || c == ']'):
+			q.dump--
 		}
 		q.prev2 = [2]byte{q.prev2[1], c}
 	}
 }
 
-func (q *quotes) open() bool { return q.dq || q.sq }
+func (q *quotes) open() bool { return q.dq || q.sq || q.dump > 0 }
 
 // commonWidths are terminal widths people use; a single wrapped line at one of them is
 // taken for a wrap.
@@ -412,7 +422,9 @@ func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, 
 		// inside a YAML single-quoted value (kubectl folds long ones at spaces, near
 		// 80 columns) a line as wide as the widest is a fold as often as a cut: only a
 		// terminal's usual width says cut
-		if i+1 < len(lines) && utf8.RuneCountInString(lines[i]) == w && (!q.sq || commonWidths[w]) &&
+		// a Go dump left open goes on in the next line whatever the line's width (the
+		// paste's author shortened it, or the copy trimmed the space the cut fell on)
+		if i+1 < len(lines) && (utf8.RuneCountInString(lines[i]) == w && (!q.sq || commonWidths[w]) || q.dump > 0) &&
 			continuation(Cut{First: lines[first], Last: lines[i], Next: lines[i+1], Open: q.open()}) {
 			joins[i] = true
 			n++

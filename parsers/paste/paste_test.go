@@ -133,3 +133,21 @@ func TestJoinScalars(t *testing.T) {
 		})
 	}
 }
+
+// TestGoDumpOverLines: cert-manager/cert-manager#1514 as published: kubectl's stderr
+// wrapped by the terminal at 153 columns mid-word, its first line one short (the copy
+// trimmed the space the cut fell on), its third shortened by the author's <snip>: the
+// object dump left open joins them into one line.
+func TestGoDumpOverLines(t *testing.T) {
+	in := `Error from server: conversion webhook for &{map[apiVersion:cert-manager.io/v1alpha2 kind:Certificate metadata:map[creationTimestamp:2020-04-09T17:23:46Z
+generation:1 name:ingress-tls namespace:development ownerReferences:[map[apiVersion:extensions/v1beta1 blockOwnerDeletion:true controller:true kind:Ingre
+ss name:ingress uid:42957329-135a-44e4-8823-e104a94d9e74]] uid:897ca221-698a-4ea0-94b9-e092932ac467] spec:map[dnsNames:[<snip>] is
+suerRef:map[group:cert-manager.io kind:ClusterIssuer name:letsencrypt-production] secretName:ingress-tls] status:map[conditions:[map[lastTransitionTime:2
+020-04-09T17:23:46Z message:Certificate does not exist reason:NotFound status:False type:Ready]]]]} failed: Post https://cert-manager-webhook.cert-manage
+r.svc:443/convert?timeout=30s: service "cert-manager-webhook" not found`
+	got, orig := Lines(strings.Split(in, "\n"), Options{Continues: always})
+	if len(got) != 1 || orig[0] != 1 || !strings.Contains(got[0], "] issuerRef:map[") || !strings.Contains(got[0], "kind:Ingress name:ingress") ||
+		!strings.HasSuffix(got[0], `https://cert-manager-webhook.cert-manager.svc:443/convert?timeout=30s: service "cert-manager-webhook" not found`) {
+		t.Fatalf("%d lines %v: %q", len(got), orig, got)
+	}
+}
