@@ -47,6 +47,10 @@ type Index struct {
 	// all content is removed from this namespace"), by namespace: kubectl stderr saved
 	// with a ticket, often the only sign a namespace is Terminating.
 	NamespaceTerminating map[string][]*logs.Entry
+	// NamespaceControllerDeletes are kube-apiserver request-log lines of the namespace
+	// controller's DELETEs of a namespace's content, by namespace: the controller only
+	// deletes the content of a namespace that is being deleted.
+	NamespaceControllerDeletes map[string][]*logs.Entry
 	// cloud are the cloud controllers' lines by controller (cloud.go).
 	cloud map[string]*cloudLines
 	// slim is the index of Records.SlimPods (slimpods.go).
@@ -87,17 +91,18 @@ type ContentLine struct {
 // lines each rule's matchers keep, in one pass over the bundle's log entries.
 func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 	ix := &Index{
-		Records:                 rec,
-		Namespaces:              map[string]*objects.Object{},
-		APIServices:             map[string]*objects.Object{},
-		ByNamespace:             map[string][]*objects.Object{},
-		ByKind:                  map[string][]*objects.Object{},
-		CRDs:                    map[string]*objects.Object{},
-		NamespaceDeletionFailed: map[string][]*logs.Entry{},
-		NamespaceDeleted:        map[string][]*logs.Entry{},
-		ruleLines:               map[string]map[string][]*logs.Entry{},
-		ContentStillRemains:     map[string][]ContentLine{},
-		NamespaceTerminating:    map[string][]*logs.Entry{},
+		Records:                    rec,
+		Namespaces:                 map[string]*objects.Object{},
+		APIServices:                map[string]*objects.Object{},
+		ByNamespace:                map[string][]*objects.Object{},
+		ByKind:                     map[string][]*objects.Object{},
+		CRDs:                       map[string]*objects.Object{},
+		NamespaceDeletionFailed:    map[string][]*logs.Entry{},
+		NamespaceDeleted:           map[string][]*logs.Entry{},
+		ruleLines:                  map[string]map[string][]*logs.Entry{},
+		ContentStillRemains:        map[string][]ContentLine{},
+		NamespaceTerminating:       map[string][]*logs.Entry{},
+		NamespaceControllerDeletes: map[string][]*logs.Entry{},
 	}
 	for _, r := range rules {
 		if len(r.Lines) > 0 {
@@ -169,6 +174,12 @@ func (ix *Index) addEntry(e *logs.Entry) {
 		}
 	}
 
+	if strings.Contains(e.Text, "namespace-controller") {
+		if r, ok := kubemsg.ParseRequestLog(e.Text); ok && r.Verb == "DELETE" && r.Namespace != "" && r.Resource != "" &&
+			strings.Contains(r.UserAgent, "namespace-controller") {
+			ix.NamespaceControllerDeletes[r.Namespace] = append(ix.NamespaceControllerDeletes[r.Namespace], e)
+		}
+	}
 	if strings.Contains(d, "Namespace has been deleted") {
 		ns := e.Field("namespace")
 		if ns == "" {

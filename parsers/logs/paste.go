@@ -151,7 +151,7 @@ func mayNeedRepair(b []byte) bool {
 		}
 		lines++
 		widest = max(widest, len(l))
-		ind := len(l) - len(bytes.TrimLeft(l, " "))
+		ind := len(l) - len(bytes.TrimLeft(l, " \t")) // (a pasted YAML's tabs: paste keeps leading tabs of logs)
 		if valueCol >= 0 && ind > valueCol {
 			return true // a YAML value that goes on over lines (paste.Options.JoinScalars)
 		}

@@ -80,7 +80,7 @@ func Lines(raw []string, opts Options) (lines []string, orig []int) {
 
 // reYAMLKey is a YAML mapping line: its indentation, an optional list dash, the key and
 // its value (empty for a nested block).
-var reYAMLKey = regexp.MustCompile(`^( *)(- +)?([A-Za-z][A-Za-z0-9_.-]*):(?: (.*))?$`)
+var reYAMLKey = regexp.MustCompile(`^([ \t]*)(- +)?([A-Za-z][A-Za-z0-9_.-]*):(?:[ \t](.*))?$`)
 
 // maxScalarLines bounds the lines one value may be joined from.
 const maxScalarLines = 200
@@ -103,8 +103,15 @@ func JoinScalars(lines []string, orig []int) ([]string, []int) {
 		}
 		keyCol := len(m[1]) + len(m[2])
 		val := strings.TrimSpace(m[4])
+		// (leading tabs count as indentation: a log's repair keeps them)
 		deeper := func(j int) bool {
-			return j < len(lines) && j-i <= maxScalarLines && strings.TrimSpace(lines[j]) != "" && indentOf(lines[j]) > keyCol
+			return j < len(lines) && j-i <= maxScalarLines && strings.TrimSpace(lines[j]) != "" &&
+				len(lines[j])-len(strings.TrimLeft(lines[j], " \t")) > keyCol
+		}
+		// a quoted value goes on until its quote closes, at whatever indentation a
+		// paste left its lines (flattened to the margin)
+		inQuote := func(j int) bool {
+			return j < len(lines) && j-i <= maxScalarLines && strings.TrimSpace(lines[j]) != ""
 		}
 		var parts []string
 		j := i + 1
@@ -118,7 +125,7 @@ func JoinScalars(lines []string, orig []int) ([]string, []int) {
 			q := val[0]
 			text := val
 			closed := quoteClosed(text, q)
-			for ; !closed && deeper(j); j++ {
+			for ; !closed && inQuote(j); j++ {
 				text += " " + strings.TrimSpace(lines[j])
 				closed = quoteClosed(text, q)
 			}

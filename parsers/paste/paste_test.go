@@ -113,6 +113,9 @@ func TestJoinScalars(t *testing.T) {
 		{"'' inside", "    message: 'Failed to delete all resource types, 1 remaining: admission webhook\n      \"validation.gatekeeper.sh\" denied the request: config resource must have name\n      ''config'''",
 			[]string{"message: Failed to delete all resource types, 1 remaining: admission webhook \"validation.gatekeeper.sh\" denied the request: config resource must have name 'config'"},
 			[]int{1}},
+		{"quoted, flattened to the margin", "message: 'Failed to delete all resource types, 1 remaining: admission webhook\n\"validation.gatekeeper.sh\" denied the request\n''config'''\nreason: X",
+			[]string{"message: Failed to delete all resource types, 1 remaining: admission webhook \"validation.gatekeeper.sh\" denied the request 'config'", "reason: X"}, []int{1, 4}},
+		{"tab-indented", "\t\tmessage: >-\n\t\t\tDiscovery failed\n\t\t\tfor some groups", []string{"\t\tmessage: Discovery failed for some groups"}, []int{1}},
 		{"double-quoted with escapes", "message: \"a \\\"b\\\"\n  c\"", []string{"message: a \"b\" c"}, []int{1}},
 		{"plain value over lines", "message: Some resources are remaining: a.example.io has 1\n  resource instances\nreason: X", []string{"message: Some resources are remaining: a.example.io has 1 resource instances", "reason: X"}, []int{1, 3}},
 		{"nested mapping stays", "metadata:\n  name: x\n  labels:\n    a: b", []string{"metadata:", "  name: x", "  labels:", "    a: b"}, []int{1, 2, 3, 4}},
@@ -121,7 +124,7 @@ func TestJoinScalars(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, orig := Lines(strings.Split(c.in, "\n"), Options{JoinScalars: true})
+			got, orig := Lines(strings.Split(c.in, "\n"), Options{JoinScalars: true, KeepTabs: true}) // tabs kept, as for logs
 			if strings.Join(got, "\n") != strings.Join(c.want, "\n") || len(orig) != len(c.orig) {
 				t.Fatalf("got %q %v,\nwant %q %v", got, orig, c.want, c.orig)
 			}
