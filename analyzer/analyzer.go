@@ -240,6 +240,16 @@ func findStuck(ix *Index) []stuckNamespace {
 		out = append(out, stuckNamespace{name: name, deletion: first.Time,
 			since: "the API server refused an operation because the namespace is being deleted (no Namespace object in the bundle; deleted at or before this time, when the line has one)"})
 	}
+	for name, lines := range ix.NamespaceControllerDeletes {
+		if _, ok := ix.Namespaces[name]; ok || ix.NamespaceListed || len(ix.NamespaceDeletionFailed[name]) > 0 || len(ix.NamespaceTerminating[name]) > 0 {
+			continue
+		}
+		if del := ix.NamespaceDeleted[name]; len(del) > 0 && !del[len(del)-1].Time.Before(lines[len(lines)-1].Time) {
+			continue // finished after its last delete call
+		}
+		out = append(out, stuckNamespace{name: name, deletion: lines[0].Time,
+			since: "the namespace controller deletes its content (kube-apiserver request log; no Namespace object in the bundle; deleted at or before this time, when the line has one)"})
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }

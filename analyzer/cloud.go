@@ -3,6 +3,7 @@ package analyzer
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -84,5 +85,20 @@ func LineSpan(ls []*logs.Entry) string {
 	if len(ls) == 0 {
 		return "no log line"
 	}
-	return fmt.Sprintf("%d log lines, first %s, last %s", len(ls), FmtTime(ls[0].Time), FmtTime(ls[len(ls)-1].Time))
+	var first, last time.Time
+	for _, e := range ls {
+		if e.Time.IsZero() {
+			continue // a pasted line (a condition message, kubectl stderr) has no time
+		}
+		if first.IsZero() || e.Time.Before(first) {
+			first = e.Time
+		}
+		if e.Time.After(last) {
+			last = e.Time
+		}
+	}
+	if first.IsZero() {
+		return fmt.Sprintf("%d log lines, without times", len(ls))
+	}
+	return fmt.Sprintf("%d log lines, first %s, last %s", len(ls), FmtTime(first), FmtTime(last))
 }

@@ -2,7 +2,6 @@ package analyzer
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -51,6 +50,10 @@ type Index struct {
 	// all content is removed from this namespace"), by namespace: kubectl stderr saved
 	// with a ticket, often the only sign a namespace is Terminating.
 	NamespaceTerminating map[string][]*logs.Entry
+	// NamespaceControllerDeletes are kube-apiserver request-log lines of the namespace
+	// controller's DELETEs of a namespace's content, by namespace: the controller only
+	// deletes the content of a namespace that is being deleted.
+	NamespaceControllerDeletes map[string][]*logs.Entry
 	// cloud are the cloud controllers' lines by controller (cloud.go).
 	cloud map[string]*cloudLines
 	// slim is the index of Records.SlimPods (slimpods.go).
@@ -87,25 +90,22 @@ type ContentLine struct {
 	GVR   kubemsg.GroupVersionResource
 }
 
-// terminatingRE is the API server's refusal of an operation in a namespace being
-// deleted (k8s.io/apiserver's namespace lifecycle admission, all versions).
-var terminatingRE = regexp.MustCompile(`namespaces? \\?"([a-z0-9][a-z0-9.-]*)\\?": [Tt]he system is ensuring all content is removed from this namespace`)
-
 // NewIndex builds the index for the rules: the facts every rule may read, and the
 // lines each rule's matchers keep, in one pass over the bundle's log entries.
 func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 	ix := &Index{
-		Records:                 rec,
-		Namespaces:              map[string]*objects.Object{},
-		APIServices:             map[string]*objects.Object{},
-		ByNamespace:             map[string][]*objects.Object{},
-		ByKind:                  map[string][]*objects.Object{},
-		CRDs:                    map[string]*objects.Object{},
-		NamespaceDeletionFailed: map[string][]*logs.Entry{},
-		NamespaceDeleted:        map[string][]*logs.Entry{},
-		ruleLines:               map[string]map[string][]*logs.Entry{},
-		ContentStillRemains:     map[string][]ContentLine{},
-		NamespaceTerminating:    map[string][]*logs.Entry{},
+		Records:                    rec,
+		Namespaces:                 map[string]*objects.Object{},
+		APIServices:                map[string]*objects.Object{},
+		ByNamespace:                map[string][]*objects.Object{},
+		ByKind:                     map[string][]*objects.Object{},
+		CRDs:                       map[string]*objects.Object{},
+		NamespaceDeletionFailed:    map[string][]*logs.Entry{},
+		NamespaceDeleted:           map[string][]*logs.Entry{},
+		ruleLines:                  map[string]map[string][]*logs.Entry{},
+		ContentStillRemains:        map[string][]ContentLine{},
+		NamespaceTerminating:       map[string][]*logs.Entry{},
+		NamespaceControllerDeletes: map[string][]*logs.Entry{},
 	}
 	for _, r := range rules {
 		if len(r.Lines) > 0 {
@@ -167,12 +167,22 @@ func (ix *Index) addEntry(e *logs.Entry) {
 	} else if ns, _, ok := parseOrdered(d); ok {
 		ix.NamespaceDeletionFailed[ns] = append(ix.NamespaceDeletionFailed[ns], e)
 	}
-	if strings.Contains(d, "ensuring all content is removed") { // no regexp run for the other lines
-		if m := terminatingRE.FindStringSubmatch(d); m != nil && kubemsg.IsNamespaceName(m[1]) {
-			ix.NamespaceTerminating[m[1]] = append(ix.NamespaceTerminating[m[1]], e)
+	// the API server's refusals in a namespace being deleted (409 Conflict, the
+	// NamespaceLifecycle Forbidden): the message may be inside another's (a condition)
+	if ns, ok := kubemsg.ParseNamespaceTerminating(d); ok {
+		ix.NamespaceTerminating[ns] = append(ix.NamespaceTerminating[ns], e)
+	} else if d != e.Text {
+		if ns, ok := kubemsg.ParseNamespaceTerminating(e.Text); ok {
+			ix.NamespaceTerminating[ns] = append(ix.NamespaceTerminating[ns], e)
 		}
 	}
 
+	if strings.Contains(e.Text, "namespace-controller") {
+		if r, ok := kubemsg.ParseRequestLog(e.Text); ok && r.Verb == "DELETE" && r.Namespace != "" && r.Resource != "" &&
+			strings.Contains(r.UserAgent, "namespace-controller") {
+			ix.NamespaceControllerDeletes[r.Namespace] = append(ix.NamespaceControllerDeletes[r.Namespace], e)
+		}
+	}
 	if strings.Contains(d, "Namespace has been deleted") {
 		ns := e.Field("namespace")
 		if ns == "" {

@@ -159,6 +159,7 @@ var CorePhrases = []string{
 	"pods still remain, delaying deletion",                // KEP-5080 V(5) line
 	"Namespace has been deleted",                          // namespace controller: a namespace finished
 	"ensuring all content is removed from this namespace", // API server: an operation refused in a namespace being deleted (kubectl stderr)
+	"is being terminated",                                 // NamespaceLifecycle admission: content created in a namespace being deleted (kubemsg.ParseNamespaceTerminating)
 	"Starting namespace controller",                       // namespace controller (re)started
 	"successfully acquired lease",                         // leader election (KCM restarts)
 	`version="v1.`,                                        // component start-up, structured ("Starting" version=...)

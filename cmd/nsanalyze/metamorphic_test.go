@@ -32,8 +32,6 @@ var fixtureKept = map[string]map[string]string{
 	"md-backslash": {
 		"handmade/text-denied-kyverno-yaml": "the condition message is a double-quoted YAML scalar with escaped quotes and newlines " +
 			"(Kyverno's denial quotes the webhook's name): without its backslashes the scalar ends at the first inner quote and the document is not YAML",
-		"realworld/gke-19-heptio-ark-namespace-json-starship-prompt": "the last-applied-configuration annotation holds JSON in a JSON string: " +
-			"without its backslashes the inner quotes cannot be told from the string's end, so the Namespace is not valid JSON",
 	},
 	"collapse-spaces": {"realworld/openshift-311-oc-get-projects-display-name-kubevirt-hco": "`oc get projects` leaves DISPLAY NAME empty: " +
 		"once the padding is collapsed an empty cell cannot be told from none, so the rows no longer fit the header"},

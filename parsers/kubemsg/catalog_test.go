@@ -126,6 +126,10 @@ var catalogParsers = map[string]func(string) map[string]string{
 		verb, ok := IsCRDTerminatingRefusal(s)
 		return map[string]string{"ok": strconv.FormatBool(ok), "verb": verb}
 	},
+	"ParseNamespaceTerminating": func(s string) map[string]string {
+		ns, ok := ParseNamespaceTerminating(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "namespace": ns}
+	},
 	"ClassifyError": func(s string) map[string]string {
 		return map[string]string{"code": ClassifyError(s).Code}
 	},
@@ -259,6 +263,7 @@ func TestCatalogCoverage(t *testing.T) {
 		"feature-gate-refusal":        {34, 38},
 		"crd-finalizer":               {8, 38},
 		"crd-terminating-create":      {22, 38},
+		"namespace-terminating":       {8, 38},
 	}
 	seen := map[string]bool{}
 	for _, m := range c.Messages {

@@ -223,7 +223,9 @@ func (r ResourceCount) GroupResource() string {
 	return r.Resource + "." + r.Group
 }
 
-var resourceItem = regexp.MustCompile(`([a-z0-9][-a-z0-9]*)\.([-a-z0-9.]*) has (\d+) resource instances`)
+var resourceItem = regexp.MustCompile(`([a-z0-9][-a-z0-9]*)\.([-a-z0-9.]*) has (\d+)( [a-z ]*)?`)
+
+const resourceInstances = " resource instances"
 
 // ParseContentRemaining parses "Some resources are remaining: %s".
 func ParseContentRemaining(msg string) []ResourceCount {
@@ -232,7 +234,19 @@ func ParseContentRemaining(msg string) []ResourceCount {
 		return nil
 	}
 	var out []ResourceCount
-	for _, m := range resourceItem.FindAllStringSubmatch(msg[i+len(contentRemainingPrefix):], -1) {
+	rest := msg[i+len(contentRemainingPrefix):]
+	for _, at := range resourceItem.FindAllStringSubmatchIndex(rest, -1) {
+		m := make([]string, 5)
+		for k := range m {
+			if at[2*k] >= 0 {
+				m[k] = rest[at[2*k]:at[2*k+1]]
+			}
+		}
+		// a message cut by the paste ends inside its last item ("has 1 resource"):
+		// the count is there
+		if m[4] != resourceInstances && !(at[1] == len(strings.TrimRight(rest, " '\"")) && strings.HasPrefix(resourceInstances, m[4])) {
+			continue
+		}
 		n, _ := strconv.Atoi(m[3])
 		out = append(out, ResourceCount{Resource: m[1], Group: m[2], Count: n})
 	}
@@ -336,7 +350,9 @@ var (
 	conversionFailed = regexp.MustCompile(`conversion (?:webhook )?for ((?:` + reSubdomain + `)?/` + reVersion + `), Kind=(` + reKind + `)? ?(?:failed|returned|lacked)[:,]? ?\s*`)
 	// 1.15 (and 1.16+ "failed, no objects returned"): %v of the object itself,
 	// "&{map[apiVersion:stable.example.com/v1 kind:CronTab ...]}"
-	conversionFailedObject = regexp.MustCompile(`conversion webhook for &\{map\[(?:[^\]]*? )?apiVersion:((?:` + reSubdomain + `/)?` + reVersion + `) (?:[^\]]*? )?kind:(` + reKind + `)[ \]]`)
+	// (the object's own apiVersion and kind: %v sorts the map's keys, so nothing nested
+	// comes between them; an ownerReference's come later, inside brackets)
+	conversionFailedObject = regexp.MustCompile(`conversion webhook for &\{map\[(?:[^\[\]]*? )?apiVersion:((?:` + reSubdomain + `/)?` + reVersion + `) (?:[^\[\]]*? )?kind:(` + reKind + `)[ \]]`)
 	conversionFailed114    = regexp.MustCompile(`calling to conversion webhook failed for (` + reSubdomain + `): `)
 )
 
@@ -435,4 +451,33 @@ func SortedUnique(in []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// namespaceConditionMessages are the messages the namespace deleter writes, each with
+// the condition it belongs to and its status (k8s.io/kubernetes
+// pkg/controller/namespace/deletion/status_condition_utils.go, 1.16-1.35: okMessages,
+// and the Sprintf formats of the True conditions).
+var namespaceConditionMessages = []struct{ prefix, condType, status string }{
+	{"Discovery failed for some groups, ", CondDiscoveryFailure, "True"},
+	{"Failed to delete all resource types, ", CondContentFailure, "True"},
+	{"Some resources are remaining: ", CondContentRemaining, "True"},
+	{"Some content in the namespace has finalizers remaining: ", CondFinalizersRemaining, "True"},
+	{"All resources successfully discovered", CondDiscoveryFailure, "False"},
+	{"All legacy kube types successfully parsed", "NamespaceDeletionGroupVersionParsingFailure", "False"},
+	{"All content successfully deleted, may be waiting on finalization", CondContentFailure, "False"},
+	{"All content successfully removed", CondContentRemaining, "False"},
+	{"All content-preserving finalizers finished", CondFinalizersRemaining, "False"},
+}
+
+// NamespaceConditionOfMessage returns the namespace condition type and status whose
+// message msg is: the namespace deleter writes each of its messages under one type with
+// one status only, so a condition a paste cut before its type and status (kubectl
+// prints message before status and type) is still known.
+func NamespaceConditionOfMessage(msg string) (condType, status string, ok bool) {
+	for _, m := range namespaceConditionMessages {
+		if strings.HasPrefix(msg, m.prefix) {
+			return m.condType, m.status, true
+		}
+	}
+	return "", "", false
 }

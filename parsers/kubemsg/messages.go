@@ -299,3 +299,43 @@ func ParseAPIServiceAvailabilityChange(text string) (APIServiceAvailability, boo
 	a.Message = firstClause(a.Message)
 	return a, true
 }
+
+var (
+	// the 409 of a second DELETE (1.8-1.16; 1.17+ answers 200): NewConflict's
+	// "Operation cannot be fulfilled on namespaces %q: The system is ensuring all
+	// content is removed from this namespace.  Upon completion, ..." (quotes escaped
+	// when the line is a JSON string or Go-quoted)
+	nsConflict = regexp.MustCompile(`namespaces? \\?"([a-z0-9][a-z0-9.-]*)\\?": [Tt]he system is ensuring all content is removed from this namespace`)
+	// the NamespaceLifecycle admission plugin's refusal of a create (1.8+):
+	// "unable to create new content in namespace %s because it is being terminated"
+	// (1.8-1.10 with a final period), wrapped by NewForbidden. Runs of spaces (a
+	// YAML scalar folded and pasted) and a line break are accepted between the words.
+	nsLifecycle = regexp.MustCompile(`unable\s+to\s+create\s+new\s+content\s+in\s+namespace\s+([a-z0-9][a-z0-9-]*)\s+because\s+it\s+is\s+being\s+terminated`)
+)
+
+// NamespaceTerminatingPhrases are literals one of which every text ParseNamespaceTerminating
+// accepts holds (a log prefilter's keywords).
+var NamespaceTerminatingPhrases = []string{"ensuring all content is removed from this namespace", "is being terminated"}
+
+// ParseNamespaceTerminating parses the API server's refusals that prove a namespace has
+// a deletionTimestamp: the 409 Conflict of a DELETE of a namespace already being deleted
+// (k8s.io/kubernetes pkg/registry/core/namespace/storage/storage.go, 1.8-1.16) and the
+// NamespaceLifecycle admission plugin's Forbidden for content created in it
+// (k8s.io/apiserver pkg/admission/plugin/namespace/lifecycle/admission.go, 1.8-1.35:
+// "unable to create new content in namespace %s because it is being terminated",
+// returned only when the namespace's phase is Terminating). Both reach kubectl's stderr
+// ("Error from server (Forbidden): ..."), controllers' logs and the conditions of
+// objects whose controller failed to create something there.
+func ParseNamespaceTerminating(text string) (namespace string, ok bool) {
+	if strings.Contains(text, "ensuring all content is removed") {
+		if m := nsConflict.FindStringSubmatch(text); m != nil && IsNamespaceName(m[1]) {
+			return m[1], true
+		}
+	}
+	if strings.Contains(text, "being terminated") {
+		if m := nsLifecycle.FindStringSubmatch(text); m != nil && IsNamespaceName(m[1]) {
+			return m[1], true
+		}
+	}
+	return "", false
+}

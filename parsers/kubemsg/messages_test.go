@@ -2,6 +2,7 @@ package kubemsg
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -193,5 +194,71 @@ func TestStructuredRenderings(t *testing.T) {
 	}
 	if got := quotedTail(`plain "word" tail`, len(`plain "word" `)); got != "tail" {
 		t.Errorf("quotedTail(plain) = %q", got)
+	}
+}
+
+// TestParseNamespaceTerminating: the API server's refusals that prove a namespace is
+// being deleted, on the real lines (istio/istio#8503 kubectl apply stderr; the
+// crossplane-contrib/provider-helm#309 condition message, folded by YAML into runs of
+// spaces; v1.8.0's final period; the 409 of a second delete), and look-alikes that are not.
+func TestParseNamespaceTerminating(t *testing.T) {
+	for _, c := range []struct{ line, ns string }{
+		{`Error from server (Forbidden): error when creating "istio.yaml": configmaps "istio-galley-configuration" is forbidden: unable to create new content in namespace istio-system because it is being terminated`, "istio-system"},
+		{`>     message: 'connect failed: failed to resolve provider config: cannot track provider config usage: cannot apply ProviderConfigUsage: cannot create object: providerconfigusages.helm.m.crossplane.io      "2f62106a-8d2f-60d-b883-1cca8bb9c2e1" is forbidden: unable to create new content      in namespace kuttl-test-apt-toucan because it is being terminated'`, "kuttl-test-apt-toucan"},
+		{`Error from server (Forbidden): error when creating "x.yaml": pods "p" is forbidden: unable to create new content in namespace team-a because it is being terminated.`, "team-a"},
+		{`E0312 10:11:12.123456       1 controller.go:42] "Reconciler error" err="secrets \"s\" is forbidden: unable to create new content in namespace team-b because it is being terminated"`, "team-b"},
+		{`Error from server (Conflict): Operation cannot be fulfilled on namespaces "rook": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.`, "rook"},
+		{`namespace istio-system is being terminated`, ""},                                        // the 1.17+ Status cause alone: its namespace is said by the error it belongs to
+		{`unable to create new content in namespace Bad_Name because it is being terminated`, ""}, // not a namespace name
+		{`the pod is being terminated`, ""},
+	} {
+		ns, ok := ParseNamespaceTerminating(c.line)
+		if ns != c.ns || ok != (c.ns != "") {
+			t.Errorf("ParseNamespaceTerminating(%q) = %q, %v; want %q", c.line, ns, ok, c.ns)
+		}
+	}
+}
+
+// TestCutConditionMessages: a condition a paste cut (rook/rook#12218 `| tail -n40`
+// ends in the message, before its status and type) is still known: its message
+// names its type and status, and the count of its last item is read up to the cut.
+func TestCutConditionMessages(t *testing.T) {
+	rc := ParseContentRemaining("Some resources are remaining: cephblockpools.ceph.rook.io has 1 resource")
+	if len(rc) != 1 || rc[0].GroupResource() != "cephblockpools.ceph.rook.io" || rc[0].Count != 1 {
+		t.Errorf("cut item: %+v", rc)
+	}
+	rc = ParseContentRemaining("Some resources are remaining: a.example.io has 2 resource instances, b.example.io has 3")
+	if len(rc) != 2 || rc[1].Count != 3 {
+		t.Errorf("cut after the count: %+v", rc)
+	}
+	if rc := ParseContentRemaining("Some resources are remaining: a.example.io has 2 resources of mine, b.example.io has 3 resource instances"); len(rc) != 1 {
+		t.Errorf("an item in other words is not one: %+v", rc)
+	}
+	for msg, want := range map[string]string{
+		"Some resources are remaining: cephblockpools.ceph.rook.io has 1 resource":                         CondContentRemaining + "=True",
+		"Some content in the namespace has finalizers remaining: longhorn.io in 11 resource instances":     CondFinalizersRemaining + "=True",
+		"Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs": CondDiscoveryFailure + "=True",
+		"All content successfully removed":           CondContentRemaining + "=False",
+		"All content-preserving finalizers finished": CondFinalizersRemaining + "=False",
+		"something else":                             "=",
+	} {
+		ty, st, _ := NamespaceConditionOfMessage(msg)
+		if got := ty + "=" + st; got != want {
+			t.Errorf("NamespaceConditionOfMessage(%q) = %s, want %s", msg, got, want)
+		}
+	}
+}
+
+// TestConversionObjectDump: the object dump form (cert-manager/cert-manager#1514, as
+// kubectl printed it) names the object's own apiVersion and kind, not those of an
+// ownerReference inside it.
+func TestConversionObjectDump(t *testing.T) {
+	s := `Error from server: conversion webhook for &{map[apiVersion:cert-manager.io/v1alpha2 kind:Certificate metadata:map[creationTimestamp:2020-04-09T17:23:46Z generation:1 name:ingress-tls namespace:development ownerReferences:[map[apiVersion:extensions/v1beta1 blockOwnerDeletion:true controller:true kind:Ingress name:ingress uid:42957329-135a-44e4-8823-e104a94d9e74]] uid:897ca221-698a-4ea0-94b9-e092932ac467] spec:map[dnsNames:[<snip>] issuerRef:map[group:cert-manager.io kind:ClusterIssuer name:letsencrypt-production] secretName:ingress-tls]]} failed: Post https://cert-manager-webhook.cert-manager.svc:443/convert?timeout=30s: service "cert-manager-webhook" not found`
+	f, ok := ParseConversionFailure(s)
+	if !ok || f.GroupVersion != "cert-manager.io/v1alpha2" || f.Kind != "Certificate" || !strings.HasPrefix(f.Detail, "failed: Post https://cert-manager-webhook") {
+		t.Errorf("%+v %v", f, ok)
+	}
+	if svc, ok := ParseCalledService(f.Detail); !ok || svc.Namespace != "cert-manager" || svc.Name != "cert-manager-webhook" || !svc.NotFound {
+		t.Errorf("called service %+v %v", svc, ok)
 	}
 }

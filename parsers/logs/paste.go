@@ -70,7 +70,7 @@ func repairPasteN(r io.Reader, opts Options) (data []byte, orig []int, physical 
 		}
 		in[i] = strings.TrimRight(l, "\r")
 	}
-	lines, orig := paste.Lines(in, paste.Options{Continues: logContinues, KeepTabs: true})
+	lines, orig := paste.Lines(in, paste.Options{Continues: logContinues, KeepTabs: true, JoinScalars: true})
 	same := paste.Identity(orig) && len(lines) == len(in)
 	for i := 0; same && i < len(lines); i++ {
 		same = lines[i] == strings.TrimRight(in[i], " \t")
@@ -138,6 +138,7 @@ func (p panicReader) Read([]byte) (int, error) { panic(p.v) }
 // widest followed by one that starts no log line of its own (a terminal's cut).
 func mayNeedRepair(b []byte) bool {
 	widest, lines, indented := 0, 0, 0
+	valueCol := -1 // the key column of the previous line when it is `key: value` (YAML)
 	for pos := 0; pos < len(b); {
 		end := bytes.IndexByte(b[pos:], '\n')
 		if end < 0 {
@@ -150,6 +151,11 @@ func mayNeedRepair(b []byte) bool {
 		}
 		lines++
 		widest = max(widest, len(l))
+		ind := len(l) - len(bytes.TrimLeft(l, " \t")) // (a pasted YAML's tabs: paste keeps leading tabs of logs)
+		if valueCol >= 0 && ind > valueCol {
+			return true // a YAML value that goes on over lines (paste.Options.JoinScalars)
+		}
+		valueCol = yamlValueCol(l[ind:], ind)
 		switch l[0] {
 		case ' ':
 			indented++
@@ -185,4 +191,25 @@ func mayNeedRepair(b []byte) bool {
 		prevWide = len(l) == widest
 	}
 	return false
+}
+
+// yamlValueCol returns the column of the key of a YAML `key: value` line (t is the line
+// after its indentation ind, "- " items included), or -1: the first word must be a key
+// and end with a colon, followed by a value.
+func yamlValueCol(t []byte, ind int) int {
+	if bytes.HasPrefix(t, []byte("- ")) {
+		n := len(t)
+		t = bytes.TrimLeft(t[2:], " ")
+		ind += n - len(t)
+	}
+	sp := bytes.IndexByte(t, ' ')
+	if sp < 2 || t[sp-1] != ':' || sp+1 >= len(t) {
+		return -1
+	}
+	for _, c := range t[:sp-1] {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return -1
+		}
+	}
+	return ind
 }

@@ -35,6 +35,10 @@ func TestDecodeShapes(t *testing.T) {
 		{"truncated list keeps earlier items", `{"kind":"List","items":[{"kind":"Pod","metadata":{"name":"a"}},{"kind":"Pod","metadata":{"na`, []string{"Pod"}, []int{1}, 1},
 		{"wrong field type is read around", `{"kind":"Namespace","metadata":{"name":"a","finalizers":"kubernetes","deletionTimestamp":"2026-01-01T00:00:00Z"}}`, []string{"Namespace"}, []int{1}, 1},
 		{"not JSON", `hello`, nil, nil, 1},
+		// argoproj/argo-cd#7860: a Namespace cut after its first condition is read as far as it goes
+		{"truncated object read as far as it goes", "{\n \"apiVersion\": \"v1\",\n \"kind\": \"Namespace\",\n \"metadata\": {\"name\": \"argocd\", \"deletionTimestamp\": \"2021-12-05T21:55:36Z\"},\n \"spec\": {\"finalizers\": [\"kubernetes\"]},\n \"status\": {\"conditions\": [{\"status\": \"False\", \"type\": \"NamespaceDeletionDiscoveryFailure\"},\n", []string{"Namespace"}, []int{1}, 1},
+		{"truncated inside a string", `{"kind":"Namespace","metadata":{"name":"a","finalizers":["x"]},"status":{"phase":"Termin`, []string{"Namespace"}, []int{1}, 1},
+		{"list cut before its items", `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1"`, nil, nil, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,5 +146,44 @@ func TestPodClaims(t *testing.T) {
 				t.Errorf("claims %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestTruncatedObject: what a cut Namespace shows (its name, deletionTimestamp,
+// finalizers, the conditions before the cut) is read, with a warning at its line;
+// the condition the cut is inside is not.
+func TestTruncatedObject(t *testing.T) {
+	in := "{\n \"apiVersion\": \"v1\",\n \"kind\": \"Namespace\",\n \"metadata\": {\"name\": \"argocd\", \"deletionTimestamp\": \"2021-12-05T21:55:36Z\"},\n" +
+		" \"spec\": {\"finalizers\": [\"kubernetes\"]},\n \"status\": {\"conditions\": [{\"status\": \"False\", \"type\": \"NamespaceDeletionDiscoveryFailure\"},\n {\"status\": \"Tr"
+	objs, warns := decodeString(t, in)
+	if len(objs) != 1 {
+		t.Fatalf("%d objects", len(objs))
+	}
+	o := objs[0]
+	if o.Name != "argocd" || o.DeletionTimestamp.IsZero() || len(o.SpecFinalizers) != 1 || len(o.Conditions) != 1 || o.Source.Line != 1 {
+		t.Fatalf("%s: deleted %v, spec.finalizers %v, conditions %+v", o.Ref(), o.DeletionTimestamp, o.SpecFinalizers, o.Conditions)
+	}
+	if len(warns) != 1 || warns[0].Line != 1 || !strings.Contains(warns[0].Message, "read as far as it goes") {
+		t.Fatalf("warnings %v", warns)
+	}
+}
+
+// TestTruncatedObjectName: an object cut before metadata.name (kubectl sorts the keys)
+// takes its name from what the API server or kubectl apply wrote of it: the
+// kubernetes.io/metadata.name label of a Namespace, the last-applied-configuration.
+func TestTruncatedObjectName(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"apiVersion":"v1","kind":"Namespace","metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"annotations\":{},\"name\":\"fleet-system\"}}\n"},"deletionTimestamp":"2021-01-11T08:41:43Z","finalizers":["controller.cattle.io/namespace-auth"],"labels":{"a":"b",`, "fleet-system"},
+		{`{"apiVersion":"v1","kind":"Namespace","metadata":{"deletionTimestamp":"2021-01-11T08:41:43Z","labels":{"kubernetes.io/metadata.name":"team-a"},"nam`, "team-a"},
+		{`{"apiVersion":"v1","kind":"Namespace","metadata":{"annotations":{"kubectl.kubernetes.io/last-applied-configuration":"{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"other\"}}"},"labels":{"a":"b",`, ""},
+	} {
+		objs, _ := decodeString(t, c.in)
+		got := ""
+		if len(objs) == 1 {
+			got = objs[0].Name
+		}
+		if got != c.want || len(objs) > 1 {
+			t.Errorf("%d objects, name %q; want %q: %s", len(objs), got, c.want, c.in)
+		}
 	}
 }

@@ -116,8 +116,12 @@ func FuzzDecodeJSON(f *testing.F) {
 		if len(part) > len(full) {
 			t.Fatalf("truncated input yields %d objects, the full one %d", len(part), len(full))
 		}
+		closed := false // the last object, which the cut is inside, read as far as it goes
+		for _, w := range pw {
+			closed = closed || w.Message == truncatedMsg
+		}
 		for i := range part {
-			if part[i] != full[i] {
+			if part[i] != full[i] && !(closed && i == len(part)-1) {
 				t.Fatalf("object %d differs after truncation at %d: %s vs %s", i, cut, part[i], full[i])
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
@@ -167,7 +168,14 @@ func safeDecodeJSONItem(it item, path string, opts Options, warn warner, d *item
 			warn.Add(path, it.line, "%s; this object is skipped", diag.InternalErrorText(r))
 		}
 	}()
-	return decodeJSONItem(it, path, opts, warn, d)
+	o = decodeJSONItem(it, path, opts, warn, d)
+	if o != nil && it.truncated && o.Name == "" {
+		o.Name, o.Namespace = nameOfCut(it.raw, o.Kind, o.Namespace)
+	}
+	if o != nil && it.truncated && (o.Name == "" || strings.HasSuffix(o.Kind, "List")) {
+		return nil // cut before its name (or a list cut before its items): nothing it says can be placed
+	}
+	return o
 }
 
 // splitError reports the splitter's final error (nothing at a clean end).
@@ -176,7 +184,9 @@ func splitError(err error, line int, path string, warn warner) {
 		return
 	}
 	var se *errSplit
-	if errors.As(err, &se) {
+	if errors.As(err, &se) && se.msg == truncatedMsg {
+		warn.Add(path, se.line, "%s", se.msg)
+	} else if errors.As(err, &se) {
 		warn.Add(path, se.line, "%s; objects before it were read", se.msg)
 	} else {
 		warn.Add(path, line, "read error: %v", err)

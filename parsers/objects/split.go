@@ -28,6 +28,9 @@ type jsonSplitter struct {
 	err  error
 
 	maxValue int // values larger than this are skipped with an error
+	// pending is the error next returns after handing out an object the input ends
+	// inside, read as far as it goes (closeTruncated)
+	pending error
 }
 
 // item is one object found by the splitter.
@@ -39,6 +42,8 @@ type item struct {
 	// internal: an item of a list of Kubernetes' internal types (kubectl 1.13's
 	// cluster-info dump: "Items", metadata inlined, "Spec"/"Status"); see externalize.
 	internal bool
+	// truncated: the input ends inside the object; raw is what it holds, closed
+	truncated bool
 }
 
 // errSplit reports malformed input with its line.
@@ -294,6 +299,9 @@ func (s *jsonSplitter) readString() (string, bool) {
 // next returns the next object, or io.EOF. Malformed input returns an *errSplit after
 // which the splitter stops (the caller warns and keeps what it already has).
 func (s *jsonSplitter) next(st *splitState) (item, error) {
+	if s.pending != nil {
+		return item{}, s.pending
+	}
 	for {
 		c := s.peek()
 		if c == 0 {
@@ -394,8 +402,9 @@ func (s *jsonSplitter) collect(st *splitState, c byte) (item, error) {
 	}
 	line := s.line
 	s.keep = s.pos
-	if err := s.skipKeptValue(line); err != nil {
-		return item{}, err
+	if it, err := s.skipKeptValue(line); err != nil || it.truncated {
+		it.listKind, it.listAPIVer, it.internal = st.listKind, st.listAPIVersion, st.internal
+		return it, err
 	}
 	raw := s.buf[s.keep:s.pos]
 	s.keep = -1
@@ -413,6 +422,9 @@ func (s *jsonSplitter) topObject(st *splitState) (item, error) {
 	for {
 		c := s.peek()
 		if c == 0 {
+			if it, ok := s.closeKept(line); ok {
+				return it, nil
+			}
 			s.keep = -1
 			return item{}, &errSplit{line, "input ends inside an object (truncated file?)"}
 		}
@@ -454,23 +466,43 @@ func (s *jsonSplitter) topObject(st *splitState) (item, error) {
 			st.inList = true
 			return s.next(st)
 		}
-		if err := s.skipKeptValue(line); err != nil {
-			return item{}, err
+		if it, err := s.skipKeptValue(line); err != nil || it.truncated {
+			return it, err
 		}
 	}
 }
 
+// closeKept hands out the kept bytes, which the input ends inside, closed
+// (closeTruncated); later calls of next return the truncation warning.
+func (s *jsonSplitter) closeKept(line int) (item, bool) {
+	if s.keep < 0 || s.err != nil {
+		return item{}, false
+	}
+	raw := closeTruncated(s.buf[s.keep:])
+	s.keep = -1
+	if raw == nil {
+		return item{}, false
+	}
+	s.pending = &errSplit{line, truncatedMsg}
+	return item{raw: raw, line: line, truncated: true}, true
+}
+
 // skipKeptValue skips a value inside the object being kept (started at line); on
 // failure it releases the kept bytes and says where the object began.
-func (s *jsonSplitter) skipKeptValue(line int) error {
+// When the input ends inside the value, the object is handed out closed (a truncated
+// item, closeKept) if anything of it can be kept.
+func (s *jsonSplitter) skipKeptValue(line int) (item, error) {
 	ok, err := s.skipValue()
 	if err == nil && !ok {
+		if it, closed := s.closeKept(line); closed {
+			return it, nil
+		}
 		err = &errSplit{line, "input ends inside an object (truncated file?)"}
 	}
 	if err != nil {
 		s.keep = -1
 	}
-	return err
+	return item{}, err
 }
 
 // headString finds `"key": "value"` in the small head of a list object.

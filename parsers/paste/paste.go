@@ -20,6 +20,7 @@
 package paste
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -31,6 +32,12 @@ type Options struct {
 	Continues func(Cut) bool
 	// KeepTabs keeps leading tabs (logs: klog's multi-line values are tab-indented).
 	KeepTabs bool
+	// JoinScalars joins a YAML value written over several lines (`message: >-` and
+	// its more-indented lines, a quoted value left open, a plain value whose lines
+	// go on indented deeper than its key) into one line `key: value`, folded as YAML
+	// folds it (lines joined by a space, quotes removed): the log reader then sees a
+	// condition message pasted without its object as the one message it is.
+	JoinScalars bool
 }
 
 // Lines repairs raw (the input split at newlines, CRs removed).
@@ -65,7 +72,131 @@ func Lines(raw []string, opts Options) (lines []string, orig []int) {
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
+	if opts.JoinScalars {
+		lines, orig = JoinScalars(lines, orig)
+	}
 	return lines, orig
+}
+
+// reYAMLKey is a YAML mapping line: its indentation, an optional list dash, the key and
+// its value (empty for a nested block).
+var reYAMLKey = regexp.MustCompile(`^([ \t]*)(- +)?([A-Za-z][A-Za-z0-9_.-]*):(?:[ \t](.*))?$`)
+
+// maxScalarLines bounds the lines one value may be joined from.
+const maxScalarLines = 200
+
+// JoinScalars joins the multi-line YAML values of lines (Options.JoinScalars); orig[k]
+// is the input line of lines[k], and of each output line the line it starts on. A line is
+// joined to a value only when it is indented deeper than the value's key, as YAML
+// requires; a value whose continuation is not found is left as it is.
+func JoinScalars(lines []string, orig []int) ([]string, []int) {
+	var outL []string
+	var outO []int
+	changed := false
+	for i := 0; i < len(lines); i++ {
+		m := reYAMLKey.FindStringSubmatch(lines[i])
+		if m == nil {
+			if changed {
+				outL, outO = append(outL, lines[i]), append(outO, orig[i])
+			}
+			continue
+		}
+		keyCol := len(m[1]) + len(m[2])
+		val := strings.TrimSpace(m[4])
+		// (leading tabs count as indentation: a log's repair keeps them)
+		deeper := func(j int) bool {
+			return j < len(lines) && j-i <= maxScalarLines && strings.TrimSpace(lines[j]) != "" &&
+				len(lines[j])-len(strings.TrimLeft(lines[j], " \t")) > keyCol
+		}
+		// a quoted value goes on until its quote closes, at whatever indentation a
+		// paste left its lines (flattened to the margin)
+		inQuote := func(j int) bool {
+			return j < len(lines) && j-i <= maxScalarLines && strings.TrimSpace(lines[j]) != ""
+		}
+		var parts []string
+		j := i + 1
+		switch {
+		case val == ">" || val == ">-" || val == ">+" || val == "|" || val == "|-" || val == "|+":
+			for ; deeper(j); j++ {
+				parts = append(parts, strings.TrimSpace(lines[j]))
+			}
+			val = strings.Join(parts, " ")
+		case strings.HasPrefix(val, "'") || strings.HasPrefix(val, "\""):
+			q := val[0]
+			text := val
+			closed := quoteClosed(text, q)
+			for ; !closed && inQuote(j); j++ {
+				text += " " + strings.TrimSpace(lines[j])
+				closed = quoteClosed(text, q)
+			}
+			if !closed || j == i+1 {
+				j = i + 1 // left open (a cut paste), or on one line: as it is
+				break
+			}
+			val = unquote(text, q)
+			parts = []string{val}
+		case val != "" && !strings.HasPrefix(val, "#") && !strings.HasPrefix(val, "{") && !strings.HasPrefix(val, "["):
+			// a plain value: deeper lines that start no key or list item of their own
+			for ; deeper(j) && !reYAMLKey.MatchString(lines[j]) && !strings.HasPrefix(strings.TrimSpace(lines[j]), "- "); j++ {
+				parts = append(parts, strings.TrimSpace(lines[j]))
+			}
+			val = strings.Join(append([]string{val}, parts...), " ")
+		}
+		if len(parts) == 0 || j == i+1 {
+			if changed {
+				outL, outO = append(outL, lines[i]), append(outO, orig[i])
+			}
+			continue
+		}
+		if !changed {
+			outL, outO = append(outL, lines[:i]...), append(outO, orig[:i]...)
+			changed = true
+		}
+		outL = append(outL, m[1]+m[2]+m[3]+": "+val)
+		outO = append(outO, orig[i])
+		i = j - 1
+	}
+	if !changed {
+		return lines, orig
+	}
+	return outL, outO
+}
+
+// quoteClosed reports whether the quoted YAML scalar s (starting with q) ends.
+func quoteClosed(s string, q byte) bool {
+	for i := 1; i < len(s); i++ {
+		switch {
+		case q == '"' && s[i] == '\\':
+			i++
+		case s[i] == q && q == '\'' && i+1 < len(s) && s[i+1] == '\'':
+			i++ // '' is a quote inside
+		case s[i] == q:
+			return true
+		}
+	}
+	return false
+}
+
+// unquote returns the text of a quoted YAML scalar (what follows the closing quote, a
+// comment, is dropped).
+func unquote(s string, q byte) string {
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q == '"' && c == '\\' && i+1 < len(s):
+			i++
+			b.WriteByte(s[i])
+		case c == q && q == '\'' && i+1 < len(s) && s[i+1] == '\'':
+			i++
+			b.WriteByte('\'')
+		case c == q:
+			return b.String()
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // Identity reports whether Lines changed nothing but trailing spaces (orig is 1..n).
@@ -241,6 +372,9 @@ type quotes struct {
 	dq, sq bool
 	esc    bool
 	prev2  [2]byte // the last two bytes seen
+	// dump is the depth of the brackets of a Go %v dump left open (`&{map[...`, the
+	// API server's rendering of an object in an error): its rest is on the next lines
+	dump int
 }
 
 func (q *quotes) feed(s string) {
@@ -257,12 +391,19 @@ func (q *quotes) feed(s string) {
 			q.sq = false // ('' inside: closed and opened again, the same parity)
 		case c == '\'' && !q.dq && q.prev2 == [2]byte{':', ' '}:
 			q.sq = true
+		case q.dq || q.sq:
+		case c == '{' && q.prev2[1] == '&':
+			q.dump++
+		case q.dump > 0 && (c == '{' || c == '['):
+			q.dump++
+		case q.dump > 0 && (c == '}' || c == ']'):
+			q.dump--
 		}
 		q.prev2 = [2]byte{q.prev2[1], c}
 	}
 }
 
-func (q *quotes) open() bool { return q.dq || q.sq }
+func (q *quotes) open() bool { return q.dq || q.sq || q.dump > 0 }
 
 // commonWidths are terminal widths people use; a single wrapped line at one of them is
 // taken for a wrap.
@@ -285,7 +426,12 @@ func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, 
 	var q quotes
 	q.feed(lines[0])
 	for i := range lines {
-		if i+1 < len(lines) && utf8.RuneCountInString(lines[i]) == w &&
+		// inside a YAML single-quoted value (kubectl folds long ones at spaces, near
+		// 80 columns) a line as wide as the widest is a fold as often as a cut: only a
+		// terminal's usual width says cut
+		// a Go dump left open goes on in the next line whatever the line's width (the
+		// paste's author shortened it, or the copy trimmed the space the cut fell on)
+		if i+1 < len(lines) && (utf8.RuneCountInString(lines[i]) == w && (!q.sq || commonWidths[w]) || q.dump > 0) &&
 			continuation(Cut{First: lines[first], Last: lines[i], Next: lines[i+1], Open: q.open()}) {
 			joins[i] = true
 			n++
@@ -293,7 +439,13 @@ func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, 
 			continue
 		}
 		if i+1 < len(lines) {
-			first, q = i+1, quotes{}
+			// a YAML single-quoted value goes on over indented lines (kubectl folds
+			// long ones): its quote is still open there, and a '"' inside it opens
+			// nothing
+			if !q.sq || indentOf(lines[i+1]) == 0 {
+				q = quotes{}
+			}
+			first = i + 1
 			q.feed(lines[i+1])
 		}
 	}

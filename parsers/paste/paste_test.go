@@ -70,7 +70,7 @@ func FuzzLines(f *testing.F) {
 	f.Add("| a | b |\n|---|---|\n\\_x ‘y’\u00a0", false)
 	f.Fuzz(func(t *testing.T, s string, wrap bool) {
 		raw := strings.Split(s, "\n")
-		opts := Options{KeepTabs: !wrap}
+		opts := Options{KeepTabs: !wrap, JoinScalars: wrap}
 		if wrap {
 			opts.Continues = always
 		}
@@ -91,4 +91,66 @@ func FuzzLines(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestJoinScalars: YAML values over several lines, as the real pastes have them
+// (kubevela#6688 `message: >-`, OLM#2909 a single-quoted value folded by kubectl,
+// gatekeeper#3058 with ” inside), become one line at the key's line; what is not
+// a multi-line value (a nested mapping, a list, a value left open by a cut) stays.
+func TestJoinScalars(t *testing.T) {
+	cases := []struct {
+		name string
+		in   string
+		want []string
+		orig []int
+	}{
+		{"folded block", "- type: NamespaceDeletionDiscoveryFailure\n  status: 'True'\n  message: >-\n    Discovery failed for some groups, 1 failing: unable to retrieve the\n    complete list of server APIs: cluster.core.oam.dev/v1alpha1: stale\n    GroupVersion discovery: cluster.core.oam.dev/v1alpha1\n- type: NamespaceDeletionContentFailure",
+			[]string{"- type: NamespaceDeletionDiscoveryFailure", "  status: 'True'", "  message: Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: cluster.core.oam.dev/v1alpha1: stale GroupVersion discovery: cluster.core.oam.dev/v1alpha1", "- type: NamespaceDeletionContentFailure"},
+			[]int{1, 2, 3, 7}},
+		{"single-quoted, folded by kubectl", "  - lastTransitionTime: \"2022-11-24T10:02:05Z\"\n    message: 'Discovery failed for some groups, 1 failing: unable to retrieve the\n      complete list of server APIs: packages.operators.coreos.com/v1: the server is\n      currently unable to handle the request'\n    reason: DiscoveryFailed",
+			[]string{"- lastTransitionTime: \"2022-11-24T10:02:05Z\"", "  message: Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: packages.operators.coreos.com/v1: the server is currently unable to handle the request", "  reason: DiscoveryFailed"},
+			[]int{1, 2, 5}},
+		{"'' inside", "    message: 'Failed to delete all resource types, 1 remaining: admission webhook\n      \"validation.gatekeeper.sh\" denied the request: config resource must have name\n      ''config'''",
+			[]string{"message: Failed to delete all resource types, 1 remaining: admission webhook \"validation.gatekeeper.sh\" denied the request: config resource must have name 'config'"},
+			[]int{1}},
+		{"quoted, flattened to the margin", "message: 'Failed to delete all resource types, 1 remaining: admission webhook\n\"validation.gatekeeper.sh\" denied the request\n''config'''\nreason: X",
+			[]string{"message: Failed to delete all resource types, 1 remaining: admission webhook \"validation.gatekeeper.sh\" denied the request 'config'", "reason: X"}, []int{1, 4}},
+		{"tab-indented", "\t\tmessage: >-\n\t\t\tDiscovery failed\n\t\t\tfor some groups", []string{"\t\tmessage: Discovery failed for some groups"}, []int{1}},
+		{"double-quoted with escapes", "message: \"a \\\"b\\\"\n  c\"", []string{"message: a \"b\" c"}, []int{1}},
+		{"plain value over lines", "message: Some resources are remaining: a.example.io has 1\n  resource instances\nreason: X", []string{"message: Some resources are remaining: a.example.io has 1 resource instances", "reason: X"}, []int{1, 3}},
+		{"nested mapping stays", "metadata:\n  name: x\n  labels:\n    a: b", []string{"metadata:", "  name: x", "  labels:", "    a: b"}, []int{1, 2, 3, 4}},
+		{"quote left open by a cut stays", "  message: 'Some resources are remaining: cephblockpools.ceph.rook.io has 1 resource", []string{"message: 'Some resources are remaining: cephblockpools.ceph.rook.io has 1 resource"}, []int{1}},
+		{"klog lines are no keys", "E1206 10:21:37.532210       1 namespace_controller.go:148] unable to retrieve\n    the complete list", []string{"E1206 10:21:37.532210       1 namespace_controller.go:148] unable to retrieve", "    the complete list"}, []int{1, 2}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, orig := Lines(strings.Split(c.in, "\n"), Options{JoinScalars: true, KeepTabs: true}) // tabs kept, as for logs
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") || len(orig) != len(c.orig) {
+				t.Fatalf("got %q %v,\nwant %q %v", got, orig, c.want, c.orig)
+			}
+			for i := range orig {
+				if orig[i] != c.orig[i] {
+					t.Fatalf("orig %v, want %v", orig, c.orig)
+				}
+			}
+		})
+	}
+}
+
+// TestGoDumpOverLines: cert-manager/cert-manager#1514 as published: kubectl's stderr
+// wrapped by the terminal at 153 columns mid-word, its first line one short (the copy
+// trimmed the space the cut fell on), its third shortened by the author's <snip>: the
+// object dump left open joins them into one line.
+func TestGoDumpOverLines(t *testing.T) {
+	in := `Error from server: conversion webhook for &{map[apiVersion:cert-manager.io/v1alpha2 kind:Certificate metadata:map[creationTimestamp:2020-04-09T17:23:46Z
+generation:1 name:ingress-tls namespace:development ownerReferences:[map[apiVersion:extensions/v1beta1 blockOwnerDeletion:true controller:true kind:Ingre
+ss name:ingress uid:42957329-135a-44e4-8823-e104a94d9e74]] uid:897ca221-698a-4ea0-94b9-e092932ac467] spec:map[dnsNames:[<snip>] is
+suerRef:map[group:cert-manager.io kind:ClusterIssuer name:letsencrypt-production] secretName:ingress-tls] status:map[conditions:[map[lastTransitionTime:2
+020-04-09T17:23:46Z message:Certificate does not exist reason:NotFound status:False type:Ready]]]]} failed: Post https://cert-manager-webhook.cert-manage
+r.svc:443/convert?timeout=30s: service "cert-manager-webhook" not found`
+	got, orig := Lines(strings.Split(in, "\n"), Options{Continues: always})
+	if len(got) != 1 || orig[0] != 1 || !strings.Contains(got[0], "] issuerRef:map[") || !strings.Contains(got[0], "kind:Ingress name:ingress") ||
+		!strings.HasSuffix(got[0], `https://cert-manager-webhook.cert-manager.svc:443/convert?timeout=30s: service "cert-manager-webhook" not found`) {
+		t.Fatalf("%d lines %v: %q", len(got), orig, got)
+	}
 }

@@ -1,6 +1,9 @@
 package text
 
 import (
+	"encoding/json"
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
+	"github.com/nsanalyze/nsanalyze/parsers/paste"
 	"regexp"
 	"strings"
 
@@ -30,8 +33,12 @@ func yamlStart(l string, c *Command) bool {
 	if reYAMLTop.MatchString(l) || strings.TrimSpace(l) == "---" {
 		return true
 	}
-	// after `-o yaml` any top-level key starts the document (`| grep -A` fragments)
-	return c != nil && c.Tool == "kubectl" && c.Output == "yaml" && reYAMLKey.MatchString(l)
+	// after `-o yaml` any top-level key starts the document (`| grep -A` fragments),
+	// and so does an indented one (`| tail -n40` starts inside metadata)
+	if c == nil || c.Tool != "kubectl" || c.Output != "yaml" {
+		return false
+	}
+	return reYAMLKey.MatchString(l) || indentOf(l) <= 8 && reYAMLKey.MatchString(strings.TrimLeft(l, " "))
 }
 
 // jsonBlock finds the end of the JSON value(s) starting at line i: where the brackets
@@ -112,6 +119,13 @@ func (p *parser) yamlBlock(i int) int {
 	for end > i && strings.TrimSpace(p.lines[end-1]) == "" {
 		end--
 	}
+	if indentOf(p.lines[i]) > 0 {
+		tailFragment(p.lines[i:end])
+	}
+	if q := openAtEnd(p.lines[i:end]); q != 0 && end > i {
+		// the paste ends inside a quoted value: what it holds up to the cut is kept
+		p.lines[end-1] += string(q)
+	}
 	if flattened(p.lines[i:end]) {
 		// indentation lost: restored from the object schema, line for line
 		copy(p.lines[i:end], reindent(p.lines[i:end]))
@@ -175,11 +189,31 @@ func (p *parser) decodeBlock(i, j int, yaml bool) {
 	r := strings.NewReader(b.String())
 	if yaml {
 		objects.DecodeYAML(r, p.path, opts, p.warn, emit)
+	} else if fixed, n := reescape(p.lines[i:j]); n > 0 {
+		// quotes inside strings lost their backslashes (Markdown ate them): the JSON as
+		// it is cannot be read; kubectl prints one member a line, so each line's string
+		// ends at its last quote
+		local := &diag.Sink{}
+		if objects.DecodeJSON(strings.NewReader(b.String()), p.path, opts, local, func(*objects.Object) {}) > 0 {
+			objects.DecodeJSON(r, p.path, opts, p.warn, emit)
+		} else {
+			var fb strings.Builder
+			fb.WriteString(strings.Repeat("\n", i))
+			for _, l := range fixed {
+				fb.WriteString(l)
+				fb.WriteByte('\n')
+			}
+			p.warn.Add(p.path, i+1, "%d strings hold quotes without their backslashes (Markdown ate them?): read with the quotes escaped", n)
+			objects.DecodeJSON(strings.NewReader(fb.String()), p.path, opts, p.warn, emit)
+		}
 	} else {
 		objects.DecodeJSON(r, p.path, opts, p.warn, emit)
 	}
 	if c != nil && c.Output != "" {
 		p.used = true
+	}
+	if yaml && len(p.res.Objects) == first {
+		p.looseBlock(i, j)
 	}
 	// a namespace list: `kubectl get ns -o yaml|json`, or a List holding the namespaces every cluster has
 	names := map[string]bool{}
@@ -208,3 +242,209 @@ func blockScalar(l string) bool {
 	}
 	return false
 }
+
+// looseBlock keeps the lines [i, j) of a YAML block that gave no object for the log
+// scan, each multi-line value joined into its first line (paste.JoinScalars).
+func (p *parser) looseBlock(i, j int) {
+	idx := make([]int, j-i)
+	for k := range idx {
+		idx[k] = i + k + 1
+	}
+	lines, at := paste.JoinScalars(append([]string(nil), p.lines[i:j]...), idx)
+	if p.loose == nil {
+		p.loose = map[int]string{}
+	}
+	for k, l := range lines {
+		if !p.stderr[at[k]] && p.logOut[at[k]] == nil {
+			p.loose[at[k]] = l
+		}
+	}
+}
+
+// reJSONMember is a line of pretty-printed JSON holding one string: `"key": "value",`
+// or an array's `"value",`.
+var reJSONMember = regexp.MustCompile(`^(\s*(?:"[^"\\]*"\s*:\s*)?)"(.*)"(\s*,?\s*)$`)
+
+// reescape returns the lines with the quotes inside each line's string escaped, and how
+// many lines needed it (0: the lines are returned as they are).
+func reescape(lines []string) ([]string, int) {
+	var out []string
+	n := 0
+	for k, l := range lines {
+		m := reJSONMember.FindStringSubmatch(l)
+		if m == nil || !bareQuote(m[2]) {
+			if out != nil {
+				out = append(out, l)
+			}
+			continue
+		}
+		if out == nil {
+			out = append([]string(nil), lines[:k]...)
+		}
+		var b strings.Builder
+		for x := 0; x < len(m[2]); x++ {
+			c := m[2][x]
+			if c == '\\' && x+1 < len(m[2]) {
+				b.WriteByte(c)
+				x++
+				b.WriteByte(m[2][x])
+				continue
+			}
+			if c == '"' {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+		}
+		out = append(out, m[1]+`"`+b.String()+`"`+m[3])
+		n++
+	}
+	if n == 0 {
+		return lines, 0
+	}
+	return out, n
+}
+
+// bareQuote reports a quote without a backslash before it.
+func bareQuote(s string) bool {
+	for x := 0; x < len(s); x++ {
+		switch s[x] {
+		case '\\':
+			x++
+		case '"':
+			return true
+		}
+	}
+	return false
+}
+
+// tailFragment makes YAML of a document whose start was cut (`-o yaml | tail -n40`
+// begins inside metadata): the indented lines before the first key at the margin,
+// whose parent key is gone, become keys at the margin (`key: value` lines, which the
+// decoder ignores there, except what the command names) or blank lines (the rest),
+// one line for one, so the lines stay the file's.
+func tailFragment(lines []string) {
+	for k, l := range lines {
+		if l == "" || indentOf(l) == 0 {
+			return
+		}
+		t := strings.TrimSpace(l)
+		if m := reFlatKey.FindStringSubmatch(t); m != nil && m[1] == "" && strings.TrimSpace(m[3]) != "" && quoteOpen(0, t) == 0 {
+			lines[k] = t
+		} else {
+			lines[k] = ""
+		}
+	}
+}
+
+// openAtEnd returns the quote a YAML block leaves open at its end (0: none).
+func openAtEnd(lines []string) byte {
+	var open byte
+	for _, l := range lines {
+		open = quoteOpen(open, strings.TrimSpace(l))
+	}
+	return open
+}
+
+// jsonTail reads the end of a `kubectl get namespace NAME -o json` cut at its start
+// (a `| tail`, a paste that begins inside status.conditions): indented members and
+// elements whose enclosing object is gone. The conditions it holds (each whole object
+// with a type and a status) and its phase become the Namespace NAME the command names.
+// It returns i when line i starts no such tail.
+func (p *parser) jsonTail(i int) int {
+	c := p.cmdFor()
+	t := strings.TrimSpace(p.lines[i])
+	if c == nil || c.Verb != "get" || c.Output != "json" || len(c.Names) != 1 ||
+		!(strings.HasPrefix(t, "{") || strings.HasPrefix(t, `"`) || strings.HasPrefix(t, "}") || strings.HasPrefix(t, "]")) {
+		return i
+	}
+	if indentOf(p.lines[i]) < 4 {
+		// at the margin (or its indentation flattened): a tail only when what opens
+		// it is no object of its own (an object starts with apiVersion or kind)
+		if t != "{" {
+			return i
+		}
+		for k := i + 1; k < len(p.lines) && k <= i+3; k++ {
+			if m := strings.TrimSpace(p.lines[k]); strings.HasPrefix(m, `"apiVersion"`) || strings.HasPrefix(m, `"kind"`) || strings.HasPrefix(m, `"items"`) {
+				return i
+			}
+		}
+	}
+	if r, ok := resources.Lookup(c.Resource); !ok || r.Kind != "Namespace" {
+		return i
+	}
+	j := i
+	for ; j < len(p.lines); j++ {
+		l := p.lines[j]
+		if strings.TrimSpace(l) == "" || parseCommand(l, j+1) != nil || stderrLine(strings.TrimLeft(l, " ")) {
+			break
+		}
+	}
+	var conds []any
+	var condLines []int
+	phase := ""
+	// whole objects at the fragment's outermost level: the conditions
+	depth, start := 0, -1
+	inStr, esc := false, false
+	var obj strings.Builder
+	for k := i; k < j; k++ {
+		l := p.lines[k]
+		if m := rePhaseMember.FindStringSubmatch(l); m != nil && depth <= 0 {
+			phase = m[1]
+		}
+		for x := 0; x < len(l); x++ {
+			ch := l[x]
+			switch {
+			case esc:
+				esc = false
+			case inStr && ch == '\\':
+				esc = true
+			case ch == '"':
+				inStr = !inStr
+			case inStr:
+			case ch == '{':
+				if depth <= 0 {
+					depth, start = 0, k
+					obj.Reset()
+				}
+				depth++
+			case ch == '}':
+				depth--
+				if depth == 0 && start >= 0 {
+					obj.WriteString(l[:x+1])
+					var m map[string]any
+					if json.Unmarshal([]byte(obj.String()), &m) == nil {
+						if ty, ok := m["type"].(string); ok && ty != "" {
+							if _, ok := m["status"].(string); ok {
+								conds = append(conds, m)
+								condLines = append(condLines, start+1)
+							}
+						}
+					}
+					start = -1
+				}
+			}
+		}
+		if start >= 0 {
+			obj.WriteString(l)
+			obj.WriteByte('\n')
+		}
+	}
+	if len(conds) == 0 && phase == "" {
+		return i
+	}
+	status := map[string]any{}
+	if len(conds) > 0 {
+		status["conditions"] = conds
+	}
+	if phase != "" {
+		status["phase"] = phase
+	}
+	p.warn.Add(p.path, i+1, "the output of %q starts inside the object (its start was cut): its conditions and phase are read", c.Text)
+	p.add(synth{line: i + 1, obj: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": c.Names[0]},
+		"status": status}, condLines: condLines})
+	p.used = true
+	return j
+}
+
+// rePhaseMember is status.phase in kubectl's JSON.
+var rePhaseMember = regexp.MustCompile(`^\s*"phase":\s*"([A-Za-z]+)"`)

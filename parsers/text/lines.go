@@ -10,7 +10,7 @@ import (
 var (
 	// a shell prompt: "$ ", "# ", "> ", "› ", "% ", "❯ ", "user@host:~$ ",
 	// "[root@node1 tmp]# ", "PS C:\> ", "➜  dir ", and redacted: "{USER}@<host>:~$ "
-	rePrompt = regexp.MustCompile(`^\s*(?:(?:\[[^\]]{1,80}\]|\([^)]{1,40}\)\s?[\w.@~:/\\{}<>-]{0,80}|[\w.@~:/\\{}<>-]{0,80})\s?[$#%>›❯»]|➜\s+\S*|PS [^>]{0,80}>)\s+`)
+	rePrompt = regexp.MustCompile(`^\s*(?:(?:\[[^\]]{1,80}\]|\([^)]{1,40}\)\s?[\w.@~:/\\{}<>-]{0,80}|[\w.@~:/\\{}<>-]{0,80})\s?[$#%>›❯»]|(?:➜\s+)?(?:[\w.~/-]{1,80}\s+)?git:\([^)\s]{1,80}\)(?:\s*✗)?|➜\s+\S*|PS [^>]{0,80}>)\s+`)
 	// an RFC 3339 time before a prompt
 	reStamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)\s+`)
 	// kubectl / oc after the prompt (sudo, microk8s, k3s and k0s wrappers allowed)
@@ -69,6 +69,7 @@ func parseCommand(line string, n int) *Command {
 	if rest == "" || len(rest) > 4096 {
 		return nil
 	}
+	rest = unemphasize(rest)
 	m := reKube.FindStringSubmatch(rest)
 	if m == nil {
 		if !prompted {
@@ -387,4 +388,24 @@ func shellFields(s string) []string {
 		out = append(out, b.String())
 	}
 	return out
+}
+
+// unemphasize removes the Markdown around a command written as prose: bold or italic
+// markers on both sides (`# ***kubectl get ns x -o yaml***`, a heading), or backticks
+// left open (“ `kubectl delete ns x “, an inline code span whose end went to the next
+// line).
+func unemphasize(s string) string {
+	lead := len(s) - len(strings.TrimLeft(s, "*_`"))
+	if lead == 0 {
+		return s
+	}
+	mark := s[:lead]
+	inner := strings.TrimSpace(s[lead:])
+	if strings.Trim(mark, "`") == "" {
+		return strings.TrimSpace(strings.TrimRight(inner, "`"))
+	}
+	if strings.HasSuffix(inner, mark) {
+		return strings.TrimSpace(strings.TrimSuffix(inner, mark))
+	}
+	return s
 }

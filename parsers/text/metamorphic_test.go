@@ -72,8 +72,6 @@ func digest(r *Result) []string {
 var textKept = map[string]map[string]string{
 	"collapse-spaces": {"k8s-106218-describe-ns.txt": "its condition's Reason is two words (\"example reason\", kubectl's own test data; " +
 		"real reasons are one CamelCase word): once the padding is collapsed, where the Reason ends and the Message begins is lost"},
-	"md-backslash": {"realworld-curl-finalize.txt": "a JSON string holding escaped quotes (the cattle.io/status annotation holds JSON): " +
-		"with the backslashes gone its inner quotes cannot be told from its end, so the object is not valid JSON"},
 }
 
 // TestMetamorphic runs every paste of testdata through every transformation tickets

@@ -47,6 +47,11 @@ func Sniff(head []byte) bool {
 			} else {
 				logLike++
 			}
+		case yamlObjectStart(lines, i):
+			// a Kubernetes object pasted as YAML in prose (after a Markdown heading,
+			// no prompt): the text reader reads it, whatever surrounds it
+			strong++
+			sig = true
 		case parseCommand(l, 0) != nil, stderrLine(l), headerColumns(l) != nil,
 			strings.HasPrefix(l, "Name:") && (len(l) == 5 || l[5] == ' ' || l[5] == '\t'),
 			reAPIServiceRow.MatchString(l), reNamespaceRow.MatchString(l):
@@ -95,4 +100,37 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// yamlObjectStart reports a YAML object's `apiVersion:` (or `kind:`) line at the margin
+// with the other key on the next non-blank line, as kubectl prints them, or a JSON
+// object's opening brace with both keys on its next lines.
+func yamlObjectStart(lines []string, i int) bool {
+	if strings.TrimSpace(lines[i]) == "{" {
+		// the same as JSON: `{` then "apiVersion" and "kind" (a dump pasted after a
+		// `cat`, which no prompt marks as a command)
+		keys := 0
+		for j := i + 1; j < len(lines) && j <= i+3; j++ {
+			t := strings.TrimSpace(lines[j])
+			if strings.HasPrefix(t, `"apiVersion":`) || strings.HasPrefix(t, `"kind":`) {
+				keys++
+			}
+		}
+		return keys == 2
+	}
+	other := ""
+	switch {
+	case strings.HasPrefix(lines[i], "apiVersion: "):
+		other = "kind: "
+	case strings.HasPrefix(lines[i], "kind: "):
+		other = "apiVersion: "
+	default:
+		return false
+	}
+	for j := i + 1; j < len(lines) && j <= i+2; j++ {
+		if t := strings.TrimSpace(lines[j]); t != "" {
+			return strings.HasPrefix(lines[j], other)
+		}
+	}
+	return false
 }

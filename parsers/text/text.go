@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 	"github.com/nsanalyze/nsanalyze/parsers/resources"
@@ -93,7 +94,11 @@ type parser struct {
 	used   bool     // cmd's table was read: a later table without a prompt is another command's
 	stderr map[int]bool
 	logOut map[int]*Command
-	synth  []synth
+	// loose are YAML blocks that are no object (a `status:` block or a list of
+	// conditions pasted without the object): each multi-line value joined, by line,
+	// for the log scan (a discovery failure they quote is a cluster-wide finding)
+	loose map[int]string
+	synth []synth
 }
 
 // Parse reads one text file (path is its bundle-relative name). Problems become
@@ -171,6 +176,10 @@ func (p *parser) run() {
 		}
 		if strings.HasPrefix(l, "Name:") {
 			i = p.describe(i)
+			continue
+		}
+		if j := p.jsonTail(i); j > i {
+			i = j
 			continue
 		}
 		if jsonStart(t) && len(l)-len(strings.TrimLeft(l, " ")) < 4 {
@@ -819,6 +828,16 @@ func (p *parser) emit(o *objects.Object) {
 	if o.Kind == "Project" && (o.APIVersion == "" || strings.HasPrefix(o.APIVersion, "project.openshift.io/") || o.APIVersion == "v1") {
 		o.Kind, o.APIVersion = "Namespace", "v1"
 	}
+	if o.Kind == "Namespace" {
+		for i := range o.Conditions {
+			c := &o.Conditions[i]
+			// cut before its type and status (kubectl prints them after the message):
+			// the namespace deleter writes each message under one type and status
+			if t, st, ok := kubemsg.NamespaceConditionOfMessage(c.Message); ok && c.Type == "" && (c.Status == "" || c.Status == st) {
+				c.Type, c.Status = t, st
+			}
+		}
+	}
 	if o.Kind == "Namespace" && o.Phase == "" && deletionConditions(o) {
 		// the paste cut status.phase (`| grep -A8 status`, "..." before the
 		// Conditions): the namespace controller writes these conditions only while it
@@ -842,13 +861,15 @@ func deletionConditions(o *objects.Object) bool {
 // scanLog reads the stderr lines, and pasted `kubectl logs` output, with the log
 // parser; the other lines are blanked so that line numbers stay those of the file.
 func (p *parser) scanLog(data []byte) {
-	if len(p.stderr) == 0 && len(p.logOut) == 0 {
+	if len(p.stderr) == 0 && len(p.logOut) == 0 && len(p.loose) == 0 {
 		return
 	}
 	var buf bytes.Buffer
 	for i, l := range p.lines {
 		if p.stderr[i+1] || p.logOut[i+1] != nil {
 			buf.WriteString(l)
+		} else if t, ok := p.loose[i+1]; ok {
+			buf.WriteString(t)
 		}
 		if i < len(p.lines)-1 {
 			buf.WriteByte('\n')

@@ -238,6 +238,12 @@ func TestSniff(t *testing.T) {
 		{"2026-03-12T10:11:12.123Z stdout F hello\n$ kubectl get ns\n", false},
 		{"Mar 12 10:11:12 node1 kubelet[123]: E0312 10:11:12.1 123 kubelet.go:1] x\n", false},
 		{"just some words\n", false},
+		// YAML after a Markdown heading (aws/containers-roadmap#1006), with or without the command in it
+		{"# ***kubectl get ns metrics -o yaml***\n\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: metrics\n", true},
+		{"The namespace:\n\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: metrics\n", true},
+		{"apiVersion: v1 is what it says\nand nothing else\n", false},
+		// a JSON dump after `cat` (no prompt), indentation flattened (kubernetes/kubernetes#64002)
+		{"cat fleet-system.json\n{\n\"apiVersion\": \"v1\",\n\"kind\": \"Namespace\",\n\"metadata\": {\n", true},
 		{"", false},
 	}
 	for _, c := range cases {

@@ -74,7 +74,32 @@ func findDenials(p *analyzer.Pass) (out []*denial, ev []analyzer.Evidence) {
 	for _, e := range p.Index.NamespaceDeletionFailed[p.Namespace] {
 		add(kubemsg.ParseAdmissionDenials(e.Detail()), e)
 	}
+	if len(out) == 0 && p.Condition(kubemsg.CondContentFailure) == nil && len(p.Stuck) == 1 {
+		// a NamespaceDeletionContentFailure message pasted without its namespace (a
+		// loose `message:` fragment) belongs to the one namespace the bundle shows
+		// being deleted
+		for _, k := range p.LineKeys() {
+			if !strings.HasPrefix(k, "denied/") {
+				continue
+			}
+			for _, e := range p.Lines(k) {
+				if msg := looseContentFailure(e.Detail()); msg != "" {
+					add(kubemsg.ParseAdmissionDenials(msg), e)
+				}
+			}
+		}
+	}
 	return out, ev
+}
+
+// looseContentFailure returns the NamespaceDeletionContentFailure message a line holds
+// as a pasted condition (`message: Failed to delete all resource types, ...`), or "".
+func looseContentFailure(detail string) string {
+	msg := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(detail), "message:"))
+	if t, st, ok := kubemsg.NamespaceConditionOfMessage(msg); ok && t == kubemsg.CondContentFailure && st == "True" && msg != strings.TrimSpace(detail) {
+		return msg
+	}
+	return ""
 }
 
 // denialLinks builds the chain and summary of the denials found for a namespace.

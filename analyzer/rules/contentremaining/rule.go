@@ -82,6 +82,10 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		parts = append(parts, "deletes fail: "+f.Message)
 	}
 	cause.Summary = fmt.Sprintf("Objects remain without finalizers: %s.", strings.Join(parts, ", "))
+	if p.Condition(kubemsg.CondFinalizersRemaining) == nil {
+		// absent is not False: the bundle cannot say they carry none
+		cause.Summary = fmt.Sprintf("Objects remain: %s; whether they carry finalizers the bundle does not show (no %s condition).", strings.Join(parts, ", "), kubemsg.CondFinalizersRemaining)
+	}
 	terminatingPods(p, &cause, false)
 	return []analyzer.Cause{cause}, ""
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // Name is the cause type this rule reports.
@@ -216,9 +218,95 @@ func risks(ix *analyzer.Index, reported map[string]bool) []analyzer.Risk {
 				Fix:      ladder(nil, &cause)})
 		}
 	}
+	return append(out, lineRisks(ix, reported, out)...)
+}
+
+// lineRisks lists the conversion failures of lines that name no namespace being
+// deleted (kubectl's stderr on deleting a custom resource by hand, a controller's
+// log) for CRDs the bundle does not dump: the CRD's conversion webhook is broken, and
+// a namespace holding its objects would hang. The CRD is named <plural>.<group>, the
+// plural guessed from the kind as kubectl's RESTMapper guesses it
+// (k8s.io/apimachinery meta.UnsafeGuessKindToResource), and said to be guessed.
+func lineRisks(ix *analyzer.Index, reported map[string]bool, found []analyzer.Risk) []analyzer.Risk {
+	inNamespace := map[*logs.Entry]bool{}
+	covered := map[string]bool{} // group/version and kind a namespace's own evidence names: its cause says it
+	for _, ls := range ix.NamespaceDeletionFailed {
+		for _, e := range ls {
+			inNamespace[e] = true
+			if f, ok := kubemsg.ParseConversionFailure(e.Detail()); ok {
+				covered[f.GroupVersion+" "+f.Kind] = true
+			}
+		}
+	}
+	for _, ns := range ix.Namespaces {
+		for _, c := range ns.Conditions {
+			if f, ok := kubemsg.ParseConversionFailure(c.Message); ok && c.Status == "True" {
+				covered[f.GroupVersion+" "+f.Kind] = true
+			}
+		}
+	}
+	byCRD := map[string][]*logs.Entry{}
+	failure := map[string]kubemsg.ConversionFailure{}
+	var names []string
+	for _, e := range ix.RuleLines(Name, "") {
+		f, ok := kubemsg.ParseConversionFailure(e.Detail())
+		if !ok || inNamespace[e] || covered[f.GroupVersion+" "+f.Kind] || f.GroupVersion == "" || f.Kind == "" {
+			continue
+		}
+		gv, err := schema.ParseGroupVersion(f.GroupVersion)
+		if err != nil || gv.Group == "" {
+			continue
+		}
+		name := guessPlural(f.Kind) + "." + gv.Group
+		if _, seen := byCRD[name]; !seen {
+			names = append(names, name)
+			failure[name] = f
+		}
+		byCRD[name] = append(byCRD[name], e)
+	}
+	var out []analyzer.Risk
+	for _, name := range names {
+		f := failure[name]
+		known := reported["CustomResourceDefinition/"+name] || slices.ContainsFunc(found, func(r analyzer.Risk) bool { return r.Object == "CustomResourceDefinition/"+name })
+		for _, crd := range ix.ByKind["CustomResourceDefinition"] {
+			known = known || crd.CRD != nil && crd.CRD.Kind == f.Kind && crd.CRD.Group == kubemsg.GroupOf(f.GroupVersion)
+		}
+		if known {
+			continue // the CRD object (or a stuck namespace's cause) speaks for it
+		}
+		lines := byCRD[name]
+		analyzer.SortEntries(lines)
+		summary := fmt.Sprintf("The conversion webhook of %s (%s) fails (%s: %s, %s): listing or deleting these objects fails, so deleting a namespace that holds them will hang. "+
+			"The bundle has no CRD object for it: %s is the name kubectl would guess from the kind (collect: kubectl get crd -o json).",
+			f.Kind, f.GroupVersion, kubemsg.ClassifyError(f.Detail).Code, analyzer.Clip(f.Detail, 160), analyzer.LineSpan(lines), name)
+		if svc, ok := kubemsg.ParseCalledService(f.Detail); ok {
+			summary += fmt.Sprintf(" The call went to Service %s/%s.", svc.Namespace, svc.Name)
+		}
+		fix := []analyzer.RemediationStep{{Risk: analyzer.RiskSafe, Command: FindCRDCmd(f),
+			Why: fmt.Sprintf("Find the CRD of %s (this prints its name, conversion settings and stored versions, and changes nothing), then restore the conversion webhook's Service and pods (reinstall the operator that serves it).", f.Kind)}}
+		out = append(out, analyzer.Risk{Type: Name, Object: "CustomResourceDefinition/" + name, Summary: summary,
+			Evidence: analyzer.SampleLines(lines, 3), Fix: fix})
+	}
 	return out
 }
 
 func example(p *analyzer.Pass) analyzer.Cause {
 	return analyzer.Cause{Objects: []analyzer.ObjectRef{{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "RESOURCES.example.com"}}}
+}
+
+// guessPlural is the resource kubectl's RESTMapper guesses for a kind
+// (k8s.io/apimachinery v0.37 pkg/api/meta/restmapper.go UnsafeGuessKindToResource,
+// not imported: that package pulls in the whole runtime): lower case, then "es" after
+// an "s", "ies" for a final "y", else "s"; "endpoints" stays.
+func guessPlural(kind string) string {
+	s := strings.ToLower(kind)
+	switch {
+	case s == "" || strings.HasSuffix(s, "endpoints"):
+		return s
+	case strings.HasSuffix(s, "s"):
+		return s + "es"
+	case strings.HasSuffix(s, "y"):
+		return strings.TrimSuffix(s, "y") + "ies"
+	}
+	return s + "s"
 }

@@ -90,6 +90,9 @@ func runFinalizers(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		if why := p.ExplainedBy(claimedBy...); why != "" {
 			return nil, why
 		}
+		if c, ok := finalizersNotShown(p, condContent); ok {
+			return []analyzer.Cause{c}, ""
+		}
 		if c := p.Condition(kubemsg.CondFinalizersRemaining); c != nil {
 			return nil, analyzer.CondState(c) + " and no object of the namespace in the bundle has finalizers"
 		}
@@ -290,4 +293,50 @@ func example(p *analyzer.Pass) analyzer.Cause {
 	f := []string{"example.com/FINALIZER"}
 	return analyzer.Cause{Finalizers: f, Objects: []analyzer.ObjectRef{{APIVersion: "example.com/v1", Kind: "KIND", Namespace: p.Namespace, Name: "NAME",
 		Resource: "RESOURCES.example.com", Finalizers: f}}}
+}
+
+// finalizersNotShown reports the objects NamespaceContentRemaining counts after every
+// delete succeeded (NamespaceDeletionContentFailure False) when the bundle has no
+// NamespaceFinalizersRemaining condition (a paste cut before it; the namespace
+// controller writes both in the same pass, k8s.io/kubernetes
+// pkg/controller/namespace/deletion namespaced_resources_deleter.go). An object other
+// than a pod that is still listed after a successful DELETE is held by a finalizer:
+// only pods wait out a grace period. Absent is not False: which finalizers hold them
+// the bundle does not show, and the cause says so.
+func finalizersNotShown(p *analyzer.Pass, content *objects.Condition) (analyzer.Cause, bool) {
+	if content == nil || p.Condition(kubemsg.CondFinalizersRemaining) != nil {
+		return analyzer.Cause{}, false
+	}
+	failure := p.Condition(kubemsg.CondContentFailure)
+	if failure == nil || failure.Status != "False" {
+		return analyzer.Cause{}, false // the deletes may have failed: that is what holds them
+	}
+	var res, parts []string
+	for _, it := range kubemsg.ParseContentRemaining(content.Message) {
+		gr := it.GroupResource()
+		if gr == "pods" || p.ClaimedResource(gr) != "" {
+			continue
+		}
+		res = append(res, gr)
+		parts = append(parts, fmt.Sprintf("%d %s", it.Count, gr))
+	}
+	if len(res) == 0 {
+		return analyzer.Cause{}, false
+	}
+	c := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []analyzer.ObjectRef{},
+		Evidence: []analyzer.Evidence{analyzer.ConditionEvidence(p.Object, content), analyzer.ConditionEvidence(p.Object, failure)}}
+	for _, r := range res {
+		c.ClaimResource(r)
+	}
+	c.Summary = fmt.Sprintf("%s remain in the namespace although every delete succeeded (%s): objects that stay after a successful delete are held by finalizers (only pods wait out a grace period). "+
+		"Which finalizers, the bundle does not show: it has no %s condition (cut from the paste?) and dumps no object of %s with finalizers.",
+		strings.Join(parts, ", "), analyzer.CondState(failure), kubemsg.CondFinalizersRemaining, strings.Join(res, ", "))
+	c.Chain = []analyzer.Link{{Component: "objects of " + strings.Join(res, ", "), Fault: true,
+		Finding:  "still listed after the namespace controller deleted them: their finalizers are not removed",
+		Evidence: c.Evidence[:1],
+		Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.FindHoldersCmd(p.Namespace),
+			Why: "Lists the objects of the namespace that carry finalizers, with them (read-only): then restore the controller that owns each, or patch it off as the last step before /finalize."}}}
+	c.Notes = append(c.Notes, "collect: "+analyzer.Cmd("kubectl", "get", "namespace", p.Namespace, "-o", "json")+" (its NamespaceFinalizersRemaining condition names the finalizers)")
+	c.Correlation = "finalizers leave no log line at default verbosity; see the objects' deletionTimestamp"
+	return c, true
 }

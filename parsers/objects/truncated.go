@@ -1,0 +1,152 @@
+package objects
+
+import (
+	"encoding/json"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// A JSON document cut by the retrieval (a ticket's paste, a `| head`, a file copied
+// while it was written) still says what it says up to the cut: a Namespace cut inside
+// status.conditions has its name, deletionTimestamp and finalizers. closeTruncated
+// makes such a prefix valid JSON by dropping the value the cut left incomplete and
+// closing every object and array still open, so the decoder reads it as far as it goes.
+
+// truncatedMsg is the warning of an object read as far as the input goes.
+const truncatedMsg = "input ends inside an object (truncated file?): it is read as far as it goes, the objects before it whole"
+
+// closeTruncated returns raw (the start of a JSON object that the input ends inside)
+// cut after its last complete member or element and closed, or nil when nothing of it
+// can be kept. Two passes over raw: linear.
+func closeTruncated(raw []byte) []byte {
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil
+	}
+	// pass 1: the last place a cut leaves valid JSON once the open brackets are closed:
+	// right after an opening bracket, before a comma between members or elements, or
+	// right after a closing bracket
+	cut := -1
+	depth := 0
+	inStr, esc := false, false
+	var prev byte // the last byte outside strings and spaces
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		p := prev
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			prev = c
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			depth++
+			if depth > maxTruncatedDepth {
+				return nil
+			}
+			if p != ',' && p != '[' {
+				cut = i + 1 // a member's value opened (an element cut inside it is dropped whole)
+			}
+		case '}', ']':
+			depth--
+			if depth <= 0 {
+				return nil // not truncated after all (the splitter saw the end)
+			}
+			cut = i + 1
+		case ',':
+			cut = i
+		}
+	}
+	if cut <= 0 {
+		return nil
+	}
+	// pass 2: the brackets open at the cut
+	var stack []byte
+	inStr, esc = false, false
+	for i := 0; i < cut; i++ {
+		c := raw[i]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			stack = append(stack, c)
+		case '}', ']':
+			stack = stack[:len(stack)-1]
+		}
+	}
+	out := make([]byte, 0, cut+len(stack)+1)
+	out = append(out, raw[:cut]...)
+	for k := len(stack) - 1; k >= 0; k-- {
+		if stack[k] == '{' {
+			out = append(out, '}')
+		} else {
+			out = append(out, ']')
+		}
+	}
+	return out
+}
+
+// maxTruncatedDepth bounds the nesting closeTruncated restores (the decoder's own
+// nesting cap refuses deeper documents anyway).
+const maxTruncatedDepth = 10000
+
+// nameOfCut finds the name of an object cut before its metadata.name (kubectl sorts
+// the keys: annotations, finalizers and labels come first) where the API server or
+// kubectl wrote it elsewhere in the object: a Namespace's kubernetes.io/metadata.name
+// label (set by the API server to the name, 1.21+), or the object kubectl apply
+// recorded in the kubectl.kubernetes.io/last-applied-configuration annotation (apply
+// finds the object by that name). "" when neither is there.
+func nameOfCut(raw []byte, kind, namespace string) (string, string) {
+	var o struct {
+		Metadata struct {
+			Labels      map[string]string `json:"labels"`
+			Annotations map[string]string `json:"annotations"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(raw, &o) != nil {
+		return "", namespace
+	}
+	if n := o.Metadata.Labels["kubernetes.io/metadata.name"]; kind == "Namespace" && len(validation.IsDNS1123Label(n)) == 0 {
+		return n, namespace
+	}
+	var applied struct {
+		Kind     string `json:"kind"`
+		Metadata struct {
+			Name      string `json:"name"`
+			Namespace string `json:"namespace"`
+		} `json:"metadata"`
+	}
+	la := o.Metadata.Annotations["kubectl.kubernetes.io/last-applied-configuration"]
+	// the first JSON value of it: what follows (kubectl's "\n", an "n" once Markdown ate
+	// the backslash) is not the object
+	if la == "" || json.NewDecoder(strings.NewReader(la)).Decode(&applied) != nil || applied.Kind != kind || applied.Metadata.Name == "" ||
+		len(validation.IsDNS1123Subdomain(applied.Metadata.Name)) > 0 {
+		return "", namespace
+	}
+	if namespace == "" {
+		namespace = applied.Metadata.Namespace
+	}
+	return applied.Metadata.Name, namespace
+}
