@@ -7,7 +7,9 @@
 //     and describe only need the order of indentation, which this keeps);
 //   - frames: box-drawing borders (k9s panes, `│ … │`) and Markdown table pipes are
 //     stripped, border-only lines, Markdown code fences and blockquote markers dropped;
-//     Markdown backslash escapes (`\_`, `\*`, `\[`) are undone;
+//     Markdown backslash escapes (`\_`, `\*`, `\[`) are undone; the delimiter of an
+//     inline code span that runs over lines (a line's one unpaired backtick at its
+//     start or end, a line of backticks only) is dropped;
 //   - elisions: a line that only says something was cut (`...`, `…`, `[...]`,
 //     `<snip>`, `(truncated)`) is dropped, so the block around it reads on;
 //   - indentation: what every line was shifted by (a Markdown code block) is removed;
@@ -70,7 +72,7 @@ func Lines(raw []string, opts Options) (lines []string, orig []int) {
 		lines = dedent(lines)
 	}
 	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " \t")
+		lines[i] = unspan(strings.TrimRight(l, " \t"))
 	}
 	if opts.JoinScalars {
 		lines, orig = JoinScalars(lines, orig)
@@ -303,6 +305,9 @@ func unframe(l string) (string, bool) {
 	if onlyRule(t) {
 		return "", false
 	}
+	if strings.Trim(t, "`") == "" {
+		return "", false // an inline code span opened or closed on a line of its own
+	}
 	if r, _ := utf8.DecodeRuneInString(t); strings.ContainsRune("┌┐└┘╭╮╰╯╔╗╚╝┏┓┗┛", r) {
 		return "", false // a frame's top or bottom, with its title ("┌── Describe(ns/x) ──┐")
 	}
@@ -324,6 +329,23 @@ func unframe(l string) (string, bool) {
 		return strings.Join(cells, "   "), true
 	}
 	return l, true
+}
+
+// unspan drops the one delimiter of an inline code span that runs over several lines (its
+// other end is on another line): a line's unpaired backtick at its start or its end
+// (Kubernetes' messages hold none). It runs after the terminal-wrap repair, which
+// measures the lines as they were copied.
+func unspan(l string) string {
+	if strings.Count(l, "`")%2 == 0 {
+		return l
+	}
+	if strings.HasSuffix(l, "`") {
+		return l[:len(l)-1]
+	}
+	if i := strings.IndexByte(l, '`'); strings.TrimSpace(l[:i]) == "" {
+		return l[:i] + l[i+1:]
+	}
+	return l
 }
 
 // onlyRule reports a line made of border characters only: box drawing, or the ASCII

@@ -29,6 +29,10 @@ func TestLines(t *testing.T) {
 		{"a prompt alone stays", "> kubectl get ns", never, []string{"> kubectl get ns"}, []int{1}},
 		{"smart quotes, NBSP, Markdown escapes", "message: ‘Discovery failed’\u00a0\u00a0x \\_y\\_ “z”", never, []string{"message: 'Discovery failed'  x _y_ \"z\""}, []int{1}},
 		{"shifted, leading tabs", "    a:\n    \tb: c", never, []string{"a:", "  b: c"}, []int{1, 2}},
+		{"inline code over lines (kubescape stderr)", "`\nE0104 13:08:04.033120    4900 memcache.go:121] couldn't get resource list for spdx.softwarecomposition.kubescape.io/v1beta1: the server is currently unable to handle the request`", never,
+			[]string{"E0104 13:08:04.033120    4900 memcache.go:121] couldn't get resource list for spdx.softwarecomposition.kubescape.io/v1beta1: the server is currently unable to handle the request"}, []int{2}},
+		{"inline code opened at a line's start", "`kubectl delete ns x\nError from server (Conflict): x`", never, []string{"kubectl delete ns x", "Error from server (Conflict): x"}, []int{1, 2}},
+		{"paired backticks stay", "run `kubectl get ns` then", never, []string{"run `kubectl get ns` then"}, []int{1}},
 		{"markdown table", "| NAME | STATUS |\n|------|--------|\n| x | Terminating |", never, []string{"NAME   STATUS", "x   Terminating"}, []int{1, 3}},
 	}
 	for _, c := range cases {
