@@ -2,6 +2,7 @@ package objects
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -23,33 +24,35 @@ func closeTruncated(raw []byte) []byte {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil
 	}
+	// only the JSON before the first byte that cannot continue it: what follows a syntax
+	// error is not a cut the retrieval made, and would leave no cut valid (one scan, into
+	// an empty struct: nothing is allocated for the values)
+	var none struct{}
+	var se *json.SyntaxError
+	if err := json.Unmarshal(raw, &none); errors.As(err, &se) && se.Offset > 0 && se.Offset < int64(len(raw)) {
+		raw = raw[:se.Offset-1]
+	}
 	// pass 1: the last place a cut leaves valid JSON once the open brackets are closed:
 	// right after an opening bracket, before a comma between members or elements, or
 	// right after a closing bracket
 	cut := -1
 	depth := 0
-	inStr, esc := false, false
+	var str JSONString
 	var prev byte // the last byte outside strings and spaces
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
-		if inStr {
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
+		if str.In {
+			str.Feed(c)
 			continue
 		}
 		p := prev
 		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
 			prev = c
 		}
+		if str.Feed(c) {
+			continue // an opening quote
+		}
 		switch c {
-		case '"':
-			inStr = true
 		case '{', '[':
 			depth++
 			if depth > maxTruncatedDepth {
@@ -73,23 +76,13 @@ func closeTruncated(raw []byte) []byte {
 	}
 	// pass 2: the brackets open at the cut
 	var stack []byte
-	inStr, esc = false, false
+	str = JSONString{}
 	for i := 0; i < cut; i++ {
 		c := raw[i]
-		if inStr {
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
+		if str.Feed(c) {
 			continue
 		}
 		switch c {
-		case '"':
-			inStr = true
 		case '{', '[':
 			stack = append(stack, c)
 		case '}', ']':
@@ -149,4 +142,24 @@ func nameOfCut(raw []byte, kind, namespace string) (string, string) {
 		namespace = applied.Metadata.Namespace
 	}
 	return applied.Metadata.Name, namespace
+}
+
+// JSONString follows, byte by byte, whether JSON text is inside a string literal (the
+// text readers' bracket counting skips what it holds).
+type JSONString struct{ In, esc bool }
+
+// Feed takes the next byte and reports whether it belongs to a string literal (its
+// quotes and escapes included), so the caller skips it.
+func (s *JSONString) Feed(c byte) bool {
+	switch {
+	case s.esc:
+		s.esc = false
+	case s.In && c == '\\':
+		s.esc = true
+	case c == '"':
+		s.In = !s.In
+	default:
+		return s.In
+	}
+	return true
 }

@@ -44,32 +44,26 @@ func yamlStart(l string, c *Command) bool {
 // jsonBlock finds the end of the JSON value(s) starting at line i: where the brackets
 // close, or the next command line of a truncated paste.
 func (p *parser) jsonBlock(i int) int {
-	depth, inStr, esc := 0, false, false
+	depth := 0
+	var str objects.JSONString
 	j := i
 	for ; j < len(p.lines); j++ {
 		l := p.lines[j]
-		if j > i && depth > 0 && !inStr {
+		if j > i && depth > 0 && !str.In {
 			if c := parseCommand(l, j+1); c != nil && c.Tool == "kubectl" {
 				break
 			}
 		}
 		for k := 0; k < len(l); k++ {
-			ch := l[k]
-			switch {
-			case esc:
-				esc = false
-			case inStr && ch == '\\':
-				esc = true
-			case ch == '"':
-				inStr = !inStr
-			case inStr:
+			switch ch := l[k]; {
+			case str.Feed(ch):
 			case ch == '{' || ch == '[':
 				depth++
 			case ch == '}' || ch == ']':
 				depth--
 			}
 		}
-		if depth <= 0 && !inStr {
+		if depth <= 0 && !str.In {
 			j++
 			// concatenated documents: another value right after this one
 			if j < len(p.lines) && jsonStart(strings.TrimSpace(p.lines[j])) {
@@ -384,7 +378,7 @@ func (p *parser) jsonTail(i int) int {
 	phase := ""
 	// whole objects at the fragment's outermost level: the conditions
 	depth, start := 0, -1
-	inStr, esc := false, false
+	var str objects.JSONString
 	var obj strings.Builder
 	for k := i; k < j; k++ {
 		l := p.lines[k]
@@ -394,13 +388,7 @@ func (p *parser) jsonTail(i int) int {
 		for x := 0; x < len(l); x++ {
 			ch := l[x]
 			switch {
-			case esc:
-				esc = false
-			case inStr && ch == '\\':
-				esc = true
-			case ch == '"':
-				inStr = !inStr
-			case inStr:
+			case str.Feed(ch):
 			case ch == '{':
 				if depth <= 0 {
 					depth, start = 0, k
