@@ -64,9 +64,6 @@ func Builtin() (*Catalog, error) {
 	return c, nil
 }
 
-// Entries returns the catalog's entries in the order they were added.
-func (c *Catalog) Entries() []*Entry { return c.entries }
-
 // Add adds entries; an id already in the catalog is an error naming both places.
 func (c *Catalog) Add(entries []*Entry) error {
 	var errs []error
