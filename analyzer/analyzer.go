@@ -23,6 +23,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -125,6 +126,10 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 			r.Coverage = append(r.Coverage, Gap{Missing: "namespace " + strings.Join(missing, ", "), Collect: Cmd(append([]string{"kubectl", "get", "namespace"}, missing...)...) + " -o json"})
 			return
 		}
+		if unknown := stateless(ix, asked); len(unknown) > 0 {
+			statelessState(r, unknown, collect)
+			return
+		}
 		r.State = StateNoneStuck
 		if len(r.Deleting) == 0 {
 			r.StateReason = fmt.Sprintf("namespace %s is in the bundle and not being deleted", strings.Join(asked, ", "))
@@ -140,6 +145,10 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 		r.State = StateUnknown
 		r.StateReason = fmt.Sprintf("%s, none of them stuck; the others were not collected (collect: %s)", coveredOnly(ix, 3, false), collect)
 	default:
+		if unknown := stateless(ix, SortedKeys(ix.Namespaces)); len(unknown) > 0 {
+			statelessState(r, unknown, collect)
+			return
+		}
 		r.State = StateNoneStuck
 		if len(r.Deleting) == 0 {
 			r.StateReason = fmt.Sprintf("none of the %d namespaces in the bundle is being deleted", len(ix.Namespaces))
@@ -147,6 +156,32 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 			r.StateReason = fmt.Sprintf("the bundle lists all %d namespaces", len(ix.Namespaces))
 		}
 	}
+}
+
+// stateless lists the Namespace objects among names that say nothing of their state
+// (Stateless): a names-only listing shows that they exist, not that they are not being
+// deleted.
+func stateless(ix *Index, names []string) []*objects.Object {
+	var out []*objects.Object
+	for _, n := range names {
+		if o := ix.Namespaces[n]; o != nil && Stateless(o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// statelessState: nothing stuck, but some namespaces are known by name only.
+func statelessState(r *Report, unknown []*objects.Object, collect string) {
+	names := make([]string, len(unknown))
+	for i, o := range unknown {
+		names[i] = o.Name
+	}
+	o := unknown[0]
+	r.State = StateUnknown
+	r.StateReason = fmt.Sprintf("%s %s in the bundle by name only, without a state (first %s:%d: no status.phase, no deletionTimestamp), so whether %s being deleted is not shown; collect: %s",
+		Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, 8), ", "), o.Source.File, o.Source.Line, Plural(len(names), "they are", "it is"), collect)
+	r.Coverage = append(r.Coverage, Gap{Missing: "the state of " + Plural(len(names), "namespaces", "namespace") + " " + strings.Join(firstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
 }
 
 // coveredOnly says which namespaces a bundle without a listing of all namespaces covers
@@ -191,6 +226,9 @@ func findStuck(ix *Index) []stuckNamespace {
 	var out []stuckNamespace
 	for name, o := range ix.Namespaces {
 		if o.DeletionTimestamp.IsZero() && o.Phase != "Terminating" {
+			if s, ok := deletingDespite(ix, name, o); ok {
+				out = append(out, s)
+			}
 			continue
 		}
 		if goneInLaterList(ix, o) {
@@ -252,6 +290,62 @@ func findStuck(ix *Index) []stuckNamespace {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
+}
+
+// Stateless reports whether a Namespace object says nothing of its state: no
+// status.phase, no deletion timestamp, no condition. A `kubectl get ns -o name` line, a
+// manifest (operator.yaml's `kind: Namespace`) or an object cut before its status is
+// one; the API server always writes status.phase (Active or Terminating), so a
+// namespace read from the cluster says its state.
+func Stateless(o *objects.Object) bool {
+	return o.Phase == "" && o.DeletionTimestamp.IsZero() && len(o.Conditions) == 0
+}
+
+// deletingDespite finds the namespace a Namespace object shows as present (not being
+// deleted, or without any state) to be deleting after all, from the log evidence the
+// other loops of findStuck read only for namespaces without an object: any such line
+// when the object says nothing of its state, and a line later in the same text file
+// than the object's row or block (printed after it: newer) otherwise.
+func deletingDespite(ix *Index, name string, o *objects.Object) (stuckNamespace, bool) {
+	stateless := Stateless(o)
+	later := func(lines []*logs.Entry) *logs.Entry {
+		for _, e := range lines {
+			if stateless || o.Source.Rendering != "" && e.File == o.Source.File && e.Line > o.Source.Line {
+				return e
+			}
+		}
+		return nil
+	}
+	what := fmt.Sprintf("the Namespace at %s:%d says nothing of its state", o.Source.File, o.Source.Line)
+	if !stateless {
+		what = fmt.Sprintf("printed after the Namespace at %s:%d, which showed it %s", o.Source.File, o.Source.Line, orUnknown(o.Phase))
+	}
+	for _, ev := range []struct {
+		lines []*logs.Entry
+		says  string
+	}{
+		{ix.NamespaceDeletionFailed[name], "namespace controller failure"},
+		{ix.NamespaceTerminating[name], "refusal of the API server because the namespace is being deleted"},
+		{ix.NamespaceControllerDeletes[name], "delete call of the namespace controller"},
+	} {
+		e := later(ev.lines)
+		if e == nil {
+			continue
+		}
+		if del := ix.NamespaceDeleted[name]; len(del) > 0 && !e.Time.IsZero() && !del[len(del)-1].Time.Before(ev.lines[len(ev.lines)-1].Time) {
+			return stuckNamespace{}, false // finished after its last failure
+		}
+		return stuckNamespace{name: name, deletion: e.Time,
+			since: fmt.Sprintf("%s at %s:%d (%s; deleted at or before this time, when the line has one)", ev.says, e.File, e.Line, what)}, true
+	}
+	return stuckNamespace{}, false
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "without a phase"
+	}
+	return s
 }
 
 // goneInLaterList reports whether a Namespace read from a text table is absent from a

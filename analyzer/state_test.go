@@ -148,3 +148,22 @@ func TestVersionAndCaptureFromRenderings(t *testing.T) {
 		t.Errorf("namespaces %+v", r.Namespaces)
 	}
 }
+
+// TestStateless: a Namespace with no phase, no deletion timestamp and no condition
+// (an `-o name` line, a manifest) says nothing of its state; one read from the
+// cluster says Active or Terminating.
+func TestStateless(t *testing.T) {
+	for _, tc := range []struct {
+		o    objects.Object
+		want bool
+	}{
+		{objects.Object{Kind: "Namespace", Name: "a"}, true},
+		{objects.Object{Kind: "Namespace", Name: "a", Phase: "Active"}, false},
+		{objects.Object{Kind: "Namespace", Name: "a", DeletionTimestamp: time.Unix(1, 0)}, false},
+		{objects.Object{Kind: "Namespace", Name: "a", Conditions: []objects.Condition{{Type: "NamespaceContentRemaining"}}}, false},
+	} {
+		if got := analyzer.Stateless(&tc.o); got != tc.want {
+			t.Errorf("Stateless(%+v) = %v, want %v", tc.o, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package logs
 
 import (
+	"bytes"
 	"path"
 	"strings"
 )
@@ -136,4 +137,64 @@ var flagComponents = []struct{ flag, component string }{
 // ComponentFromCaller guesses the component from a klog caller ("namespace_controller.go:164").
 func ComponentFromCaller(caller string) string {
 	return callerComponents[callerFile(caller)]
+}
+
+func (s *scanner) vote(file string, n int) {
+	if s.callers == nil {
+		s.callers = map[string]int{}
+	}
+	s.callers[file] += n
+}
+
+// voteFlags recognises the component from its start-up `FLAG: --x` lines, which name
+// flags only one component has.
+func (s *scanner) voteFlags(data []byte) {
+	for _, f := range flagComponents {
+		if bytes.Contains(data, []byte(f.flag)) {
+			s.vote("\x00"+f.component, 50)
+		}
+	}
+}
+
+// lineComponent attributes one entry: a journald identifier naming a component wins,
+// then the file's path; processes that run several components (k3s, rke2, microk8s'
+// kubelite) are split by the klog caller; else the file's content vote.
+func (s *scanner) lineComponent(e *Entry, voted string) string {
+	if e.process != "" {
+		if c := ComponentFromProcess(e.process); c != "" {
+			return c
+		}
+	}
+	if s.pathComponent != "" {
+		return s.pathComponent
+	}
+	if c := ComponentFromCaller(e.Caller); c != "" {
+		return c
+	}
+	return voted
+}
+
+func (s *scanner) guessedComponent() string {
+	votes := map[string]int{}
+	for c, n := range s.callers {
+		if strings.HasPrefix(c, "\x00") {
+			votes[c[1:]] += n
+		} else if comp := ComponentFromCaller(c); comp != "" {
+			votes[comp] += n
+		}
+	}
+	best, bestN := "", 0
+	for c, n := range votes {
+		if n > bestN || (n == bestN && c < best) {
+			best, bestN = c, n
+		}
+	}
+	return best
+}
+
+func callerFile(caller string) string {
+	if i := strings.LastIndexByte(caller, ':'); i >= 0 {
+		return caller[:i]
+	}
+	return caller
 }

@@ -6,6 +6,7 @@ package objects
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -283,4 +284,9 @@ type LeaseInfo struct {
 	DurationSecs int
 	AcquireTime  time.Time
 	Transitions  int
+}
+
+// String renders an object reference for diagnostics.
+func (o *Object) String() string {
+	return fmt.Sprintf("%s (%s:%s)", o.Ref(), o.Source.File, strconv.Itoa(o.Source.Line))
 }

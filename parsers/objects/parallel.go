@@ -168,13 +168,29 @@ func safeDecodeJSONItem(it item, path string, opts Options, warn warner, d *item
 			warn.Add(path, it.line, "%s; this object is skipped", diag.InternalErrorText(r))
 		}
 	}()
-	o = decodeJSONItem(it, path, opts, warn, d)
-	if o != nil && it.truncated && o.Name == "" {
-		o.Name, o.Namespace = nameOfCut(it.raw, o.Kind, o.Namespace)
-	}
+	o = nameless(decodeJSONItem(it, path, opts, warn, d), it.raw, path, it.line, warn)
 	if o != nil && it.truncated && (o.Name == "" || strings.HasSuffix(o.Kind, "List")) {
 		return nil // cut before its name (or a list cut before its items): nothing it says can be placed
 	}
+	return o
+}
+
+// nameless gives an object without metadata.name (a paste cut before it: kubectl sorts
+// the keys, so annotations, finalizers and labels come first) the name the API server or
+// kubectl wrote elsewhere in it (nameOfCut), with a warning that says where the name
+// came from. An object that stays without a name is returned as it is (a paste's
+// reader may name it from the kubectl command before it; the analyzer never reports a
+// name nobody gave). A cut object, or a cut list, is dropped by its caller.
+func nameless(o *Object, raw []byte, path string, line int, warn warner) *Object {
+	if o == nil || o.Name != "" || o.Kind == KindVersionInfo || strings.HasSuffix(o.Kind, "List") {
+		return o
+	}
+	var from string
+	o.Name, o.Namespace, from = nameOfCut(raw, o.Kind, o.Namespace)
+	if o.Name == "" {
+		return o // a paste's reader may still name it from the command before it
+	}
+	warn.Add(path, line, "%s without metadata.name (cut before it?): named %q from %s", o.Kind, o.Name, from)
 	return o
 }
 

@@ -110,8 +110,8 @@ const maxTruncatedDepth = 10000
 // kubectl wrote it elsewhere in the object: a Namespace's kubernetes.io/metadata.name
 // label (set by the API server to the name, 1.21+), or the object kubectl apply
 // recorded in the kubectl.kubernetes.io/last-applied-configuration annotation (apply
-// finds the object by that name). "" when neither is there.
-func nameOfCut(raw []byte, kind, namespace string) (string, string) {
+// finds the object by that name). "" when neither is there; from says which it was.
+func nameOfCut(raw []byte, kind, namespace string) (name, ns, from string) {
 	var o struct {
 		Metadata struct {
 			Labels      map[string]string `json:"labels"`
@@ -119,10 +119,10 @@ func nameOfCut(raw []byte, kind, namespace string) (string, string) {
 		} `json:"metadata"`
 	}
 	if json.Unmarshal(raw, &o) != nil {
-		return "", namespace
+		return "", namespace, ""
 	}
 	if n := o.Metadata.Labels["kubernetes.io/metadata.name"]; kind == "Namespace" && len(validation.IsDNS1123Label(n)) == 0 {
-		return n, namespace
+		return n, namespace, "its label kubernetes.io/metadata.name, which the API server sets to the name (1.21+)"
 	}
 	var applied struct {
 		Kind     string `json:"kind"`
@@ -136,12 +136,12 @@ func nameOfCut(raw []byte, kind, namespace string) (string, string) {
 	// the backslash) is not the object
 	if la == "" || json.NewDecoder(strings.NewReader(la)).Decode(&applied) != nil || applied.Kind != kind || applied.Metadata.Name == "" ||
 		len(validation.IsDNS1123Subdomain(applied.Metadata.Name)) > 0 {
-		return "", namespace
+		return "", namespace, ""
 	}
 	if namespace == "" {
 		namespace = applied.Metadata.Namespace
 	}
-	return applied.Metadata.Name, namespace
+	return applied.Metadata.Name, namespace, "its annotation kubectl.kubernetes.io/last-applied-configuration"
 }
 
 // JSONString follows, byte by byte, whether JSON text is inside a string literal (the
