@@ -1,6 +1,8 @@
 package analyzer_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -165,5 +167,48 @@ func TestStateless(t *testing.T) {
 		if got := analyzer.Stateless(&tc.o); got != tc.want {
 			t.Errorf("Stateless(%+v) = %v, want %v", tc.o, got, tc.want)
 		}
+	}
+}
+
+// TestNamesOnlyListing, on a real trace (fixtures/realworld-pending/forge-2018-...):
+// a `kubectl get ns -oname` listing shows which namespaces exist, not their state, so
+// alone it gives "unknown", never "none stuck"; with the Conflict for one of them
+// printed after it in the same file, that namespace is stuck.
+func TestNamesOnlyListing(t *testing.T) {
+	src, err := os.ReadFile("../fixtures/realworld-pending/forge-2018-box-drawing-prefixed-kubectl-trace-conflict-on-labelled-namespace/forge-delete-output.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	for _, c := range []struct {
+		name  string
+		text  string
+		state string
+		stuck []string
+	}{
+		{"listing only", strings.Join(lines[:5], ""), analyzer.StateUnknown, nil},
+		{"listing, then the Conflict", string(src), analyzer.StateStuck, []string{"datawire"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "forge-delete-output.txt"), []byte(c.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := bundle.Load(dir, bundle.Options{Keywords: rules.Phrases, KeepObject: rules.KeepObject})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
+			var stuck []string
+			for _, ns := range r.Namespaces {
+				stuck = append(stuck, ns.Name)
+			}
+			if r.State != c.state || strings.Join(stuck, ",") != strings.Join(c.stuck, ",") {
+				t.Fatalf("state %q (%s), stuck %v; want %q, %v", r.State, r.StateReason, stuck, c.state, c.stuck)
+			}
+			if c.state == analyzer.StateUnknown && !strings.Contains(r.StateReason, "by name only") {
+				t.Errorf("state reason does not say the listing holds names only: %s", r.StateReason)
+			}
+		})
 	}
 }

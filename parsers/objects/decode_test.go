@@ -187,3 +187,38 @@ func TestTruncatedObjectName(t *testing.T) {
 		}
 	}
 }
+
+// TestNameless: a whole object without metadata.name (the velero paste, cut in
+// managedFields before `name:`) takes the name its kubernetes.io/metadata.name label
+// gives, in YAML as in JSON, with a warning that says so; without such a label it keeps
+// no name (a paste's reader may still name it from the command before it).
+func TestNameless(t *testing.T) {
+	yamlDoc := "apiVersion: v1\nkind: Namespace\nmetadata:\n  deletionTimestamp: \"2024-11-15T07:29:01Z\"\n  labels:\n    component: velero\n    kubernetes.io/metadata.name: velero\n"
+	for _, c := range []struct {
+		name, in, want string
+		yaml           bool
+	}{
+		{"YAML, label", yamlDoc, "velero", true},
+		{"JSON, label", `{"apiVersion":"v1","kind":"Namespace","metadata":{"labels":{"kubernetes.io/metadata.name":"velero"}}}`, "velero", false},
+		{"YAML, no label", "apiVersion: v1\nkind: Namespace\nmetadata:\n  labels:\n    component: velero\n", "", true},
+		{"label not a name", `{"kind":"Namespace","metadata":{"labels":{"kubernetes.io/metadata.name":"Not A Name"}}}`, "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out []*Object
+			w := &diag.Sink{}
+			emit := func(o *Object) { out = append(out, o) }
+			if c.yaml {
+				DecodeYAML(strings.NewReader(c.in), "f.yaml", Options{}, w, emit)
+			} else {
+				DecodeJSON(strings.NewReader(c.in), "f.json", Options{}, w, emit)
+			}
+			if len(out) != 1 || out[0].Name != c.want {
+				t.Fatalf("objects %v, want one named %q", out, c.want)
+			}
+			said := len(w.List) == 1 && strings.Contains(w.List[0].Message, "kubernetes.io/metadata.name")
+			if said != (c.want != "") {
+				t.Errorf("warnings %v (want one naming the label: %v)", w.List, c.want != "")
+			}
+		})
+	}
+}
