@@ -79,6 +79,7 @@ func damage(r *rand.Rand, s string, words map[string]bool) (string, []int) {
 	zw := r.Intn(4) == 0
 	ent := r.Intn(3) == 0
 	indent := strings.Repeat(" ", r.Intn(6))
+	border := r.Intn(5) == 0 // a box's or a table's right border
 	var lines []string
 	var cur strings.Builder
 	lineOf := make([]int, len(s))
@@ -146,6 +147,9 @@ func damage(r *rand.Rand, s string, words map[string]bool) (string, []int) {
 		}
 		if gutter {
 			fmt.Fprintf(&b, "%4d | ", k+1)
+		}
+		if border {
+			l += strings.Repeat(" ", max(0, width+2-len(l))) + " │"
 		}
 		b.WriteString(prefix + indent + l + "\n")
 	}

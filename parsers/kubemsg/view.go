@@ -127,6 +127,24 @@ func prefixLen(l string, gutter bool) int {
 	return i
 }
 
+// suffixStart returns where a line's closing markup starts: the right border of a box
+// or a table (` │`, ` ║`, ` |`) and a closing backtick, after trailing whitespace.
+func suffixStart(l string) int {
+	e := len(l)
+	for round := 0; round < 4; round++ {
+		t := strings.TrimRight(l[:e], " \t\r")
+		r, n := utf8.DecodeLastRuneInString(t)
+		switch r {
+		case '│', '║', '┃', '|', '`':
+			e = len(t) - n
+			continue
+		}
+		e = len(t)
+		break
+	}
+	return e
+}
+
 // chatStamp returns the length of a chat export's stamp at the start of s: "[10:42 AM] name:",
 // "[10:42] name:", "[2024-01-02 10:42] name:" (name: at most three words).
 func chatStamp(s string) int {
@@ -243,6 +261,7 @@ func NewView(text string) *View {
 	for li, l := range lines {
 		base := v.lineStart[li]
 		l = strings.TrimSuffix(l, "\r")
+		l = l[:suffixStart(l)]
 		i := prefixLen(l, gutter[li])
 		if li > 0 {
 			pendingGap = gapLine
