@@ -5,7 +5,13 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/nsanalyze/nsanalyze/internal/work"
 )
+
+// scanWork counts the view bytes the scan walks: each anchor's search, each capture's
+// window (TestScanLinear).
+var scanWork = work.New("kubemsg.scan view bytes")
 
 // A Fact is one catalogued message found in a text by Scan: the message rebuilt as
 // Kubernetes wrote it (wrapping, prefixes and escapes undone), where it stands, and
@@ -207,6 +213,7 @@ func Scan(text string) []Fact {
 		byAnchor[a] = append(byAnchor[a], t)
 	}
 	for _, a := range anchors {
+		scanWork.Add(len(vs))
 		for from := 0; from < len(vs); {
 			k := strings.Index(vs[from:], a)
 			if k < 0 {
@@ -279,6 +286,7 @@ func matchAt(v *View, vs string, t *template, at int, bounds []int) (match, bool
 		if i > 0 && t.pieces[i-1].verb == 0 { // the literal before it bounds it
 			prev := t.pieces[i-1].sq
 			lo := max(0, m.start-maxMid)
+			scanWork.Add(m.start - lo)
 			if k := strings.LastIndex(vs[lo:m.start], prev); k >= 0 && lo+k+len(prev) < m.start {
 				s = lo + k + len(prev)
 			}
@@ -322,6 +330,7 @@ func matchAt(v *View, vs string, t *template, at int, bounds []int) (match, bool
 			next := &t.pieces[i+1]
 			end := min(limit, pos+maxMid, len(vs))
 			key := next.sq[:min(len(next.sq), 24)] // a long literal may be cut
+			scanWork.Add(end - pos)
 			k := strings.Index(vs[pos:end], key)
 			// a URL's "://" is not the literal ": " after it
 			for k >= 0 && next.sq[0] == ':' && len(next.sq) == 1 && pos+k+1 < len(vs) && (vs[pos+k+1] == '/' || vs[pos+k+1] >= '0' && vs[pos+k+1] <= '9') && v.gap[pos+k+1] == gapNone {
@@ -356,6 +365,7 @@ func matchAt(v *View, vs string, t *template, at int, bounds []int) (match, bool
 			break
 		}
 		end := min(limit, pos+maxTail, len(vs))
+		scanWork.Add(max(0, end-pos))
 		if end <= pos {
 			m.partial = true
 			break

@@ -364,19 +364,6 @@ func (v *View) add(c byte, at int, gap uint8, soft bool) {
 	v.soft = append(v.soft, soft)
 }
 
-// skipZeroWidth returns the index of the first byte at or after i that does not start
-// a zero-width character.
-func skipZeroWidth(l string, i int) int {
-	for i < len(l) {
-		r, n := utf8.DecodeRuneInString(l[i:])
-		if !zeroWidth(r) {
-			break
-		}
-		i += n
-	}
-	return i
-}
-
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // isEscapable: the ASCII punctuation Markdown lets a backslash escape.
