@@ -611,6 +611,19 @@ func (l *loader) messages(rel string, data []byte, objStart, logStart int) {
 		}
 	}
 	ms := text.Messages(data, rel, read, entries)
+	if l.fileObjects[rel] > 0 {
+		// a file of objects: their structured reading is the evidence (an HPA's or an
+		// APIService's condition, kept or not); only what shows a namespace being
+		// deleted is added (a deleter's condition message, the NamespaceLifecycle
+		// refusal quoted in another object's condition)
+		kept := ms[:0]
+		for _, m := range ms {
+			if m.CondType != "" || m.Deleting && m.Namespace != "" {
+				kept = append(kept, m)
+			}
+		}
+		ms = kept
+	}
 	if len(ms) == 0 {
 		return
 	}
