@@ -38,7 +38,8 @@ Flags:
 var completionShells = []string{"bash", "zsh", "fish"}
 
 func completionFlags(*pflag.FlagSet) runFunc {
-	return func(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
+	return func(fs *pflag.FlagSet, s IOStreams) int {
+		stdout, stderr := s.Out, s.ErrOut
 		if fs.NArg() != 1 {
 			fmt.Fprintf(stderr, "error: completion takes one shell (%s), got %d arguments\n", orList(completionShells), fs.NArg())
 			return exitUsage

@@ -46,7 +46,7 @@ func causeDocs() (names []string, docs map[string]string) {
 // explainFlags declares the flags of nsanalyze explain.
 func explainFlags(fs *pflag.FlagSet) runFunc {
 	output := enumFlag(fs, "output", "o", "text", []string{"text", "json"}, "output format: text|json")
-	return func(fs *pflag.FlagSet, stdout, stderr io.Writer) int { return runExplain(fs, *output, stdout, stderr) }
+	return func(fs *pflag.FlagSet, s IOStreams) int { return runExplain(fs, *output, s.Out, s.ErrOut) }
 }
 
 func runExplain(fs *pflag.FlagSet, format string, stdout, stderr io.Writer) int {
