@@ -49,10 +49,7 @@ func completionFlags(*pflag.FlagSet) runFunc {
 			fmt.Fprintf(stderr, "error: no completion for shell %q (want %s)\n", fs.Arg(0), orList(completionShells))
 			return exitUsage
 		}
-		if _, err := io.WriteString(stdout, script); err != nil {
-			fmt.Fprintf(stderr, "error: %v\n", err)
-			return exitUsage
-		}
+		_, _ = io.WriteString(stdout, script) // checked by the dispatcher
 		return exitNotStuck
 	}
 }

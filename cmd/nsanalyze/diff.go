@@ -113,12 +113,6 @@ func diffReports(old, nw *analyzer.Report) *Diff {
 		oldNS[o.Name] = true
 		oc := causeKeys(o)
 		n, ok := newNS[o.Name]
-		if !ok && nw.State == analyzer.StateUnknown {
-			d.NotShown = append(d.NotShown, NSChange{Name: o.Name, OldCauses: oc, NewCauses: []string{}, FixedCauses: []string{},
-				AddedCauses: []string{}, Verdict: o.Verdict})
-			d.NewStateReason = nw.StateReason
-			continue
-		}
 		if !ok {
 			d.Resolved = append(d.Resolved, NSChange{Name: o.Name, OldCauses: oc, NewCauses: []string{}, FixedCauses: oc,
 				AddedCauses: []string{}, Verdict: o.Verdict})
@@ -217,6 +211,20 @@ func atLeast(s string) string {
 	return "at least " + s
 }
 
+// notShown moves the namespaces "resolved" to "not shown in NEW": NEW cannot show
+// namespace state (reason) and lists no namespace, so a namespace absent from it may
+// still be stuck.
+func notShown(d *Diff, reason string) {
+	for _, c := range d.Resolved {
+		c.FixedCauses = []string{}
+		d.NotShown = append(d.NotShown, c)
+	}
+	d.Resolved = []NSChange{}
+	if len(d.NotShown) > 0 {
+		d.NewStateReason = reason
+	}
+}
+
 // notShownCount is ", N not shown in NEW" when NEW could not show some namespaces.
 func notShownCount(d *Diff) string {
 	if len(d.NotShown) == 0 {
@@ -309,6 +317,9 @@ func (o *diffOptions) Run(s IOStreams) int {
 		reports[0].Bundle.Path, reports[1].Bundle.Path = "OLD", "NEW"
 	}
 	d := diffReports(reports[0], reports[1])
+	if reports[1].State == analyzer.StateUnknown && !nw.rec.NamespaceListSeen {
+		notShown(d, reports[1].StateReason)
+	}
 	d.Generator = generator()
 	d.Namespaces = *o.namespaces
 	if *o.redact {

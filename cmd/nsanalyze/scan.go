@@ -48,8 +48,13 @@ Examples:
   # Merge the results of a batch job's tasks and print their table
   cat results-*.jsonl > all.jsonl && nsanalyze scan --results all.jsonl
 
-Exit codes: 0 when every bundle was analysed (whatever it shows), 1 when at least one
-bundle could not be (state "error"), 2 for a usage error.
+Each bundle goes through the pipeline of "nsanalyze BUNDLE": one that nsanalyze BUNDLE
+refuses (nothing in it reads as a bundle, bundles of several clusters) gets state
+"error" with its exit code and why.
+
+Exit codes: 0 when every bundle was analysed (whatever it shows), 2 for a usage error
+or when at least one bundle could not be analysed (state "error": what nsanalyze
+BUNDLE exits with for it), 4 when stdout or --results could not be written in full.
 
 Flags:
 `
@@ -222,7 +227,7 @@ func (o *scanOptions) Run(s IOStreams) int {
 		return writeFailure(stderr, "--results "+*o.results, resultsErr)
 	}
 	if failed > 0 {
-		return exitStuck
+		return exitUsage // as nsanalyze BUNDLE exits for a bundle it cannot analyse
 	}
 	return exitNotStuck
 }
@@ -386,6 +391,9 @@ func readResults(path string, stderr io.Writer) ([]ScanResult, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		return nil, nil // a device or a pipe holds no results to resume from
+	}
 	var out []ScanResult
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), maxResultLine)
@@ -486,6 +494,7 @@ func writeScanTable(w io.Writer, all []ScanResult, skipped int) {
 		fmt.Fprintf(bw, " (%d already in the results, not analysed again)", skipped)
 	}
 	fmt.Fprintf(bw, "; %d distinct fingerprints.\n", len(list))
+	defer writeScanErrors(bw, all, states["error"])
 	if len(list) == 0 {
 		return
 	}
@@ -501,13 +510,17 @@ func writeScanTable(w io.Writer, all []ScanResult, skipped int) {
 		}
 		fmt.Fprintf(bw, "%7d %8d  %-*s  %s  (%s)\n", r.bundles, r.problems, width, analyzer.EscapeLine(known), r.fp, analyzer.EscapeLine(r.example))
 	}
+}
+
+// writeScanErrors lists, after the table, the bundles that could not be analysed and why.
+func writeScanErrors(w io.Writer, all []ScanResult, errs int) {
 	for _, r := range all {
 		if r.State == "error" {
-			fmt.Fprintf(bw, "\ncould not be analysed: %s: %s", analyzer.EscapeLine(r.Path), analyzer.EscapeLine(r.Error))
+			fmt.Fprintf(w, "\ncould not be analysed: %s: %s", analyzer.EscapeLine(r.Path), analyzer.EscapeLine(r.Error))
 		}
 	}
-	if states["error"] > 0 {
-		fmt.Fprintln(bw)
+	if errs > 0 {
+		fmt.Fprintln(w)
 	}
 }
 
