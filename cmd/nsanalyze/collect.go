@@ -115,7 +115,7 @@ func (c *collectOptions) Run(s IOStreams) int {
 	if err := writeFile(*c.output, []byte(text), mode); err != nil {
 		return writeFailure(s.ErrOut, "--output-file "+*c.output, err)
 	}
-	fmt.Fprintf(s.ErrOut, "wrote %s\n", *c.output)
+	fmt.Fprintf(s.ErrOut, "info: wrote %s\n", *c.output)
 	return exitNotStuck
 }
 

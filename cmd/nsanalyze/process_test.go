@@ -123,6 +123,30 @@ func TestSpoolRemovedOnEveryExit(t *testing.T) {
 			t.Errorf("%q: left behind: %v", tc.args, left)
 		}
 	}
+	// the reader of the report went away (nsanalyze - | head -1): SIGPIPE, which
+	// ends a Go program without its deferred functions, removes the spool first
+	tmp := t.TempDir()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	cmd := self(t, "-q", "-")
+	cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+	cmd.Stdin = bytes.NewReader(data)
+	cmd.Stdout = w
+	err = cmd.Run()
+	w.Close()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("a closed pipe: %v", err)
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !(ws.Signaled() && ws.Signal() == syscall.SIGPIPE || ws.Exited() && ws.ExitStatus() == exitWrite) {
+		t.Errorf("a closed pipe: %v, want death by SIGPIPE (or exit %d)", ee, exitWrite)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) != 0 {
+		t.Errorf("a closed pipe: left behind: %v", left)
+	}
 }
 
 // TestSpoolRemovedOnSignal: SIGINT, SIGTERM and SIGHUP while "-" spools standard input

@@ -85,8 +85,10 @@ func resolveStdin(paths []string, stdin io.Reader) (read []string, cleanup func(
 }
 
 // spoolSignals end nsanalyze while a spool of standard input (a copy of the
-// customer's bundle) may exist: the spool is removed first.
-var spoolSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+// customer's bundle) may exist: the spool is removed first. SIGPIPE (the reader of the
+// report went away: nsanalyze - | head) and SIGQUIT end a Go program without its
+// deferred functions too.
+var spoolSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE, syscall.SIGQUIT}
 
 // spoolDir is the temporary directory of a spool and the signal handler that removes it.
 type spoolDir struct {
