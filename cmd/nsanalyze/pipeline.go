@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -44,6 +45,7 @@ func (p *pipeline) redactString(s string) string {
 // line read as one (the analysis), and what became of it.
 type side struct {
 	name  string   // as messages name it: the arguments as given ("-" for stdin)
+	args  []string // the arguments as given
 	paths []string // what is read (a spool file for "-")
 	// spools maps a spool file to "-", so no message names the temporary copy.
 	spools map[string]string
@@ -51,6 +53,9 @@ type side struct {
 	report *analyzer.Report
 	// missing are the -n names the bundle does not hold (before --redact).
 	missing []string
+	// archives are the folders among the side's bundles that hold several archives,
+	// each maybe a bundle of its own, with how many.
+	archives map[string]int
 	// read and analysed are how long reading and analysing (to --redact) took.
 	read, analysed time.Duration
 }
@@ -138,6 +143,9 @@ func (p *pipeline) run(sides ...*side) error {
 			return fail(&pipelineError{code: exitUsage, msg: fmt.Sprintf("%s of %d different clusters (%s): a report is about one cluster; analyse one bundle at a time, or count the problems of all of them with: nsanalyze scan %s",
 				what, len(ids.uids), ids.describe(s.unspool), strings.Join(p.args, " "))}, "")
 		}
+		if p.log != nil {
+			s.archives = severalArchives(s)
+		}
 		t := time.Now()
 		s.report = analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: p.namespaces})
 		s.missing = s.report.NotInBundle
@@ -171,6 +179,9 @@ func (p *pipeline) run(sides ...*side) error {
 			if len(sides) > 1 {
 				where = s.name
 			}
+			for dir, n := range s.archives {
+				p.log.Warnf("%s holds %d archives, read as one bundle of one cluster; if they are bundles of different clusters, analyse each on its own, or count their problems with: nsanalyze scan %s", dir, n, dir)
+			}
 			for _, n := range s.missing {
 				// kubectl: Error from server (NotFound): namespaces "x" not found
 				p.log.Warnf("-n %s: namespace %q is not in %s (neither a Namespace object nor a log line of the namespace controller names it)", n, n, where)
@@ -178,6 +189,32 @@ func (p *pipeline) run(sides ...*side) error {
 		}
 	}
 	return nil
+}
+
+// severalArchives returns the directories among the side's bundles that hold two or
+// more archives (scan would take each for a bundle): read as one view, they may be
+// bundles of several clusters that show no kube-system UID.
+func severalArchives(s *side) map[string]int {
+	out := map[string]int{}
+	for _, a := range s.args {
+		if st, err := os.Stat(a); err != nil || !st.IsDir() {
+			continue
+		}
+		found, err := findBundles(a)
+		if err != nil {
+			continue
+		}
+		n := 0
+		for _, f := range found {
+			if hasSuffix(f, archiveExts) {
+				n++
+			}
+		}
+		if n >= 2 {
+			out[a] = n
+		}
+	}
+	return out
 }
 
 // unspool replaces the path of a spool file in a message with "-".
@@ -190,7 +227,7 @@ func (s *side) unspool(msg string) string {
 
 // newSide is the side of the bundles args (as given), read from paths.
 func newSide(args, paths []string) *side {
-	s := &side{name: strings.Join(args, ", "), paths: paths, spools: map[string]string{}}
+	s := &side{name: strings.Join(args, ", "), args: args, paths: paths, spools: map[string]string{}}
 	for i, p := range paths {
 		if i < len(args) && args[i] != p {
 			s.spools[p] = args[i]

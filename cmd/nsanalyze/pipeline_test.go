@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -182,6 +183,17 @@ func TestSeveralClustersRefused(t *testing.T) {
 	}
 	if code, out, errOut := runCmd(a, sameClusterAs(t, c, a)); code != exitStuck || !strings.Contains(out, "tobedeleted") || !strings.Contains(out, "appteam") {
 		t.Errorf("two bundles of one cluster: exit %d\n%s%s", code, out, errOut)
+	}
+	// archives that show no kube-system UID (cluster-info dumps): read as one, with a
+	// warning pointing to scan
+	archives := t.TempDir()
+	for i, b := range []string{"a-discovery-failure-clusterinfo", "b-finalizer-remaining-clusterinfo"} {
+		if err := os.WriteFile(filepath.Join(archives, fmt.Sprintf("ticket-%d.tar.gz", i)), tarGz(t, realBundle(t, b)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, errOut := runCmd("-q", archives); code != exitInconclusive || !strings.Contains(errOut, "warning: "+archives+" holds 2 archives, read as one bundle of one cluster; ") || !strings.Contains(errOut, "nsanalyze scan "+archives) {
+		t.Errorf("a folder of archives: exit %d, stderr %q", code, errOut)
 	}
 	if _, out, _ := runCmd("--help"); !strings.Contains(out, "bundles of different clusters") || !strings.Contains(out, "nsanalyze scan DIR|BUNDLE...") {
 		t.Errorf("--help does not say what several bundles do")
