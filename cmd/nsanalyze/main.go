@@ -52,7 +52,8 @@ outside the bundle and removed afterwards, also on SIGINT, SIGTERM and SIGHUP).
 Several BUNDLEs are read as one view of one cluster (a dump and a folder of its logs);
 bundles of different clusters (kube-system has another UID), given as several
 arguments or as one folder holding them, are refused (exit 2): analyse them one at a
-time, or count the problems of all of them with "nsanalyze scan DIR|BUNDLE...".
+time, or count the problems of all of them with "nsanalyze scan DIR|BUNDLE...". (A
+folder of archives that show no cluster identity is read as one, with a warning.)
 Every -n name the bundle does not hold is named on stderr.
 
 Examples:
