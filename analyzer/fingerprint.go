@@ -188,7 +188,7 @@ func isFPKey(k string) bool {
 // as it is in a fingerprint (otherwise it becomes its HashedName). A value is public
 // only when the whole of it is catalogued (publicValues, Kubernetes' own finalizers and
 // groups, the well-known aggregated API groups) or lies under a domain reserved for
-// examples (RFC 2606/6761), never because of a public suffix: a customer's
+// examples (example.com, .org, .net: RFC 2606), never because of a public suffix: a customer's
 // "kubernetes.io/acme-billing-cleanup" finalizer or "acme-hooks.acme.svc" webhook is
 // hashed.
 func PublicName(key, v string) bool {
@@ -227,13 +227,13 @@ func publicGroup(g string) bool {
 }
 
 // reservedExample reports whether a DNS name is, or is under, a name reserved for
-// documentation and tests (RFC 2606, RFC 6761): it names no one.
+// documentation (example.com, example.org, example.net: RFC 2606): it names no one.
 func reservedExample(n string) bool {
 	n = strings.ToLower(n)
 	if i := strings.IndexByte(n, '/'); i >= 0 {
 		n = n[:i]
 	}
-	for _, d := range []string{"example.com", "example.org", "example.net", "example", "test", "invalid"} {
+	for _, d := range []string{"example.com", "example.org", "example.net"} {
 		if n == d || strings.HasSuffix(n, "."+d) {
 			return true
 		}
