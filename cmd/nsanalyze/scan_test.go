@@ -131,8 +131,8 @@ func TestScanResultsResumeAndTable(t *testing.T) {
 	defer func() { scanTestHook = nil }()
 	var out, errb bytes.Buffer
 	code := run([]string{"scan", "-q", "--results", results, real, garbage, panicky}, &out, &errb)
-	if code != exitStuck {
-		t.Errorf("exit %d, want %d (a bundle could not be analysed); stderr %s", code, exitStuck, errb.String())
+	if code != exitUsage {
+		t.Errorf("exit %d, want %d (a bundle could not be analysed); stderr %s", code, exitUsage, errb.String())
 	}
 	data, err := os.ReadFile(results)
 	if err != nil {
