@@ -3,9 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"io"
 	"os"
 	"path/filepath"
@@ -181,8 +184,8 @@ func (o *scanOptions) Run(s IOStreams) int {
 	}
 	var todo []string
 	for _, b := range bundles {
-		if !seen[b] {
-			seen[b] = true // also drops a bundle named twice
+		if k := scanPath(b, *o.redact); !seen[k] {
+			seen[k] = true // also drops a bundle named twice
 			todo = append(todo, b)
 		}
 	}
@@ -264,10 +267,11 @@ func scanBundles(paths []string, jobs int, analyse func(string) ScanResult, emit
 // stops the scan: an unreadable bundle or a bug (a panic) is the bundle's state "error".
 func scanOne(path string, opts bundle.Options, load *loadFlags, redact bool) (r ScanResult) {
 	start := time.Now()
-	r = ScanResult{SchemaVersion: ScanSchemaVersion, Path: path, Problems: []ScanProblem{}, Generator: generator()}
+	shown := scanPath(path, redact)
+	r = ScanResult{SchemaVersion: ScanSchemaVersion, Path: shown, Problems: []ScanProblem{}, Generator: generator()}
 	defer func() {
 		if v := recover(); v != nil {
-			r = ScanResult{SchemaVersion: ScanSchemaVersion, Path: path, State: "error", ExitCode: exitUsage, Problems: []ScanProblem{},
+			r = ScanResult{SchemaVersion: ScanSchemaVersion, Path: shown, State: "error", ExitCode: exitUsage, Problems: []ScanProblem{},
 				Error: fmt.Sprintf("internal error (a bug in nsanalyze; please report it): %v", v), Generator: generator()}
 		}
 		r.Timings.TotalMs = time.Since(start).Milliseconds()
@@ -284,7 +288,11 @@ func scanOne(path string, opts bundle.Options, load *loadFlags, redact bool) (r 
 		err = errors.New("nothing in it could be read as a Kubernetes support bundle")
 	}
 	if err != nil {
-		r.State, r.ExitCode, r.Error = "error", exitUsage, analyzer.EscapeLine(err.Error())
+		msg := err.Error()
+		if redact {
+			msg = redactScanError(msg, path, shown, p.rd)
+		}
+		r.State, r.ExitCode, r.Error = "error", exitUsage, analyzer.EscapeLine(msg)
 		return r
 	}
 	report := sd.report
@@ -301,6 +309,34 @@ func scanOne(path string, opts bundle.Options, load *loadFlags, redact bool) (r 
 		r.Problems = append(r.Problems, sp)
 	}
 	return r
+}
+
+// scanPath is how a bundle's path is written in scan's lines, table and errors: as it
+// is, or under --redact "bundle-" and 16 hex digits of the SHA-256 of its absolute path
+// (a bundle's path often names the customer or the ticket). The same bundle gets the
+// same name in every run, so --results resumes under --redact too.
+func scanPath(path string, redact bool) string {
+	if !redact {
+		return path
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	h := sha256.Sum256([]byte(path))
+	return "bundle-" + hex.EncodeToString(h[:8])
+}
+
+// redactScanError writes an error of one bundle without its path and the names the
+// redactor learned.
+func redactScanError(msg, path, shown string, rd *redactpkg.Redactor) string {
+	msg = strings.ReplaceAll(msg, path, shown)
+	if abs, err := filepath.Abs(path); err == nil {
+		msg = strings.ReplaceAll(msg, abs, shown)
+	}
+	if rd != nil {
+		msg = rd.String(msg)
+	}
+	return msg
 }
 
 // scanTestHook, when set (by tests), runs at the start of each bundle's analysis.
