@@ -118,7 +118,7 @@ func scanFlags(fs *pflag.FlagSet) runFunc {
 		results: fs.String("results", "", "append each bundle's result line to this file and skip the bundles already in it (resume)"),
 		jobs:    fs.IntP("jobs", "j", runtime.GOMAXPROCS(0), "bundles analysed at once (default: the cores)"),
 		memory:  fs.Int64("memory-per-worker", memoryPerWorker, "soft heap budget of each worker in bytes: the process's soft limit is jobs times this (GOMEMLIMIT overrides)"),
-		redact:  fs.Bool("redact", false, "redact the summaries of the result lines (fingerprints never hold customer names)"),
+		redact:  fs.Bool("redact", false, "redact the result lines: summaries, errors and each bundle's path (written bundle-<hash of the path>); fingerprints never hold customer names"),
 		quiet:   fs.BoolP("quiet", "q", false, "no progress line on stderr (it only appears when stderr is a terminal)"),
 	}
 	fileFlag(fs, "results")
