@@ -11,6 +11,7 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
+	"github.com/nsanalyze/nsanalyze/internal/pipeline"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )
@@ -52,16 +53,10 @@ func (f *loadFlags) options() (bundle.Options, error) {
 		return bundle.Options{}, err
 	}
 	f.catalog = cat
-	return bundle.Options{
-		Keywords:             rules.Phrases,
-		LogLocation:          loc,
-		MaxLineBytes:         *f.maxLineBytes,
-		Exclude:              *f.exclude,
-		KeepObject:           rules.KeepObject,
-		MaxDecompressedBytes: *f.maxInflate,
-		MaxArchiveNesting:    *f.maxNesting,
-		RecordReads:          f.debug(),
-	}, nil
+	o := pipeline.BundleOptions() // the rules' keywords and objects, as the page reads
+	o.LogLocation, o.MaxLineBytes, o.Exclude = loc, *f.maxLineBytes, *f.exclude
+	o.MaxDecompressedBytes, o.MaxArchiveNesting, o.RecordReads = *f.maxInflate, *f.maxNesting, f.debug()
+	return o, nil
 }
 
 // debug reports whether --verbosity asks for debug diagnostics (or more).
@@ -96,6 +91,3 @@ func loadCatalog(files []string) (*knownissues.Catalog, error) {
 	}
 	return cat, nil
 }
-
-// annotate adds the known issues that fit each problem's fingerprint.
-func (f *loadFlags) annotate(r *analyzer.Report) { f.catalog.Annotate(r) }

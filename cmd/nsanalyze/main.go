@@ -11,14 +11,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nsanalyze/nsanalyze/analyzer/rules"
-
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
+	"github.com/nsanalyze/nsanalyze/internal/pipeline"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
@@ -226,7 +225,7 @@ func (a *analyzeOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 	}
 	log.WithFields(logrus.Fields{"objects": rec.ObjectCount, "logFiles": len(rec.LogFiles), "logEntries": len(rec.Entries),
 		"elapsed": time.Since(start).Round(time.Millisecond)}).Info("bundle read")
-	if !readable(rec) {
+	if !pipeline.Readable(rec) {
 		shown := strings.Join(fs.Args(), ", ")
 		if rd != nil {
 			rd.Records(rec)
@@ -238,11 +237,9 @@ func (a *analyzeOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 			analyzer.EscapeLine(shown), len(rec.Files))
 		return exitUsage
 	}
-	report := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: *namespaces})
-	load.annotate(report)            // known issues (--known-issues), before --redact
-	report = redactpkg.Scrub(report) // secrets never reach a report, --redact or not
+	// known issues (--known-issues), secrets scrubbed, --redact: as the page does
+	report := pipeline.Analyze(rec, pipeline.Options{Namespaces: *namespaces, Catalog: load.catalog, Redactor: rd})
 	if rd != nil {
-		report = redactReport(rd, report, rec)
 		setLogFilter(log, rd.String)
 		logBundle(log, rec)
 	}
@@ -258,20 +255,4 @@ func (a *analyzeOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 		runtime.KeepAlive(rec)
 	}
 	return code
-}
-
-// readable reports whether anything of the bundle reads as Kubernetes evidence: an
-// object, kubectl output, a collector's error, or a log with a known component, a
-// timestamped line or a line a rule matched. Unrelated files and archives with no
-// readable member are not a bundle (exit 2, never "no namespace is stuck").
-func readable(rec *bundle.Records) bool {
-	if rec.ObjectCount > 0 || len(rec.TextFiles) > 0 || len(rec.CollectorErrors) > 0 {
-		return true
-	}
-	for _, f := range rec.LogFiles {
-		if f.Matched > 0 || !f.First.IsZero() || (f.Component != "" && f.Component != "unknown") {
-			return true
-		}
-	}
-	return false
 }

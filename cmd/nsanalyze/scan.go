@@ -21,7 +21,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
-	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+	"github.com/nsanalyze/nsanalyze/internal/pipeline"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
@@ -259,7 +259,7 @@ func scanOne(path string, opts bundle.Options, load *loadFlags, redact bool) (r 
 	}
 	rec, err := bundle.LoadAll([]string{path}, opts)
 	r.Timings.ReadMs = time.Since(start).Milliseconds()
-	if err == nil && !readable(rec) {
+	if err == nil && !pipeline.Readable(rec) {
 		err = errors.New("nothing in it could be read as a Kubernetes support bundle")
 	}
 	if err != nil {
@@ -268,12 +268,11 @@ func scanOne(path string, opts bundle.Options, load *loadFlags, redact bool) (r 
 	}
 	rec.Path = path
 	t := time.Now()
-	report := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
-	load.annotate(report)
-	report = redactpkg.Scrub(report) // secrets never reach a report, --redact or not
+	var rd *redactpkg.Redactor
 	if redact {
-		report = redactReport(newRedactor([]string{path}, nil), report, rec)
+		rd = newRedactor([]string{path}, nil)
 	}
+	report := pipeline.Analyze(rec, pipeline.Options{Catalog: load.catalog, Redactor: rd})
 	r.Timings.AnalyzeMs = time.Since(t).Milliseconds()
 	r.State, r.Summary = report.State, report.Summary
 	r.ExitCode, _ = exitCodeFor(report, "stuck")
