@@ -10,7 +10,7 @@ STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.7.0
 FUZZTIME ?= 1m
 FUZZJOBS ?= 1
 
-.PHONY: all build run test test-race vet lint fuzz fmt fmt-check clean bench fixtures-real
+.PHONY: all build run test test-race vet lint fuzz fmt fmt-check clean bench fixtures-real web
 
 all: build
 
@@ -24,6 +24,14 @@ run: build
 
 vet:
 	$(GO) vet $(PKGS)
+	GOOS=js GOARCH=wasm $(GO) vet ./cmd/nsanalyze-web
+
+# The offline page (docs/web.md): one self-contained HTML file holding nsanalyze compiled
+# to WebAssembly (cmd/nsanalyze-web) and Go's wasm_exec.js; open it from file://.
+WEB := bin/nsanalyze.html
+web:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/nsanalyze-web.wasm ./cmd/nsanalyze-web
+	$(GO) run ./cmd/nsanalyze-web/mkpage -wasm bin/nsanalyze-web.wasm -wasm-exec "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" -o $(WEB)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')
