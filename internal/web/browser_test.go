@@ -86,7 +86,7 @@ func goTool() string {
 
 // buildPage builds the WebAssembly module of cmd/nsanalyze-web and the page, as
 // `make web` does, into dir; it returns the page's path and the module's size.
-func buildPage(t *testing.T, dir string) (string, int) {
+func buildPage(t testing.TB, dir string) (string, int) {
 	t.Helper()
 	wasm := filepath.Join(dir, "nsanalyze-web.wasm")
 	cmd := exec.Command(goTool(), "build", "-trimpath", "-ldflags=-s -w", "-o", wasm, "../../cmd/nsanalyze-web")
@@ -166,7 +166,7 @@ func sameDiagnosis(t *testing.T, what string, page, cli []byte) {
 }
 
 // tarGz packs the directory dir into a .tar.gz under its base name.
-func tarGz(t *testing.T, dir, out string) {
+func tarGz(t testing.TB, dir, out string) {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
@@ -274,6 +274,17 @@ func TestPageInBrowser(t *testing.T) {
 			t.Errorf("the HTML report is not shown (srcdoc: %.200s)", s)
 		}
 		sameDiagnosis(t, "pasted "+src, downloadJSON(t), cliJSON(t, cli, saved))
+		// docs/web.png: NSANALYZE_SCREENSHOT_DIR=docs go test ./internal/web -run TestPageInBrowser
+		if shots := os.Getenv("NSANALYZE_SCREENSHOT_DIR"); shots != "" {
+			b.eval(`window.scrollTo(0, 0)`)
+			png, err := b.Screenshot(1280, 1000)
+			if err == nil {
+				err = os.WriteFile(filepath.Join(shots, "web.png"), png, 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
 	})
 
 	t.Run("drop-archive", func(t *testing.T) {

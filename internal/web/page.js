@@ -15,7 +15,8 @@
   let pending = null; // the input waiting for the worker
   let report = null;
   let watchdog = 0;
-  let started = 0;
+  let started = 0; // when the input was given (its files read from then on)
+  let given = 0;
 
   function say(text, kind) {
     status.textContent = text;
@@ -75,7 +76,8 @@
     }
     say("Analysing " + input.label + "…");
     document.body.dataset.busy = "true";
-    started = performance.now();
+    started = given || performance.now();
+    given = 0;
     const options = { redact: $("redact").checked, namespaces: $("namespaces").value };
     const transfer = input.files.map((f) => f.data.buffer);
     worker.postMessage({ files: input.files, options }, transfer);
@@ -160,6 +162,7 @@
 
   async function onDrop(e) {
     e.preventDefault();
+    given = performance.now();
     $("drop").classList.remove("over");
     const dt = e.dataTransfer;
     const files = [];
@@ -187,6 +190,7 @@
   }
 
   function analysePaste() {
+    given = performance.now();
     const text = $("paste").value;
     if (!text.trim()) {
       fail("the text box is empty: paste a ticket, a command's output or a log");
@@ -204,11 +208,13 @@
   window.addEventListener("drop", (e) => { if (!drop.contains(e.target)) onDrop(e); });
   $("analyse-paste").addEventListener("click", analysePaste);
   $("pick-files").addEventListener("change", async (e) => {
+    given = performance.now();
     const files = await readFiles(e.target.files, (f) => f.name);
     e.target.value = "";
     if (files.length) run({ label: label(files), files });
   });
   $("pick-folder").addEventListener("change", async (e) => {
+    given = performance.now();
     const files = await readFiles(e.target.files, (f) => f.webkitRelativePath || f.name);
     e.target.value = "";
     if (files.length) run({ label: label(files), files });

@@ -205,7 +205,7 @@ func bundleFS(files []File) (fstest.MapFS, string, []string) {
 	}
 	for n := range fsys {
 		// a file that is also a folder of another (a/b and a/b/c): the folder wins
-		for d := path.Dir(n); d != "."; d = path.Dir(d) {
+		for d := path.Dir(n); d != "." && d != "/"; d = path.Dir(d) {
 			if _, clash := fsys[d]; clash {
 				delete(fsys, d)
 				notes = append(notes, fmt.Sprintf("%s is both a file and a folder; the file was left out", d))
