@@ -223,8 +223,16 @@
     b.addEventListener("click", () => download(b.dataset.format));
   }
 
+  // the module is gzip-compressed in the page: inflated by the browser (a stream made
+  // from the page's own bytes; nothing is fetched), then compiled
+  async function compile() {
+    const gz = new Blob([bytesOf($("nsanalyze-wasm").textContent.trim())]);
+    const wasm = await new Response(gz.stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    return WebAssembly.compile(wasm);
+  }
+
   const t0 = performance.now();
-  WebAssembly.compile(bytesOf($("nsanalyze-wasm").textContent.trim())).then((m) => {
+  compile().then((m) => {
     module = m;
     $("nsanalyze-wasm").textContent = ""; // the base64 text is no longer needed
     spawn();

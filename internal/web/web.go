@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 	"testing/fstest"
 	"time"
 
@@ -96,7 +97,7 @@ func Analyze(files []File, o Options) Result {
 		res.Error = analyzer.EscapeLine(msg)
 		return res
 	}
-	cat, err := knownissues.Builtin()
+	cat, err := builtinCatalog()
 	if err != nil {
 		res.Error = fmt.Sprintf("the shipped known-issue catalog: %v", err)
 		return res
@@ -147,6 +148,9 @@ func warnings(rec *bundle.Records) []string {
 	}
 	return out
 }
+
+// builtinCatalog is the shipped known-issue catalog, parsed once for every input.
+var builtinCatalog = sync.OnceValues(knownissues.Builtin)
 
 // refused are the reader's warnings of input it stopped reading as hostile (the
 // decompression budget of parsers/bundle: a bomb), said above the report too.
