@@ -19,11 +19,27 @@ import (
 func main() {
 	debug.SetMemoryLimit(256 << 20) // as the command: the collector works harder near it
 	js.Global().Set("nsanalyzeRun", js.FuncOf(run))
+	web.Analyze([]web.File{{Name: web.PasteName, Data: []byte(warmUp)}}, web.Options{})
 	if ready := js.Global().Get("nsanalyzeReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
 	}
 	select {}
 }
+
+// warmUp is a small ticket analysed once before the page is told the analyser is
+// ready: the browser compiles a WebAssembly function when it is first called, and the
+// first analysis would otherwise pay for compiling most of nsanalyze (seconds).
+const warmUp = `$ kubectl get ns
+NAME   STATUS        AGE
+shop   Terminating   3d
+$ kubectl get ns shop -o json
+{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"shop","creationTimestamp":"2026-01-01T00:00:00Z","deletionTimestamp":"2026-01-02T00:00:00Z"},"spec":{"finalizers":["kubernetes"]},"status":{"phase":"Terminating","conditions":[{"type":"NamespaceDeletionDiscoveryFailure","status":"True","lastTransitionTime":"2026-01-02T00:00:05Z","reason":"DiscoveryFailed","message":"Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request"}]}}
+E0102 00:00:10.000000       1 namespace_controller.go:162] "Unhandled Error" err="deletion of namespace shop failed: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request"
+$ kubectl describe ns shop
+Name:         shop
+Labels:       kubernetes.io/metadata.name=shop
+Status:       Terminating
+`
 
 // run is nsanalyzeRun(files, options): files is an array of {name: string, data:
 // Uint8Array}, options {redact: bool, namespaces: string (comma-separated)}.

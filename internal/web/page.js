@@ -95,6 +95,7 @@
     document.body.dataset.busy = "false";
     document.body.dataset.elapsed = String(Math.round(performance.now() - started));
     document.body.dataset.exitCode = String(r.exitCode);
+    document.body.dataset.analysisMs = String(r.elapsedMs); // of which in nsanalyze itself
     const notes = $("notes");
     notes.textContent = "";
     for (const n of r.notes || []) {

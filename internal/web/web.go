@@ -61,10 +61,10 @@ type Result struct {
 // Analyze reads files as one bundle and returns its report: one file is read as
 // `nsanalyze FILE` reads it (an archive, a dump, a log, a ticket); several, or a
 // dropped folder, as `nsanalyze DIR` reads a directory.
-func Analyze(files []File, o Options) Result {
+func Analyze(files []File, o Options) (res Result) {
 	start := time.Now()
 	fsys, name, notes := bundleFS(files)
-	res := Result{Name: name, Notes: notes, ExitCode: 2}
+	res = Result{Name: name, Notes: notes, ExitCode: 2}
 	defer func() { res.Elapsed = time.Since(start) }()
 	if name == "" {
 		res.Error = "nothing to read: drop a bundle (a folder, a .tar.gz or .zip archive, files) or paste a ticket"
