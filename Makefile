@@ -68,11 +68,13 @@ fuzz:
 clean:
 	rm -rf bin
 
-# Go benchmarks of the parsers and the analyzer (-benchmem), then nsanalyze against
+# Go benchmarks of the parsers and the analyzer (-benchmem), the offline page in headless
+# Chromium (docs/web.md: page interactive, a pasted ticket, a 50 MB bundle), then nsanalyze against
 # grep -F, rg -F, zcat|grep, jq and tar -xzf on generated bundles (generated once into
 # .cache/bench, several GB; prints a table of medians). BENCHARGS=-only=objects etc.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(BENCHFLAGS) ./parsers/logs ./parsers/objects ./cmd/genbundle
+	$(GO) test -run '^$$' -bench Page -benchtime 1x ./internal/web
 	$(GO) run ./bench -cache .cache/bench $(BENCHARGS)
 
 # Rebuild real fixtures from real Kubernetes binaries (not part of `make test`):
