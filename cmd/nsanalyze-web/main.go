@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall/js"
+	"time"
 
 	"github.com/nsanalyze/nsanalyze/internal/web"
 )
@@ -42,7 +43,7 @@ Status:       Terminating
 `
 
 // run is nsanalyzeRun(files, options): files is an array of {name: string, data:
-// Uint8Array}, options {redact: bool, namespaces: string (comma-separated)}.
+// Uint8Array, lastModified: ms since 1970 (optional)}, options {redact: bool, namespaces: string (comma-separated)}.
 func run(_ js.Value, args []js.Value) (out any) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -58,7 +59,11 @@ func run(_ js.Value, args []js.Value) (out any) {
 		data := f.Get("data")
 		b := make([]byte, data.Get("length").Int())
 		js.CopyBytesToGo(b, data)
-		files = append(files, web.File{Name: f.Get("name").String(), Data: b})
+		wf := web.File{Name: f.Get("name").String(), Data: b}
+		if mt := f.Get("lastModified"); mt.Type() == js.TypeNumber {
+			wf.ModTime = time.UnixMilli(int64(mt.Float()))
+		}
+		files = append(files, wf)
 	}
 	var o web.Options
 	if len(args) > 1 && args[1].Type() == js.TypeObject {

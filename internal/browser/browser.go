@@ -259,6 +259,35 @@ func (b *Browser) Drop(selector string, paths ...string) error {
 	return nil
 }
 
+// SetFiles gives the file input the CSS selector names the files (or, for a folder
+// input, the folder) at paths, as a user picking them does.
+func (b *Browser) SetFiles(selector string, paths ...string) error {
+	var doc struct {
+		Root struct {
+			NodeID int `json:"nodeId"`
+		} `json:"root"`
+	}
+	r, err := b.Call("DOM.getDocument", nil)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(r, &doc); err != nil {
+		return err
+	}
+	var node struct {
+		NodeID int `json:"nodeId"`
+	}
+	r, err = b.Call("DOM.querySelector", map[string]any{"nodeId": doc.Root.NodeID, "selector": selector})
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(r, &node); err != nil {
+		return err
+	}
+	_, err = b.Call("DOM.setFileInputFiles", map[string]any{"files": paths, "nodeId": node.NodeID})
+	return err
+}
+
 // Requests are the URLs the page asked for (Network.requestWillBeSent), in order.
 func (b *Browser) Requests() []string {
 	b.mu.Lock()

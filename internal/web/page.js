@@ -131,7 +131,7 @@
 
   async function readFiles(list, nameOf) {
     const files = [];
-    for (const f of list) files.push({ name: nameOf(f), data: new Uint8Array(await f.arrayBuffer()) });
+    for (const f of list) files.push({ name: nameOf(f), data: new Uint8Array(await f.arrayBuffer()), lastModified: f.lastModified });
     return files;
   }
 
@@ -143,7 +143,7 @@
   async function walk(entry, files) {
     if (entry.isFile) {
       const f = await entryFile(entry);
-      files.push({ name: entry.fullPath.replace(/^\/+/, ""), data: new Uint8Array(await f.arrayBuffer()) });
+      files.push({ name: entry.fullPath.replace(/^\/+/, ""), data: new Uint8Array(await f.arrayBuffer()), lastModified: f.lastModified });
       return;
     }
     if (!entry.isDirectory) return;

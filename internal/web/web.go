@@ -27,8 +27,9 @@ import (
 // File is one file the user gave: its path as the browser gives it (a dropped folder's
 // files are under the folder's name) and its bytes.
 type File struct {
-	Name string
-	Data []byte
+	Name    string
+	Data    []byte
+	ModTime time.Time // when the file was last modified (zero: now), as on disk
 }
 
 // PasteName is the name a pasted text is read under (`nsanalyze pasted.txt` reads the
@@ -190,7 +191,7 @@ func bundleFS(files []File) (fstest.MapFS, string, []string) {
 	var total int64
 	now := time.Now()
 	for _, f := range files {
-		n := strings.ReplaceAll(f.Name, "\\", "/")
+		n := strings.ToValidUTF8(strings.ReplaceAll(f.Name, "\\", "/"), "\uFFFD")
 		n = strings.TrimPrefix(path.Clean("/"+n), "/")
 		if n == "" || n == "." {
 			notes = append(notes, fmt.Sprintf("a file without a name (%d bytes) was left out", len(f.Data)))
@@ -205,7 +206,11 @@ func bundleFS(files []File) (fstest.MapFS, string, []string) {
 			continue
 		}
 		total += int64(len(f.Data))
-		fsys[n] = &fstest.MapFile{Data: f.Data, Mode: 0o644, ModTime: now}
+		mt := f.ModTime
+		if mt.IsZero() {
+			mt = now
+		}
+		fsys[n] = &fstest.MapFile{Data: f.Data, Mode: 0o644, ModTime: mt}
 	}
 	for n := range fsys {
 		// a file that is also a folder of another (a/b and a/b/c): the folder wins

@@ -53,7 +53,7 @@ func TestBundleFSNames(t *testing.T) {
 		}
 	}
 	big := make([]byte, MaxInputBytes/2+1)
-	_, _, notes := bundleFS([]File{{"a", big}, {"b", big}})
+	_, _, notes := bundleFS([]File{{Name: "a", Data: big}, {Name: "b", Data: big}})
 	if len(notes) != 1 || !strings.Contains(notes[0], "at most") {
 		t.Errorf("beyond MaxInputBytes: notes %q", notes)
 	}
@@ -75,7 +75,7 @@ func TestAnalyzeRealworld(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := Analyze([]File{{PasteName, text}}, Options{})
+		r := Analyze([]File{{Name: PasteName, Data: text}}, Options{})
 		if r.Error != "" || r.ExitCode != c.code {
 			t.Errorf("%s: exit code %d (error %q), want %d", c.file, r.ExitCode, r.Error, c.code)
 		}
@@ -87,7 +87,7 @@ func TestAnalyzeRealworld(t *testing.T) {
 		if !json.Valid(r.JSON) {
 			t.Errorf("%s: the JSON report is not JSON", c.file)
 		}
-		red := Analyze([]File{{PasteName, text}}, Options{Redact: true})
+		red := Analyze([]File{{Name: PasteName, Data: text}}, Options{Redact: true})
 		if red.ExitCode != r.ExitCode || bytes.Equal(red.JSON, r.JSON) {
 			t.Errorf("%s: --redact changed the exit code (%d, %d) or nothing", c.file, red.ExitCode, r.ExitCode)
 		}
@@ -98,7 +98,7 @@ func TestAnalyzeRealworld(t *testing.T) {
 		if err == nil && !d.IsDir() {
 			data, _ := os.ReadFile(p)
 			rel, _ := filepath.Rel(filepath.Dir(root), p)
-			folder = append(folder, File{filepath.ToSlash(rel), data})
+			folder = append(folder, File{Name: filepath.ToSlash(rel), Data: data})
 		}
 		return err
 	})
@@ -110,7 +110,7 @@ func TestAnalyzeRealworld(t *testing.T) {
 
 // TestAnalyzeNothing: no input, and input that is not a bundle, are an error, not a report.
 func TestAnalyzeNothing(t *testing.T) {
-	for _, in := range [][]File{nil, {{"x.bin", []byte{0, 1, 2, 3}}}, {{PasteName, []byte("hello\n")}}} {
+	for _, in := range [][]File{nil, {{Name: "x.bin", Data: []byte{0, 1, 2, 3}}}, {{Name: PasteName, Data: []byte("hello\n")}}} {
 		r := Analyze(in, Options{})
 		if r.Error == "" || r.ExitCode != 2 || r.HTML != nil {
 			t.Errorf("%v: exit %d, error %q", in, r.ExitCode, r.Error)
@@ -124,7 +124,7 @@ func TestAnalyzeBomb(t *testing.T) {
 	if testing.Short() {
 		t.Skip("SKIP -short: inflates a GiB")
 	}
-	r := Analyze([]File{{"kube-controller-manager.log.gz", hostile.NestedGzipBomb(10 << 30)}}, Options{})
+	r := Analyze([]File{{Name: "kube-controller-manager.log.gz", Data: hostile.NestedGzipBomb(10 << 30)}}, Options{})
 	if !strings.Contains(strings.Join(r.Notes, "\n"), "refused") {
 		t.Errorf("no refusal in the notes %q (error %q)", r.Notes, r.Error)
 	}
@@ -173,7 +173,7 @@ func FuzzBundleFS(f *testing.F) {
 	f.Add("/", ".", "")
 	f.Add(`c:\x`, "a//b", "./a")
 	f.Fuzz(func(t *testing.T, a, b, c string) {
-		fsys, name, _ := bundleFS([]File{{a, []byte("{}")}, {b, []byte("x")}, {c, nil}})
+		fsys, name, _ := bundleFS([]File{{Name: a, Data: []byte("{}")}, {Name: b, Data: []byte("x")}, {Name: c}})
 		for n := range fsys {
 			if !fs.ValidPath(n) {
 				t.Fatalf("invalid path %q", n)
@@ -182,6 +182,6 @@ func FuzzBundleFS(f *testing.F) {
 		if name != "" && !fs.ValidPath(name) {
 			t.Fatalf("invalid bundle name %q", name)
 		}
-		_ = Analyze([]File{{a, []byte("{}")}, {b, []byte("x")}, {c, nil}}, Options{})
+		_ = Analyze([]File{{Name: a, Data: []byte("{}")}, {Name: b, Data: []byte("x")}, {Name: c}}, Options{})
 	})
 }
