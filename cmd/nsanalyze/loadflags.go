@@ -11,7 +11,6 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
-	"github.com/nsanalyze/nsanalyze/internal/pipeline"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )
@@ -46,17 +45,25 @@ func addLoadFlags(fs *pflag.FlagSet) *loadFlags {
 func (f *loadFlags) options() (bundle.Options, error) {
 	loc, err := time.LoadLocation(*f.logTZ)
 	if err != nil {
-		return bundle.Options{}, fmt.Errorf("invalid --log-timezone %q: %v", *f.logTZ, err)
+		// the time package quotes the name raw: the whole error is escaped (no ESC or
+		// bidirectional override of the argument reaches the terminal)
+		return bundle.Options{}, fmt.Errorf("invalid --log-timezone %q: %s", *f.logTZ, analyzer.EscapeLine(err.Error()))
 	}
 	cat, err := loadCatalog(*f.knownIssues)
 	if err != nil {
 		return bundle.Options{}, err
 	}
 	f.catalog = cat
-	o := pipeline.BundleOptions() // the rules' keywords and objects, as the page reads
-	o.LogLocation, o.MaxLineBytes, o.Exclude = loc, *f.maxLineBytes, *f.exclude
-	o.MaxDecompressedBytes, o.MaxArchiveNesting, o.RecordReads = *f.maxInflate, *f.maxNesting, f.debug()
-	return o, nil
+	return bundle.Options{
+		Keywords:             rules.Phrases,
+		LogLocation:          loc,
+		MaxLineBytes:         *f.maxLineBytes,
+		Exclude:              *f.exclude,
+		KeepObject:           rules.KeepObject,
+		MaxDecompressedBytes: *f.maxInflate,
+		MaxArchiveNesting:    *f.maxNesting,
+		RecordReads:          f.debug(),
+	}, nil
 }
 
 // debug reports whether --verbosity asks for debug diagnostics (or more).
@@ -91,3 +98,6 @@ func loadCatalog(files []string) (*knownissues.Catalog, error) {
 	}
 	return cat, nil
 }
+
+// annotate adds the known issues that fit each problem's fingerprint.
+func (f *loadFlags) annotate(r *analyzer.Report) { f.catalog.Annotate(r) }

@@ -2,10 +2,14 @@ package main
 
 import (
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
-	"github.com/nsanalyze/nsanalyze/internal/pipeline"
 )
 
-// newRedactor returns the redactor of one run of --redact (pipeline.NewRedactor).
+// newRedactor returns the redactor of one run of --redact: it knows the bundle paths
+// as given (an absolute path names a customer's machine) and the -n names before
+// anything is printed, so every diagnostic can go through it.
 func newRedactor(paths, namespaces []string) *redact.Redactor {
-	return pipeline.NewRedactor(paths, namespaces)
+	rd := redact.New()
+	rd.Paths(paths...)
+	rd.Names("ns", namespaces...)
+	return rd
 }

@@ -1,7 +1,9 @@
-// Package pipeline is what nsanalyze does with a bundle once it is read, shared by the
-// command (cmd/nsanalyze) and the page (cmd/nsanalyze-web) so that both give the same
-// diagnosis: the shipped rules, the known-issue catalog, the scrubbing of secrets and,
-// with --redact, the redaction of customer identifiers.
+// Package pipeline is what nsanalyze does with a bundle once it is read, for the page
+// (cmd/nsanalyze-web, internal/web): the shipped rules, the known-issue catalog, the
+// scrubbing of secrets and, with --redact, the redaction of customer identifiers, in the
+// order the command's own pipeline (cmd/nsanalyze/pipeline.go) runs them, with the same
+// functions. (That one is in package main and also checks clusters and redacts across
+// the sides of a diff; the command can call Readable, BundleOptions and Analyze here.)
 package pipeline
 
 import (
