@@ -193,6 +193,9 @@ var (
 // The 1.8-1.15 controller logged the bare error (namespace_controller.go:148] <err>),
 // which names no namespace; see ParseDiscoveryFailure and ParseContentStillRemains.
 func ParseNamespaceDeletionFailure(text string) (namespace, errText string, ok bool) {
+	if m := kcpDeletion.FindStringSubmatchIndex(text); m != nil && IsNamespaceName(text[m[2]:m[3]]) {
+		return text[m[2]:m[3]], strings.TrimSpace(quotedTail(text, m[1])), true // kcp: "{root NAME}"
+	}
 	if m := nsDeletionFailed.FindStringSubmatchIndex(text); m != nil && IsNamespaceName(text[m[2]:m[3]]) {
 		errText = quotedTail(text, m[1])
 		if i := strings.Index(errText, `" logger=`); i >= 0 && strings.Contains(text, `\"`) {

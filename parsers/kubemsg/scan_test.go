@@ -27,7 +27,7 @@ func TestScanTable(t *testing.T) {
 			"ns-failed-printf", "tobedeleted", "", 1, "deletion of namespace tobedeleted failed"},
 		{"chat stamp", "[10:42 AM] dana: Error from server (Forbidden): unable to create new content in namespace kafka because it is being terminated",
 			"terminating-lifecycle-forbidden", "kafka", "", 1, "namespace kafka because"},
-		{"kcp key", "E0101 deletion of namespace {root my-team} failed: some error",
+		{"kcp key", "E0101 namespace_controller.go:1] deletion of namespace {root my-team} failed: some error",
 			"ns-failed-printf", "my-team", "", 1, "{root my-team}"},
 		{"HTML entities and zero-width", "<p>Operation cannot be fulfilled on namespaces &quot;rook\u200b-ceph&quot;: The system is ensuring all content is removed from this namespace.</p>",
 			"terminating-delete-conflict", "rook-ceph", "", 1, `namespaces "rook-ceph"`},
@@ -282,4 +282,16 @@ func FuzzScan(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestKcpNamespaceKey: kcp keys a namespace by logical cluster and name, "{root NAME}":
+// the name is the namespace.
+func TestKcpNamespaceKey(t *testing.T) {
+	line := "E0101 10:00:00.000000 1 namespace_controller.go:1] deletion of namespace {root team-a} failed: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: x"
+	if ns, _, ok := ParseNamespaceDeletionFailed(line); !ok || ns != "team-a" {
+		t.Errorf("ParseNamespaceDeletionFailed = %q %v", ns, ok)
+	}
+	if ns, _, ok := ParseNamespaceDeletionFailure(line); !ok || ns != "team-a" {
+		t.Errorf("ParseNamespaceDeletionFailure = %q %v", ns, ok)
+	}
 }
