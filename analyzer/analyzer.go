@@ -444,6 +444,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 			if f := nr.Causes[i].Chain[j].Fix; f != nil {
 				g := *f
 				g.Command = p.checkCmd(g.Command)
+				g = Label(g)
 				nr.Causes[i].Chain[j].Fix = &g
 			}
 		}

@@ -77,6 +77,7 @@ func stillDeleting(ix *Index, nr *NamespaceReport) (DeletingNamespace, bool) {
 	for i := range d.Watch {
 		d.Watch[i].Command = ix.checkCmd(g.Check(d.Watch[i].Command))
 	}
+	LabelAll(d.Watch)
 	return d, true
 }
 

@@ -298,7 +298,12 @@ type Evidence struct {
 
 // RemediationStep is one rung of the remediation ladder.
 type RemediationStep struct {
-	Risk    string `json:"risk"`
+	// Risk follows from Changes (RiskOf), never set apart from it.
+	Risk string `json:"risk"`
+	// Changes says what the rung changes: ChangesNothing, ChangesWorkload, ChangesObject,
+	// ChangesAPISurface or ChangesData (rungs.go); the most of what the rule declares and
+	// what the command does.
+	Changes string `json:"changes,omitempty"`
 	Command string `json:"command"`
 	Why     string `json:"why"`
 	// Premise are the chain facts the rung relies on; the analyzer checks them against
