@@ -282,10 +282,10 @@ func coverage(ix *Index, r *Report) []Gap {
 		add("no APIService objects", "kubectl get apiservices -o json")
 	}
 	if !ix.HasLogsOf("kube-controller-manager") {
-		add("no kube-controller-manager log", "kubectl -n kube-system logs -l component=kube-controller-manager --tail=-1   # or the node's /var/log/pods/kube-system_kube-controller-manager-*")
+		add("no kube-controller-manager log", ComponentLogs(ix.Platform(), "kube-controller-manager", -1, ""))
 	}
 	if !ix.HasLogsOf("kube-apiserver") {
-		add("no kube-apiserver log", "kubectl -n kube-system logs -l component=kube-apiserver --tail=-1")
+		add("no kube-apiserver log", ComponentLogs(ix.Platform(), "kube-apiserver", -1, ""))
 	}
 	if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") && !ix.Dumped("webhookconfiguration") {
 		add("no webhook configurations", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json")
@@ -308,7 +308,11 @@ func coverage(ix *Index, r *Report) []Gap {
 		add(fmt.Sprintf("logs of pod %s/%s, a backend of an APIService or webhook, which is not running normally (%s)", pod.Namespace, pod.Name, PodState(pod)), cmd)
 	}
 	for _, ce := range collectorGaps(ix.Records.CollectorErrors) {
-		add(ce, Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
+		if permissionError(ce) {
+			add(ce, Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
+		} else {
+			add(ce, Comment("the collector's call failed for a reason other than permissions (see the error): re-run the collection once the API server answers, or collect the missing resource with kubectl"))
+		}
 	}
 	var encrypted []string
 	for _, w := range ix.Records.Warnings {
@@ -335,6 +339,14 @@ func coverage(ix *Index, r *Report) []Gap {
 			"for ns in "+Cmd(undumped...)+"; do kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -o json -n \"$ns\"; done")
 	}
 	return gaps
+}
+
+// permissionError reports whether a collector error is a refusal (403, forbidden,
+// unauthorized), the only kind a service account with more rights would fix.
+func permissionError(s string) bool {
+	l := strings.ToLower(s)
+	return strings.Contains(l, "forbidden") || strings.Contains(l, "unauthorized") || strings.Contains(l, "cannot list") ||
+		strings.Contains(l, "cannot get") || strings.Contains(l, "403")
 }
 
 // collectorGaps says what the bundle collector could not collect: one sentence per file

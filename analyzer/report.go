@@ -42,7 +42,10 @@ type Report struct {
 	Deleting []DeletingNamespace `json:"deleting,omitempty"`
 	Risks    []Risk              `json:"risks"`
 	Coverage []Gap               `json:"coverage"`
-	Warnings []diag.Warning      `json:"warnings"`
+	// NextStep is what to ask the customer for when the report is inconclusive (state
+	// unknown, or a cause undetermined); nil otherwise.
+	NextStep *NextStep      `json:"nextStep,omitempty"`
+	Warnings []diag.Warning `json:"warnings"`
 }
 
 // Report states.
@@ -142,6 +145,9 @@ type BundleInfo struct {
 	KubernetesVersionSource string `json:"kubernetesVersionSource,omitempty"`
 	// Layouts names the bundle layouts recognised (troubleshoot, must-gather, ...).
 	Layouts []string `json:"layouts"`
+	// Platform is what the bundle shows of the platform (analyzer.Platform*: aks, eks,
+	// gke, openshift, k3s, rke2, talos); empty for kubeadm and unknown.
+	Platform string `json:"platform,omitempty"`
 }
 
 // LogFile summarises one log file.
@@ -331,4 +337,6 @@ type Risk struct {
 type Gap struct {
 	Missing string `json:"missing"`
 	Collect string `json:"collect"`
+	// Why says why it matters for the diagnosis, when that is not plain from Missing.
+	Why string `json:"why,omitempty"`
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // Formats lists the output formats.
-var Formats = []string{"text", "markdown", "json", "html"}
+var Formats = []string{"text", "markdown", "json", "html", "reply"}
 
 // Options tune the renderers.
 type Options struct {
@@ -46,6 +46,8 @@ func RenderWith(w io.Writer, r *analyzer.Report, format string, o Options) error
 		return JSON(w, r)
 	case "html":
 		return HTML(w, r)
+	case "reply":
+		return Reply(w, r)
 	}
 	return fmt.Errorf("unknown output format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }

@@ -126,3 +126,55 @@ func TestCommandChanges(t *testing.T) {
 		}
 	}
 }
+
+// managedOrOwnLogs are the platforms whose control-plane logs are not kube-system pods.
+var managedOrOwnLogs = map[string]bool{analyzer.PlatformAKS: true, analyzer.PlatformEKS: true, analyzer.PlatformGKE: true,
+	analyzer.PlatformOpenShift: true, analyzer.PlatformK3s: true, analyzer.PlatformTalos: true}
+
+// TestNextStepAndPlatform analyses every fixture and peer bundle once and checks that
+// every inconclusive report (state unknown, or a cause undetermined) names the
+// customer's next command, in the text report and in -o reply, and that a bundle of a
+// platform whose control plane is not kube-system's pods (AKS, EKS, GKE, OpenShift, k3s,
+// Talos) is never told to read kube-controller-manager's pods there.
+func TestNextStepAndPlatform(t *testing.T) {
+	platforms := map[string]int{}
+	for _, b := range adviceBundles(t) {
+		t.Run(b.name, func(t *testing.T) {
+			r := adviceReport(t, b)
+			platforms[r.Bundle.Platform]++
+			inconclusive := r.State == analyzer.StateUnknown
+			for _, p := range r.Problems {
+				inconclusive = inconclusive || p.CauseType == analyzer.CauseUndetermined
+			}
+			if inconclusive {
+				if r.NextStep == nil || r.NextStep.Command == "" {
+					t.Fatalf("inconclusive report (%s) without the customer's next command", r.State)
+				}
+				for _, f := range []string{"text", "reply"} {
+					if out := string(render(t, r, f, Options{})); !strings.Contains(out, r.NextStep.Command) {
+						t.Errorf("%s: the next command %q is not in the report", f, r.NextStep.Command)
+					}
+				}
+			} else if r.NextStep != nil {
+				t.Errorf("a conclusive report (%s) asks for a new bundle", r.State)
+			}
+			if managedOrOwnLogs[r.Bundle.Platform] {
+				var cmds []string
+				for _, steps := range rungsOf(r) {
+					for _, s := range steps {
+						cmds = append(cmds, s.Command)
+					}
+				}
+				for _, g := range r.Coverage {
+					cmds = append(cmds, g.Collect)
+				}
+				for _, c := range cmds {
+					if strings.Contains(c, "-n kube-system logs -l component=kube-") {
+						t.Errorf("%s bundle told to read kube-system's control-plane pods: %s", r.Bundle.Platform, c)
+					}
+				}
+			}
+		})
+	}
+	t.Logf("platforms read: %v", platforms)
+}
