@@ -439,6 +439,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		}
 		markRoots(&nr.Causes[i])
 		focusEvidence(&nr.Causes[i])
+		nr.Causes[i].Verdicts = verdicts(p.Index, &nr.Causes[i])
 	}
 	p.guard = namespaceGuard(nr)
 	for i := range nr.Causes {

@@ -226,14 +226,17 @@ type ConditionReport struct {
 
 // Cause is one reason a namespace cannot finish deleting.
 type Cause struct {
-	Type          string      `json:"type"`
-	Summary       string      `json:"summary"`
-	Confidence    string      `json:"confidence"` // high, medium, low
-	GroupVersions []string    `json:"groupVersions"`
-	APIServices   []string    `json:"apiServices"`
-	Finalizers    []string    `json:"finalizers"`
-	Webhooks      []string    `json:"webhooks,omitempty"`
-	Objects       []ObjectRef `json:"objects"`
+	Type          string   `json:"type"`
+	Summary       string   `json:"summary"`
+	Confidence    string   `json:"confidence"` // high, medium, low
+	GroupVersions []string `json:"groupVersions"`
+	APIServices   []string `json:"apiServices"`
+	Finalizers    []string `json:"finalizers"`
+	// Verdicts are the plain verdict on each finalizer that blocks (its controller's
+	// state, what clearing it by hand does).
+	Verdicts []FinalizerVerdict `json:"finalizerVerdicts,omitempty"`
+	Webhooks []string           `json:"webhooks,omitempty"`
+	Objects  []ObjectRef        `json:"objects"`
 	// Groups are the Objects that share kind, finalizers and verdict, one entry each
 	// (what the reports show; Objects keep every object).
 	Groups   []ObjectGroup `json:"objectGroups,omitempty"`

@@ -390,7 +390,7 @@ func (m *mprinter) ruledOut(rs []analyzer.RuledOut) {
 
 func (m *mprinter) timeline(evs []analyzer.TimelineEvent) {
 	groups, skipped := clipTimeline(groupTimeline(evs))
-	m.p("<details><summary>%d events (UTC), repeated lines folded</summary>\n\n", len(evs))
+	m.p("<details><summary>%d event%s (UTC), repeated lines folded</summary>\n\n", len(evs), plural(len(evs)))
 	m.p("| Time | Kind | Component | What |\n|---|---|---|---|\n")
 	for i, g := range groups {
 		if skipped > 0 && i == len(groups)/2 {
