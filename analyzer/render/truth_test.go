@@ -150,7 +150,7 @@ func TestNextStepAndPlatform(t *testing.T) {
 				if r.NextStep == nil || r.NextStep.Command == "" {
 					t.Fatalf("inconclusive report (%s) without the customer's next command", r.State)
 				}
-				for _, f := range []string{"text", "reply"} {
+				for _, f := range []string{"text", "markdown", "reply"} {
 					if out := string(render(t, r, f, Options{})); !strings.Contains(out, r.NextStep.Command) {
 						t.Errorf("%s: the next command %q is not in the report", f, r.NextStep.Command)
 					}
