@@ -183,7 +183,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"-n", "shop", "di"}, []string{"diff"}, true},
 		{[]string{"diff", ""}, nil, true},
 		{[]string{"diff", "-o", ""}, []string{"text", "markdown", "json"}, false},
-		{[]string{"-o", ""}, []string{"text", "markdown", "json", "html"}, false},
+		{[]string{"-o", ""}, []string{"text", "markdown", "json", "html", "reply"}, false},
 		{[]string{"collect", "-o", ""}, []string{"script", "troubleshoot"}, false},
 		{[]string{"collect", "--output", "t"}, []string{"troubleshoot"}, false},
 		{[]string{"collect", "--output=t"}, []string{"--output=troubleshoot"}, false},
