@@ -56,7 +56,8 @@ func Reply(w io.Writer, r *analyzer.Report) error {
 		return err
 	}
 	p("%s.\n\n", strings.TrimSuffix(r.Summary, "."))
-	for _, pr := range r.Problems {
+	if len(r.Problems) > 0 {
+		pr := r.Problems[0]
 		p("What holds it: %s\n\n", pr.Root)
 		if len(pr.Remediation) > 0 {
 			s := pr.Remediation[0]
@@ -70,7 +71,6 @@ func Reply(w io.Writer, r *analyzer.Report) error {
 		if len(r.Problems) > 1 {
 			p("(%d independent problems; the full report lists each.)\n\n", len(r.Problems))
 		}
-		break
 	}
 	if len(r.Problems) == 0 {
 		p("\n")
