@@ -579,7 +579,7 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-
 h1{font-size:1.6em;margin:.2em 0}h2{border-bottom:2px solid #d0d7de;padding-bottom:.2em;margin-top:1.8em}h3{margin-top:1.4em}
 code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:.88em}
 pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.6em .8em;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
-table{border-collapse:collapse;margin:.6em 0;width:100%;table-layout:auto}th,td{border:1px solid #d0d7de;padding:.3em .5em;text-align:left;vertical-align:top;overflow-wrap:break-word}th{background:#f6f8fa}
+table{border-collapse:collapse;margin:.6em 0;width:100%;table-layout:auto}th,td{border:1px solid #d0d7de;padding:.3em .5em;text-align:left;vertical-align:top;overflow-wrap:anywhere;word-break:break-word}th{background:#f6f8fa}
 .summaryline{font-size:1.15em;font-weight:600}
 .problem-card{border-left:6px solid #cf222e;background:#fff5f5;padding:.5em 1em;border-radius:4px;margin:1em 0}
 .ok{color:#1a7f37}.bad{color:#cf222e;font-weight:bold}.muted{color:#57606a}

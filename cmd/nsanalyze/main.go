@@ -125,7 +125,7 @@ type analyzeOptions struct {
 // analyzeFlags declares the flags of the analysis.
 func analyzeFlags(fs *pflag.FlagSet) runFunc {
 	a := &analyzeOptions{
-		output:     enumFlag(fs, "output", "o", "text", render.Formats, "output format: "+strings.Join(render.Formats, "|")),
+		output:     enumFlag(fs, "output", "o", "text", render.OutputFormats, "output format: "+strings.Join(render.OutputFormats, "|")),
 		namespaces: fs.StringSliceP("namespace", "n", nil, "only report these namespaces (repeatable, or comma-separated)"),
 		verbosity:  enumFlag(fs, "verbosity", "v", "warning", verbosityLevels, "diagnostics on stderr: error|warning|info|debug (debug: how each file of the bundle was read)"),
 		colorMode:  enumFlag(fs, "color", "", "auto", []string{"auto", "always", "never"}, "colours in the text report: auto (only on a terminal, off with NO_COLOR)|always|never"),
@@ -163,11 +163,11 @@ func (a *analyzeOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	known := false
-	for _, f := range render.Formats {
+	for _, f := range render.OutputFormats {
 		known = known || f == *output
 	}
 	if !known {
-		fmt.Fprintf(stderr, "error: unknown --output %q (want one of %s)\n", *output, strings.Join(render.Formats, ", "))
+		fmt.Fprintf(stderr, "error: unknown --output %q (want one of %s)\n", *output, strings.Join(render.OutputFormats, ", "))
 		return exitUsage
 	}
 	color, err := useColor(*colorMode, stdout, os.Getenv)
