@@ -26,7 +26,7 @@ import (
 // finalizers, webhooks, state and exit code.
 
 // fixtureKept lists, per transformation, the fixtures whose diagnosis it cannot keep,
-// and why; the README's "Damaged text" section says the same. The test fails when such
+// and why; docs/usage.md's "Damaged text" section says the same. The test fails when such
 // a diagnosis is kept after all (remove the entry).
 var fixtureKept = map[string]map[string]string{
 	"md-backslash": {
