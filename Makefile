@@ -74,7 +74,7 @@ clean:
 # them) and the krew manifest dist/krew/nsanalyze.yaml. Nothing is uploaded.
 VERSION ?= $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null || echo v0.0.0-dev.g$$(git rev-parse --short HEAD 2>/dev/null || echo unknown))
 release:
-	$(GO) run ./cmd/release -version $(VERSION) -out dist
+	GO=$(GO) $(GO) run ./cmd/release -version $(VERSION) -out dist
 
 # go install of this checkout the way a user's `go install ...@latest` resolves it: the
 # module served from a throw-away file proxy, into an empty GOPATH and module cache

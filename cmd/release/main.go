@@ -29,7 +29,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -226,20 +225,12 @@ func build(module string, p Platform, version, bin string) error {
 	return nil
 }
 
-// goTool is the go command that runs this program ($GO, else go from GOROOT, else PATH).
+// goTool is the go command to build with: $GO (make passes its own), else go on PATH.
 func goTool() string {
 	if g := os.Getenv("GO"); g != "" {
 		return g
 	}
-	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
-		return p
-	}
 	return "go"
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
 }
 
 // moduleRoot finds the nsanalyze module's directory from the working directory up.
