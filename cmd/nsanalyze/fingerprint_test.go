@@ -90,7 +90,7 @@ var (
 	volatileIP   = regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}\b`)
 	volatileTime = regexp.MustCompile(`\d{4}-\d{2}-\d{2}|\d{2}:\d{2}:\d{2}`)
 	volatileNum  = regexp.MustCompile(`\d{3,}`)
-	hashedName   = regexp.MustCompile(`~[0-9a-f]{8}`)
+	hashedName   = regexp.MustCompile(`~[0-9a-f]{16}`)
 )
 
 // TestFingerprintsAcrossBundles holds the fingerprint (and the known issues) of every fixture's problems:
