@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -96,11 +95,10 @@ func TestFixtures(t *testing.T) {
 				wantTypes[ct] = true
 			}
 
-			var out, errb bytes.Buffer
-			code := run([]string{"-o", "json", "--exclude", "raw", "--exclude", "expected.json", "--exclude", "README.md", dir}, &out, &errb)
+			code, out, errb := runFixtureJSON(dir)
 			var rep analyzer.Report
-			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-				t.Fatalf("report is not JSON: %v\nstderr: %s", err, errb.String())
+			if err := json.Unmarshal(out, &rep); err != nil {
+				t.Fatalf("report is not JSON: %v\nstderr: %s", err, errb)
 			}
 			wantCode := 0
 			if len(want.StuckNamespaces) > 0 {
