@@ -132,7 +132,12 @@ func TestFixtures(t *testing.T) {
 						t.Errorf("%s: cause %s has no evidence", ns.Name, c.Type)
 					}
 				}
-				if len(ns.Remediation) == 0 || ns.Remediation[len(ns.Remediation)-1].Risk != analyzer.RiskDestructive ||
+				if len(ns.SpecFinalizers) == 0 && len(ns.MetadataFinalizers) > 0 {
+					// held by its own metadata.finalizers: /finalize would change nothing
+					if len(ns.Remediation) == 0 || !strings.Contains(ns.Remediation[len(ns.Remediation)-1].Command, `{"metadata":{"finalizers":null}}`) {
+						t.Errorf("%s: held by metadata.finalizers, the ladder must end with their patch", ns.Name)
+					}
+				} else if len(ns.Remediation) == 0 || ns.Remediation[len(ns.Remediation)-1].Risk != analyzer.RiskDestructive ||
 					!strings.Contains(ns.Remediation[len(ns.Remediation)-1].Command, "/finalize") {
 					t.Errorf("%s: the remediation ladder must end with the /finalize last resort", ns.Name)
 				}

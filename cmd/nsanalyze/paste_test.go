@@ -29,7 +29,7 @@ import (
 // name it quotes reaches a stub as one argv word, byte-exact.
 
 // recordingStubs are the programs a report's commands may run.
-var recordingStubs = []string{"kubectl", "jq", "xargs", "grep", "base64", "openssl"}
+var recordingStubs = []string{"kubectl", "jq", "xargs", "grep", "base64", "openssl", "oc", "journalctl", "az", "aws", "gcloud", "talosctl"}
 
 // markerStubs are programs an injected command would run.
 var markerStubs = []string{"touch", "id", "rm", "cat", "curl", "wget", "sh", "bash", "env", "ls", "sleep", "nc",
