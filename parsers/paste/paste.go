@@ -46,16 +46,25 @@ type Options struct {
 func Lines(raw []string, opts Options) (lines []string, orig []int) {
 	lines = make([]string, 0, len(raw))
 	orig = make([]int, 0, len(raw))
-	quoted := quotedBlock(raw)
+	norm := make([]string, len(raw))
 	for i, l := range raw {
 		if opts.KeepTabs && strings.HasPrefix(l, "\t") {
 			t := strings.TrimLeft(l, "\t")
-			l = l[:len(l)-len(t)] + NormChars(t)
+			l = l[:len(l)-len(t)] + unentity(NormChars(t))
 		} else {
-			l = NormChars(l)
+			l = unentity(NormChars(l))
 		}
-		if quoted[i] {
-			l = strings.TrimPrefix(strings.TrimPrefix(l, ">"), " ")
+		norm[i] = l
+	}
+	unprefix(norm)
+	added := blankEvery(norm)
+	quoted := quotedBlock(norm)
+	for i, l := range norm {
+		if added != nil && added[i] {
+			continue
+		}
+		for quoted[i] && (l == ">" || strings.HasPrefix(l, ">")) {
+			l = strings.TrimPrefix(strings.TrimPrefix(l, ">"), " ") // nested: "> > ", ">> "
 		}
 		l, keep := unframe(l)
 		if !keep || Elision(l) {
@@ -282,7 +291,7 @@ func NormChars(l string) string {
 func quotedBlock(raw []string) []bool {
 	out := make([]bool, len(raw))
 	q := func(i int) bool {
-		return i >= 0 && i < len(raw) && (raw[i] == ">" || strings.HasPrefix(raw[i], "> "))
+		return i >= 0 && i < len(raw) && (raw[i] == ">" || strings.HasPrefix(raw[i], "> ") || strings.HasPrefix(raw[i], ">>"))
 	}
 	for i := range raw {
 		out[i] = q(i) && (q(i-1) || q(i+1))
