@@ -164,7 +164,7 @@ func unmark(lines []string) bool {
 			return false // ("/": the lines are paths; a comment is "//")
 		}
 	}
-	if n < 2 || closed*2 >= n {
+	if n < 2 || closed*2 >= n && strings.ContainsAny(strings.TrimSpace(p)[:1], "|║│┃") {
 		return false
 	}
 	for i, l := range lines {
@@ -182,8 +182,8 @@ func unmark(lines []string) bool {
 // unprefix undoes stamps, gutters and shared prefixes, in whatever order they were
 // put (a quoted gutter, a numbered quote).
 func unprefix(lines []string) {
-	unstamp(lines)
 	for range 4 {
+		unstamp(lines) // (a stamp before a quote, or inside one)
 		if !ungutter(lines) && !unmark(lines) {
 			return
 		}
