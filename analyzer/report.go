@@ -85,6 +85,9 @@ type Problem struct {
 	// Fingerprint names the root so that the same fault reads the same in every bundle
 	// (cause type, identity, root kind and state; see fingerprint.go and docs/fingerprint.md).
 	Fingerprint string `json:"fingerprint"`
+	// ReadableFingerprint is the fingerprint with every name as it is (never shown, never
+	// serialised: it holds the customer's names); known issues are matched against it.
+	ReadableFingerprint string `json:"-"`
 	// KnownIssues are the catalog entries whose fingerprint pattern fits, best first
 	// (set by the command from analyzer/knownissues).
 	KnownIssues []KnownIssueRef `json:"knownIssues,omitempty"`

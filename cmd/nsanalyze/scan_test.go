@@ -161,7 +161,7 @@ func TestScanResultsResumeAndTable(t *testing.T) {
 	if !strings.HasPrefix(table, "12 bundles: 5 stuck, 0 none stuck, 5 unknown, 2 could not be analysed; 3 distinct fingerprints.") {
 		t.Errorf("table head: %s", table)
 	}
-	unmatched := strings.Index(table, "admission-webhook/webhook=~4b45658c/backend=connection-refused")
+	unmatched := strings.Index(table, "admission-webhook/webhook=~4b45658cfa23d99a/backend=connection-refused")
 	matched := strings.Index(table, "metrics-server-apiservice-unavailable")
 	if unmatched < 0 || matched < 0 || unmatched > matched {
 		t.Errorf("the fingerprint no known issue fits must come first:\n%s", table)
