@@ -555,7 +555,9 @@ func wordWrapped(l, next string, width, w int) bool {
 	if k := strings.IndexByte(t, ' '); k >= 0 {
 		word = t[:k]
 	}
-	return width+1+utf8.RuneCountInString(word) > w && !aligned(l, next)
+	// (a client breaks near its width: a line of less than three quarters of the widest
+	// was short in the text, whatever the next line starts with)
+	return width+1+utf8.RuneCountInString(word) > w && 4*width >= 3*w && !aligned(l, next)
 }
 
 // aligned reports whether two lines have a column in common: a cell that starts after
