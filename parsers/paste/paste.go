@@ -503,7 +503,8 @@ func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, 
 			q.feed(lines[i+1])
 		}
 	}
-	words := r > n // a word-wrapped paste (more ragged joins than cuts at the width)
+	// a word-wrapped paste: ragged joins and no cut at the width, or twice as many
+	words := r > 0 && n == 0 || r >= 2 && r > 2*n
 	if !words && (n == 0 || n < 2 && !commonWidths[w]) {
 		return lines, orig
 	}
@@ -544,7 +545,9 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 // something, and next's first word would not have fit after it.
 func wordWrapped(l, next string, width, w int) bool {
 	t := strings.TrimLeft(next, " ")
+	body := strings.TrimLeft(l, " ")
 	if strings.TrimSpace(l) == "" || t == "" || strings.HasSuffix(l, " ") || len(next) != len(t) ||
+		strings.ContainsRune(l, '\t') || strings.Contains(body, "   ") || // (a table's row, kubectl pads with 3 spaces: its own line)
 		strings.HasPrefix(t, "- ") || reYAMLKey.MatchString(t) && !strings.HasSuffix(strings.TrimSpace(l), ":") {
 		// (a wrapped line's rest starts at the margin: the wrap ate the space; a YAML
 		// key or list item there starts a line of its own, unless the line before
@@ -555,9 +558,10 @@ func wordWrapped(l, next string, width, w int) bool {
 	if k := strings.IndexByte(t, ' '); k >= 0 {
 		word = t[:k]
 	}
-	// (a client breaks near its width: a line of less than three quarters of the widest
-	// was short in the text, whatever the next line starts with)
-	return width+1+utf8.RuneCountInString(word) > w && 4*width >= 3*w && !aligned(l, next)
+	// (a client breaks near its width: a line shorter than three quarters of the widest,
+	// or by more than a long word (24 columns), was short in the text, whatever the next
+	// line starts with)
+	return width+1+utf8.RuneCountInString(word) > w && 4*width >= 3*w && width >= w-24 && !aligned(l, next)
 }
 
 // aligned reports whether two lines have a column in common: a cell that starts after

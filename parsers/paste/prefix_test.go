@@ -37,8 +37,8 @@ func TestPrefixes(t *testing.T) {
 			[]string{"NAME   STATUS", "x      Terminating", "", "y      Active"}, []int{1, 3, 4, 7}},
 		{"entities", "message: &quot;Discovery failed&quot;&nbsp;&nbsp;it&#39;s a &amp;quot;", never,
 			[]string{`message: "Discovery failed"  it's a &quot;`}, []int{1}},
-		{"word wrap at 64, a mail reply", "> Error from server (Conflict): Operation cannot be fulfilled on\n> namespaces \"cattle-system\": The system is ensuring all content is\n> removed from this namespace.  Upon completion, this namespace\n> will automatically be purged by the system.", always,
-			[]string{`Error from server (Conflict): Operation cannot be fulfilled on namespaces "cattle-system": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.`}, []int{1}},
+		{"word wrap at 72, a mail reply", "> Error from server (Conflict): Operation cannot be fulfilled on\n> namespaces \"cattle-system\": The system is ensuring all content is\n> removed from this namespace.  Upon completion, this namespace will\n> automatically be purged by the system. Discovery failed for some groups,\n> 1 failing: unable to retrieve the complete list of server APIs:\n> metrics.k8s.io/v1beta1: the server is currently unable to handle the\n> request", always,
+			[]string{`Error from server (Conflict): Operation cannot be fulfilled on namespaces "cattle-system": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system. Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request`}, []int{1}},
 		{"word wrap: a table's rows are not joined", "NAME                      STATUS        AGE\nkube-system               Active        300d\nkubevirt-hyperconverged   Terminating   2d", always,
 			[]string{"NAME                      STATUS        AGE", "kube-system               Active        300d", "kubevirt-hyperconverged   Terminating   2d"}, []int{1, 2, 3}},
 	}
