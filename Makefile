@@ -10,7 +10,7 @@ STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.7.0
 FUZZTIME ?= 1m
 FUZZJOBS ?= 1
 
-.PHONY: all build run test test-race vet lint fuzz fmt fmt-check clean bench fixtures-real
+.PHONY: all build run test test-race vet lint fuzz fmt fmt-check clean bench fixtures-real web
 
 all: build
 
@@ -24,6 +24,14 @@ run: build
 
 vet:
 	$(GO) vet $(PKGS)
+	GOOS=js GOARCH=wasm $(GO) vet ./cmd/nsanalyze-web
+
+# The offline page (docs/web.md): one self-contained HTML file holding nsanalyze compiled
+# to WebAssembly (cmd/nsanalyze-web) and Go's wasm_exec.js; open it from file://.
+WEB := bin/nsanalyze.html
+web:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/nsanalyze-web.wasm ./cmd/nsanalyze-web
+	$(GO) run ./cmd/nsanalyze-web/mkpage -wasm bin/nsanalyze-web.wasm -wasm-exec "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" -o $(WEB)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')
@@ -60,11 +68,13 @@ fuzz:
 clean:
 	rm -rf bin
 
-# Go benchmarks of the parsers and the analyzer (-benchmem), then nsanalyze against
+# Go benchmarks of the parsers and the analyzer (-benchmem), the offline page in headless
+# Chromium (docs/web.md: page interactive, a pasted ticket, a 50 MB bundle), then nsanalyze against
 # grep -F, rg -F, zcat|grep, jq and tar -xzf on generated bundles (generated once into
 # .cache/bench, several GB; prints a table of medians). BENCHARGS=-only=objects etc.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(BENCHFLAGS) ./parsers/logs ./parsers/objects ./cmd/genbundle
+	$(GO) test -run '^$$' -bench Page -benchtime 1x ./internal/web
 	$(GO) run ./bench -cache .cache/bench $(BENCHARGS)
 
 # Rebuild real fixtures from real Kubernetes binaries (not part of `make test`):

@@ -43,6 +43,10 @@ type Report struct {
 	Risks    []Risk              `json:"risks"`
 	Coverage []Gap               `json:"coverage"`
 	Warnings []diag.Warning      `json:"warnings"`
+	// NotInBundle are the namespaces asked for (Options.Namespaces) that the bundle
+	// does not hold: no Namespace object and no log line of the namespace controller
+	// names them. StateReason says so; the command names each on stderr.
+	NotInBundle []string `json:"-"`
 }
 
 // Report states.

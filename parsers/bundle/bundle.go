@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"sort"
@@ -198,13 +199,36 @@ func LoadAll(paths []string, opts Options) (*Records, error) {
 			}
 		}
 		l := newLoader(rec, opts, label)
-		n, err := l.load(p)
+		n, err := l.load(p, func(visit visitor, links *linkSet, warn *diag.Sink, limits inflateLimits) (string, error) {
+			return walkPath(p, visit, links, warn, limits)
+		})
 		readable += n
 		if err != nil {
 			errs = append(errs, err.Error())
 		}
 		loaders = append(loaders, l)
 	}
+	return finishLoad(rec, loaders, readable, errs)
+}
+
+// LoadFS reads the bundle name of fsys, as Load reads one on disk: a directory ("."
+// for all of fsys), an archive or a single file. The same reader serves a bundle held
+// in memory (a page in a browser: dropped files, a dropped archive, a pasted ticket).
+func LoadFS(fsys fs.FS, name string, opts Options) (*Records, error) {
+	rec := &Records{Path: name, Links: map[string]string{}}
+	l := newLoader(rec, opts, "")
+	n, err := l.load(name, func(visit visitor, links *linkSet, warn *diag.Sink, limits inflateLimits) (string, error) {
+		return walkFS(fsys, name, visit, links, warn, limits)
+	})
+	var errs []string
+	if err != nil {
+		errs = append(errs, err.Error())
+	}
+	return finishLoad(rec, []*loader{l}, n, errs)
+}
+
+// finishLoad ends the reading of the bundles of loaders into rec.
+func finishLoad(rec *Records, loaders []*loader, readable int, errs []string) (*Records, error) {
 	// logs last: a bundle without objects takes the year of its klog lines from the others
 	for _, l := range loaders {
 		l.finishLogs()
@@ -286,9 +310,13 @@ func newLoader(rec *Records, opts Options, label string) *loader {
 	return l
 }
 
-func (l *loader) load(p string) (int, error) {
+// walker reads one bundle, calling visit for every regular member (walkPath, walkFS).
+type walker func(visit visitor, links *linkSet, warn *diag.Sink, limits inflateLimits) (format string, err error)
+
+// load reads the bundle p with walk.
+func (l *loader) load(p string, walk walker) (int, error) {
 	links := &linkSet{}
-	format, err := walkPath(p, l.member, links, l.warn, inflateLimits{l.opts.MaxDecompressedBytes, l.opts.MaxDecompressTime})
+	format, err := walk(l.member, links, l.warn, inflateLimits{l.opts.MaxDecompressedBytes, l.opts.MaxDecompressTime})
 	if err != nil && format == "" {
 		return 0, err
 	}
