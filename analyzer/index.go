@@ -114,6 +114,7 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 		}
 	}
 	ix.indexObjects(rec)
+	ix.addMessages(rec.Messages)
 	ix.NamespaceListed = rec.NamespaceListSeen
 	if ix.KubernetesVersion != "" {
 		ix.KubernetesVersionSource = "kubectl version -o json"

@@ -305,7 +305,9 @@ var (
 	// "Operation cannot be fulfilled on namespaces %q: The system is ensuring all
 	// content is removed from this namespace.  Upon completion, ..." (quotes escaped
 	// when the line is a JSON string or Go-quoted)
-	nsConflict = regexp.MustCompile(`namespaces? \\?"([a-z0-9][a-z0-9.-]*)\\?": [Tt]he system is ensuring all content is removed from this namespace`)
+	// (also v1.2's NewConflict wording `namespaces "X" cannot be updated: ...`, and a
+	// retyped line that lost the closing quote)
+	nsConflict = regexp.MustCompile(`namespaces? \\?"([a-z0-9][a-z0-9.-]*)\\?"?(?: cannot be updated)?: [Tt]he system is ensuring all content is removed from this namespace`)
 	// the NamespaceLifecycle admission plugin's refusal of a create (1.8+):
 	// "unable to create new content in namespace %s because it is being terminated"
 	// (1.8-1.10 with a final period), wrapped by NewForbidden. Runs of spaces (a

@@ -5,7 +5,13 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/nsanalyze/nsanalyze/internal/work"
 )
+
+// scanWork counts the view bytes the scan walks: each anchor's search, each capture's
+// window (TestScanLinear).
+var scanWork = work.New("kubemsg.scan view bytes")
 
 // A Fact is one catalogued message found in a text by Scan: the message rebuilt as
 // Kubernetes wrote it (wrapping, prefixes and escapes undone), where it stands, and
@@ -207,6 +213,7 @@ func Scan(text string) []Fact {
 		byAnchor[a] = append(byAnchor[a], t)
 	}
 	for _, a := range anchors {
+		scanWork.Add(len(vs))
 		for from := 0; from < len(vs); {
 			k := strings.Index(vs[from:], a)
 			if k < 0 {
@@ -279,6 +286,7 @@ func matchAt(v *View, vs string, t *template, at int, bounds []int) (match, bool
 		if i > 0 && t.pieces[i-1].verb == 0 { // the literal before it bounds it
 			prev := t.pieces[i-1].sq
 			lo := max(0, m.start-maxMid)
+			scanWork.Add(m.start - lo)
 			if k := strings.LastIndex(vs[lo:m.start], prev); k >= 0 && lo+k+len(prev) < m.start {
 				s = lo + k + len(prev)
 			}
@@ -297,13 +305,23 @@ func matchAt(v *View, vs string, t *template, at int, bounds []int) (match, bool
 	for i := t.anchor + 1; i < len(t.pieces); i++ {
 		p := &t.pieces[i]
 		if p.verb == 0 {
-			if pos+len(p.sq) <= len(vs) && vs[pos:pos+len(p.sq)] == p.sq {
-				segs = append(segs, segment{start: pos, end: pos + len(p.sq), kind: segLit, p: p})
-				pos += len(p.sq)
+			n := 0
+			for n < len(p.sq) && pos+n < len(vs) && vs[pos+n] == p.sq[n] {
+				n++
+			}
+			if n == len(p.sq) {
+				segs = append(segs, segment{start: pos, end: pos + n, kind: segLit, p: p})
+				pos += n
 				continue
 			}
-			if pos >= limit || strings.HasPrefix(p.sq, vs[pos:min(limit, len(vs))]) {
-				m.partial = true // the text ends inside the literal
+			// the text ends, or goes its own way, inside the literal: the message is
+			// cut there when a good part of the literal is there
+			if pos+n >= min(limit, len(vs)) || n >= 24 {
+				if n > 0 {
+					segs = append(segs, segment{start: pos, end: pos + n, kind: segLit, p: p})
+					pos += n
+				}
+				m.partial = true
 				break
 			}
 			return m, false
@@ -311,10 +329,12 @@ func matchAt(v *View, vs string, t *template, at int, bounds []int) (match, bool
 		if i+1 < len(t.pieces) { // a capture before a literal
 			next := &t.pieces[i+1]
 			end := min(limit, pos+maxMid, len(vs))
-			k := strings.Index(vs[pos:end], next.sq)
+			key := next.sq[:min(len(next.sq), 24)] // a long literal may be cut
+			scanWork.Add(end - pos)
+			k := strings.Index(vs[pos:end], key)
 			// a URL's "://" is not the literal ": " after it
 			for k >= 0 && next.sq[0] == ':' && len(next.sq) == 1 && pos+k+1 < len(vs) && (vs[pos+k+1] == '/' || vs[pos+k+1] >= '0' && vs[pos+k+1] <= '9') && v.gap[pos+k+1] == gapNone {
-				k2 := strings.Index(vs[pos+k+1:end], next.sq)
+				k2 := strings.Index(vs[pos+k+1:end], key)
 				if k2 < 0 {
 					k = -1
 					break
@@ -332,13 +352,20 @@ func matchAt(v *View, vs string, t *template, at int, bounds []int) (match, bool
 			if k == 0 {
 				return m, false
 			}
-			// the next literal is not there: the message is cut after this capture
-			if pos >= end {
-				m.partial = true
-				break
+			// the next literal is not there: the message is cut inside this capture only
+			// when the text (or the message's extent) ends there, the capture an identifier
+			if limit-pos > maxMid || limit > len(vs) || !identRun(v, pos, limit) {
+				return m, false
 			}
+			if pos < limit {
+				segs = append(segs, segment{start: pos, end: limit, kind: segMid, p: p})
+				pos = limit
+			}
+			m.partial = true
+			break
 		}
 		end := min(limit, pos+maxTail, len(vs))
+		scanWork.Add(max(0, end-pos))
 		if end <= pos {
 			m.partial = true
 			break
@@ -354,6 +381,16 @@ func matchAt(v *View, vs string, t *template, at int, bounds []int) (match, bool
 	sort.Slice(segs, func(i, j int) bool { return segs[i].start < segs[j].start })
 	m.segs = segs
 	return m, true
+}
+
+// identRun reports view bytes [s, e) that can be a cut capture: identifier bytes and quotes.
+func identRun(v *View, s, e int) bool {
+	for k := s; k < e; k++ {
+		if !identByte(v.b[k]) && v.b[k] != '"' && v.b[k] != '\'' && v.b[k] != '{' && v.b[k] != '}' {
+			return false
+		}
+	}
+	return true
 }
 
 func digits(s string) bool {
@@ -399,7 +436,7 @@ func backCapture(v *View, end int, verb byte) int {
 // condition type opening a describe row, a klog header, a JSON log line, a timestamp.
 var (
 	keyAfterBreak   = regexp.MustCompile(`^-?"?(?:reason|status|type|lastTransitionTime|lastProbeTime|lastUpdateTime|message|observedGeneration|severity|phase|conditions|metadata|spec|kind|apiVersion)"?:`)
-	otherAfterBreak = regexp.MustCompile(`^(?:LastTransitionTime:|Events:|Namespace(?:Deletion|Content|Finalizers)[A-Za-z]*(?:True|False|Unknown)|[IWEF][0-9]{4}[0-9]{2}:|\{"(?:level|ts|msg|time)"|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9])`)
+	otherAfterBreak = regexp.MustCompile(`^(?:\$|\+(?:kubectl|oc|echo|sleep)|(?:kubectl|oc)(?:get|describe|delete|logs|patch|edit|apply|api-resources|proxy|replace)|Errorfromserver|LastTransitionTime:|Events:|Namespace(?:Deletion|Content|Finalizers)[A-Za-z]*(?:True|False|Unknown)|[IWEF][0-9]{4}[0-9]{2}:|\{"(?:level|ts|msg|time)"|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9])`)
 )
 
 // keyInLine matches a JSON object's next key right after a string's closing quote.

@@ -3,10 +3,11 @@ package kubemsg
 import (
 	"fmt"
 	"math/rand"
-	"slices"
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/nsanalyze/nsanalyze/internal/work"
 )
 
 // TestScanTable: real messages in the shapes tickets show them.
@@ -79,6 +80,7 @@ func damage(r *rand.Rand, s string, words map[string]bool) (string, []int) {
 	zw := r.Intn(4) == 0
 	ent := r.Intn(3) == 0
 	indent := strings.Repeat(" ", r.Intn(6))
+	border := r.Intn(5) == 0 // a box's or a table's right border
 	var lines []string
 	var cur strings.Builder
 	lineOf := make([]int, len(s))
@@ -146,6 +148,9 @@ func damage(r *rand.Rand, s string, words map[string]bool) (string, []int) {
 		}
 		if gutter {
 			fmt.Fprintf(&b, "%4d | ", k+1)
+		}
+		if border {
+			l += strings.Repeat(" ", max(0, width+2-len(l))) + " │"
 		}
 		b.WriteString(prefix + indent + l + "\n")
 	}
@@ -234,17 +239,47 @@ func TestScanInvariant(t *testing.T) {
 	}
 }
 
-// TestScanLinear: the scan's work grows linearly (a text of n copies of a message
-// holds n facts, found in time proportional to n, checked by counting the facts of a
-// text twice as long).
+// TestScanLinear: the scan's work (view bytes walked, counted) at 2n is about twice
+// its work at n, for texts of whole messages and of message heads that never complete.
 func TestScanLinear(t *testing.T) {
-	one := "  message: 'Some content in the namespace has finalizers remaining: a.io/x in 1 resource instances'\n  reason: x\n"
-	for _, n := range []int{1000, 2000} {
-		if got := len(Scan(strings.Repeat(one, n))); got != n {
-			t.Errorf("%d copies: %d facts", n, got)
+	for _, one := range []string{
+		"  message: 'Some content in the namespace has finalizers remaining: a.io/x in 1 resource instances'\n  reason: x\n",
+		"Operation cannot be fulfilled on namespaces ",
+		"deletion of namespace ",
+	} {
+		var counts [2]int64
+		for k, n := range []int{500, 1000} {
+			text := strings.Repeat(one, n)
+			var facts int
+			ops := work.Measure(func() { facts = len(Scan(text)) })
+			counts[k] = ops["kubemsg.scan view bytes"]
+			if strings.HasPrefix(one, "  message") && facts != n {
+				t.Errorf("%d copies: %d facts", n, facts)
+			}
+		}
+		if counts[0] == 0 || float64(counts[1]) > 2.2*float64(counts[0]) {
+			t.Errorf("%.20q: work %d at n, %d at 2n", one, counts[0], counts[1])
 		}
 	}
-	if fs := Scan(strings.Repeat("Some content in the namespace has finalizers remaining: ", 3000)); !slices.ContainsFunc(fs, func(f Fact) bool { return f.CondType != "" }) {
-		t.Error("a run of message heads gives no fact")
+}
+
+// FuzzScan: any text gives facts within it, on lines it has, never a panic.
+func FuzzScan(f *testing.F) {
+	c, err := Catalog()
+	if err != nil {
+		f.Fatal(err)
 	}
+	for _, m := range c.Messages {
+		for _, x := range m.Forms {
+			f.Add("> " + x.Example[:len(x.Example)/2] + "-\n> " + x.Example[len(x.Example)/2:])
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		lines := strings.Count(s, "\n") + 1
+		for _, x := range Scan(s) {
+			if x.Offset < 0 || x.End > len(s) || x.Offset >= x.End || x.Line < 1 || x.EndLine < x.Line || x.EndLine > lines || x.Text == "" {
+				t.Fatalf("fact out of its text: %+v (%d bytes, %d lines)", x, len(s), lines)
+			}
+		}
+	})
 }

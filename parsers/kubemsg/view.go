@@ -127,6 +127,24 @@ func prefixLen(l string, gutter bool) int {
 	return i
 }
 
+// suffixStart returns where a line's closing markup starts: the right border of a box
+// or a table (` │`, ` ║`, ` |`) and a closing backtick, after trailing whitespace.
+func suffixStart(l string) int {
+	e := len(l)
+	for round := 0; round < 4; round++ {
+		t := strings.TrimRight(l[:e], " \t\r")
+		r, n := utf8.DecodeLastRuneInString(t)
+		switch r {
+		case '│', '║', '┃', '|', '`':
+			e = len(t) - n
+			continue
+		}
+		e = len(t)
+		break
+	}
+	return e
+}
+
 // chatStamp returns the length of a chat export's stamp at the start of s: "[10:42 AM] name:",
 // "[10:42] name:", "[2024-01-02 10:42] name:" (name: at most three words).
 func chatStamp(s string) int {
@@ -243,6 +261,7 @@ func NewView(text string) *View {
 	for li, l := range lines {
 		base := v.lineStart[li]
 		l = strings.TrimSuffix(l, "\r")
+		l = l[:suffixStart(l)]
 		i := prefixLen(l, gutter[li])
 		if li > 0 {
 			pendingGap = gapLine
@@ -343,19 +362,6 @@ func (v *View) add(c byte, at int, gap uint8, soft bool) {
 	v.off = append(v.off, int32(at))
 	v.gap = append(v.gap, gap)
 	v.soft = append(v.soft, soft)
-}
-
-// skipZeroWidth returns the index of the first byte at or after i that does not start
-// a zero-width character.
-func skipZeroWidth(l string, i int) int {
-	for i < len(l) {
-		r, n := utf8.DecodeRuneInString(l[i:])
-		if !zeroWidth(r) {
-			break
-		}
-		i += n
-	}
-	return i
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
