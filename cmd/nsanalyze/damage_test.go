@@ -153,6 +153,19 @@ func (c *damageCase) cuts(w int) int {
 	return most
 }
 
+// foldedQuoteWider reports whether a text of c opens a YAML single-quoted value it does
+// not close on a line wider than w.
+func (c *damageCase) foldedQuoteWider(w int) bool {
+	for _, t := range c.texts {
+		for _, l := range strings.Split(t, "\n") {
+			if i := strings.Index(l, ": '"); i >= 0 && strings.Count(l[i+3:], "'")%2 == 0 && utf8.RuneCountInString(l) > w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func hasStep(d damage.Damage, f func(damage.Step) bool) bool {
 	for _, s := range d.Steps {
 		if f(s) {
@@ -228,6 +241,14 @@ var damageClasses = []damageClass{
 				}
 			}
 			return false
+		}},
+	{name: "cut-in-folded-quote", why: "FOUND.md §9: a terminal cut a YAML single-quoted value kubectl folded over lines: " +
+		"inside such a value parsers/paste joins a line as wide as the widest only at a common terminal width (kubectl's own folds " +
+		"near 80 columns look the same), so at another width the cut stays and the message reads 'unab le'",
+		match: func(c *damageCase, d damage.Damage) bool {
+			return hasStep(d, func(s damage.Step) bool {
+				return s.Family == "wrap" && strings.HasSuffix(s.Name, ",cut)") && c.foldedQuoteWider(damage.WrapWidth(s))
+			})
 		}},
 	{name: "random-blank", why: "FOUND.md §3: a blank line put at random inside a table, a describe block or a YAML document " +
 		"ends it for the text reader (a blank line between every two lines is undone by parsers/paste)",
