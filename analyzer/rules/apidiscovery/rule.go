@@ -450,7 +450,7 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 				classes[c.Code] = c
 			}
 		}
-		finding := fmt.Sprintf("kube-apiserver reports APIService %s failing (%d lines)", name, len(sorted))
+		finding := fmt.Sprintf("kube-apiserver reports APIService %s failing (%d %s)", name, len(sorted), analyzer.Plural(len(sorted), "lines", "line"))
 		for _, code := range order {
 			finding += "; " + code + ": " + classes[code].Meaning
 		}
