@@ -51,7 +51,7 @@ func causeType(word string) (string, bool) {
 }
 
 // fixtureDirs lists every bundle under fixtures/ that has an expected.json.
-func fixtureDirs(t *testing.T) []string {
+func fixtureDirs(t testing.TB) []string {
 	t.Helper()
 	root := filepath.Join("..", "..", "fixtures")
 	rel, err := fixtures.Bundles(root)

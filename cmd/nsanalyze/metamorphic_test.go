@@ -71,7 +71,7 @@ func sortedCopy(s []string) []string {
 }
 
 // textFiles lists the files of a bundle the loader reads as kubectl text.
-func textFiles(t *testing.T, dir string) []string {
+func textFiles(t testing.TB, dir string) []string {
 	t.Helper()
 	var out []string
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
@@ -121,9 +121,9 @@ func textFiles(t *testing.T, dir string) []string {
 
 // damagedCopy makes a copy of dir (without raw/, expected.json, README.md) whose text
 // files went through tr; the other files are hard links (or copies).
-func damagedCopy(t *testing.T, dir string, files []string, tr damage.Transform) string {
+func damagedCopy(t testing.TB, dir string, files []string, tr damage.Transform, tmp string) string {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), filepath.Base(dir))
+	out := filepath.Join(tmp, filepath.Base(dir))
 	damaged := map[string]bool{}
 	for _, f := range files {
 		damaged[f] = true
@@ -165,7 +165,7 @@ func damagedCopy(t *testing.T, dir string, files []string, tr damage.Transform) 
 	return out
 }
 
-func analyzeDir(t *testing.T, dir string, extra ...string) (int, *analyzer.Report) {
+func analyzeDir(t testing.TB, dir string, extra ...string) (int, *analyzer.Report) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(append(append([]string{"-o", "json", "-q"}, extra...), dir), &out, &errb)
@@ -206,7 +206,7 @@ func TestMetamorphicFixtures(t *testing.T) {
 			}
 			runs++
 			t.Run(tr.Name+"/"+rel, func(t *testing.T) {
-				d := damagedCopy(t, dir, files, tr)
+				d := damagedCopy(t, dir, files, tr, t.TempDir())
 				code, rep := analyzeDir(t, d)
 				got := diagnosis(code, rep)
 				for _, w := range rep.Warnings {

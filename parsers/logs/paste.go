@@ -139,6 +139,7 @@ func (p panicReader) Read([]byte) (int, error) { panic(p.v) }
 func mayNeedRepair(b []byte) bool {
 	widest, lines, indented := 0, 0, 0
 	valueCol := -1 // the key column of the previous line when it is `key: value` (YAML)
+	prevBlank, adjacent, prevNum := true, false, -2
 	for pos := 0; pos < len(b); {
 		end := bytes.IndexByte(b[pos:], '\n')
 		if end < 0 {
@@ -147,7 +148,20 @@ func mayNeedRepair(b []byte) bool {
 		l := bytes.TrimRight(b[pos:pos+end], "\r")
 		pos += end + 1
 		if len(bytes.TrimSpace(l)) == 0 {
+			prevBlank = true
 			continue
+		}
+		adjacent = adjacent || !prevBlank
+		prevBlank = false
+		// a gutter's numbers, a chat stamp, an HTML entity (paste.Lines removes them)
+		if n, ok := paste.GutterNumber(l); ok {
+			if n == prevNum+1 {
+				return true
+			}
+			prevNum = n
+		}
+		if l[0] == '[' && paste.Stamped(l) || bytes.IndexByte(l, '&') >= 0 && paste.HasEntity(l) {
+			return true
 		}
 		lines++
 		widest = max(widest, len(l))
@@ -159,7 +173,7 @@ func mayNeedRepair(b []byte) bool {
 		switch l[0] {
 		case ' ':
 			indented++
-		case '>', '|', '`', '~', '+':
+		case '>', '|', '`', '~', '+', '#', '/':
 			return true
 		}
 		for i, c := range l {
@@ -171,8 +185,8 @@ func mayNeedRepair(b []byte) bool {
 			return true
 		}
 	}
-	if lines > 0 && indented == lines {
-		return true
+	if lines > 0 && indented == lines || lines >= 3 && !adjacent {
+		return true // shifted, or double-spaced
 	}
 	if widest < 60 {
 		return false

@@ -22,7 +22,10 @@ func Sniff(head []byte) string {
 	}
 	switch t[0] {
 	case '[':
-		return "json"
+		if jsonArrayStart(t) {
+			return "json"
+		}
+		return "text" // "[10:42 AM] jane: ...", "[2024-01-02 ...] ...": a chat export, a log
 	case '{':
 		first := t
 		if nl := bytes.IndexByte(t, '\n'); nl >= 0 {
@@ -73,4 +76,27 @@ func looksBinary(head []byte) bool {
 	}
 	other := len(head) - nul
 	return (nul > 0 && other == 0) || ctrl*20 > other
+}
+
+// jsonArrayStart reports whether t (starting with '[') starts a JSON array: its first
+// value starts as JSON values do ("[10:42 AM]" and "[2024-01-02" start none: a number is
+// followed by a comma, a bracket or a space).
+func jsonArrayStart(t []byte) bool {
+	t = bytes.TrimLeft(t[1:], " \t\r\n")
+	if len(t) == 0 {
+		return true
+	}
+	switch c := t[0]; {
+	case c == '{' || c == '[' || c == '"' || c == ']':
+		return true
+	case c == 't' || c == 'f' || c == 'n':
+		return bytes.HasPrefix(t, []byte("true")) || bytes.HasPrefix(t, []byte("false")) || bytes.HasPrefix(t, []byte("null"))
+	case c == '-' || c >= '0' && c <= '9':
+		i := 1
+		for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.' || t[i] == 'e' || t[i] == 'E' || t[i] == '+' || t[i] == '-') {
+			i++
+		}
+		return i == len(t) || bytes.IndexByte([]byte(",] \t\r\n"), t[i]) >= 0
+	}
+	return false
 }

@@ -46,16 +46,25 @@ type Options struct {
 func Lines(raw []string, opts Options) (lines []string, orig []int) {
 	lines = make([]string, 0, len(raw))
 	orig = make([]int, 0, len(raw))
-	quoted := quotedBlock(raw)
+	norm := make([]string, len(raw))
 	for i, l := range raw {
 		if opts.KeepTabs && strings.HasPrefix(l, "\t") {
 			t := strings.TrimLeft(l, "\t")
-			l = l[:len(l)-len(t)] + NormChars(t)
+			l = l[:len(l)-len(t)] + unentity(NormChars(t))
 		} else {
-			l = NormChars(l)
+			l = unentity(NormChars(l))
 		}
-		if quoted[i] {
-			l = strings.TrimPrefix(strings.TrimPrefix(l, ">"), " ")
+		norm[i] = l
+	}
+	unprefix(norm)
+	added := blankEvery(norm)
+	quoted := quotedBlock(norm)
+	for i, l := range norm {
+		if added != nil && added[i] {
+			continue
+		}
+		for quoted[i] && (l == ">" || strings.HasPrefix(l, ">")) {
+			l = strings.TrimPrefix(strings.TrimPrefix(l, ">"), " ") // nested: "> > ", ">> "
 		}
 		l, keep := unframe(l)
 		if !keep || Elision(l) {
@@ -282,7 +291,7 @@ func NormChars(l string) string {
 func quotedBlock(raw []string) []bool {
 	out := make([]bool, len(raw))
 	q := func(i int) bool {
-		return i >= 0 && i < len(raw) && (raw[i] == ">" || strings.HasPrefix(raw[i], "> "))
+		return i >= 0 && i < len(raw) && (raw[i] == ">" || strings.HasPrefix(raw[i], "> ") || strings.HasPrefix(raw[i], ">>"))
 	}
 	for i := range raw {
 		out[i] = q(i) && (q(i-1) || q(i+1))
@@ -432,7 +441,12 @@ func (q *quotes) open() bool { return q.dq || q.sq || q.dump > 0 }
 var commonWidths = map[int]bool{80: true, 100: true, 120: true, 132: true, 140: true, 150: true, 160: true,
 	180: true, 200: true, 220: true, 240: true, 250: true, 256: true}
 
-// unwrap joins the lines a terminal wrapped at its width.
+// unwrap joins the lines a terminal wrapped at its width, and the lines a chat or mail
+// client wrapped at spaces: a line followed by one whose first word would not have fit
+// after it (a word wrap is ragged; its space is lost, so the join puts one back). A paste
+// with such joins is word-wrapped: there a line as wide as the widest was broken at a
+// space too when it holds one (past its indentation), and a word-wrapped line that ends
+// with a hyphen, holding no space, was hyphenated (the hyphen goes).
 func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, []int) {
 	w := 0
 	for _, l := range lines {
@@ -443,8 +457,13 @@ func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, 
 	if w < 60 {
 		return lines, orig
 	}
-	joins := make([]bool, len(lines))
-	n, first := 0, 0
+	const (
+		none = iota
+		full
+		ragged
+	)
+	joins := make([]byte, len(lines))
+	n, r, first := 0, 0, 0
 	var q quotes
 	q.feed(lines[0])
 	for i := range lines {
@@ -453,10 +472,23 @@ func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, 
 		// terminal's usual width says cut
 		// a Go dump left open goes on in the next line whatever the line's width (the
 		// paste's author shortened it, or the copy trimmed the space the cut fell on)
-		if i+1 < len(lines) && (utf8.RuneCountInString(lines[i]) == w && (!q.sq || commonWidths[w]) || q.dump > 0) &&
-			continuation(Cut{First: lines[first], Last: lines[i], Next: lines[i+1], Open: q.open()}) {
-			joins[i] = true
-			n++
+		kind := none
+		if i+1 < len(lines) {
+			width := utf8.RuneCountInString(lines[i])
+			switch {
+			case width == w && (!q.sq || commonWidths[w]) || q.dump > 0:
+				kind = full
+			case !q.sq && wordWrapped(lines[i], lines[i+1], width, w):
+				kind = ragged
+			}
+		}
+		if kind != none && continuation(Cut{First: lines[first], Last: lines[i], Next: lines[i+1], Open: q.open()}) {
+			joins[i] = byte(kind)
+			if kind == full {
+				n++
+			} else {
+				r++
+			}
 			q.feed(lines[i+1])
 			continue
 		}
@@ -471,18 +503,31 @@ func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, 
 			q.feed(lines[i+1])
 		}
 	}
-	cont := func(i int) bool { return joins[i] }
-	if n == 0 || n < 2 && !commonWidths[w] {
+	// a word-wrapped paste: ragged joins and no cut at the width, or twice as many
+	words := r > 0 && n == 0 || r >= 2 && r > 2*n
+	if !words && (n == 0 || n < 2 && !commonWidths[w]) {
 		return lines, orig
 	}
 	outL, outO := lines[:0:0], orig[:0:0]
 	for i := 0; i < len(lines); i++ {
 		l, o := lines[i], orig[i]
-		if cont(i) {
+		if joins[i] != none && (words || joins[i] == full) {
 			var b strings.Builder
 			b.WriteString(l)
-			for cont(i) {
+			for joins[i] != none && (words || joins[i] == full) {
+				piece := lines[i]
 				i++
+				if words {
+					body := strings.TrimLeft(piece, " ")
+					switch {
+					case strings.ContainsRune(body, ' ') || joins[i-1] == ragged:
+						b.WriteByte(' ')
+					case len(body) > 1 && strings.HasSuffix(body, "-") && isLetter(body[len(body)-2]) && isLetter(strings.TrimLeft(lines[i], " ")[0]):
+						s := b.String()
+						b.Reset()
+						b.WriteString(s[:len(s)-1]) // hyphenated
+					}
+				}
 				b.WriteString(lines[i])
 			}
 			l = b.String()
@@ -491,4 +536,44 @@ func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, 
 		outO = append(outO, o)
 	}
 	return outL, outO
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// wordWrapped reports whether a client that wraps at spaces at w columns (or at a width
+// past the widest line) would have broken l (width runes wide) before next: l says
+// something, and next's first word would not have fit after it.
+func wordWrapped(l, next string, width, w int) bool {
+	t := strings.TrimLeft(next, " ")
+	body := strings.TrimLeft(l, " ")
+	if strings.TrimSpace(l) == "" || t == "" || strings.HasSuffix(l, " ") || len(next) != len(t) ||
+		strings.ContainsRune(l, '\t') || strings.Contains(body, "   ") || // (a table's row, kubectl pads with 3 spaces: its own line)
+		strings.HasPrefix(t, "- ") || reYAMLKey.MatchString(t) && !strings.HasSuffix(strings.TrimSpace(l), ":") {
+		// (a wrapped line's rest starts at the margin: the wrap ate the space; a YAML
+		// key or list item there starts a line of its own, unless the line before
+		// ends in a colon, as messages do before what they quote)
+		return false
+	}
+	word := t
+	if k := strings.IndexByte(t, ' '); k >= 0 {
+		word = t[:k]
+	}
+	// (a client breaks near its width: a line shorter than three quarters of the widest,
+	// or by more than a long word (24 columns), was short in the text, whatever the next
+	// line starts with)
+	return width+1+utf8.RuneCountInString(word) > w && 4*width >= 3*w && width >= w-24 && !aligned(l, next)
+}
+
+// aligned reports whether two lines have a column in common: a cell that starts after
+// a run of spaces at the same offset (rows of one table, never a line and its rest).
+func aligned(a, b string) bool {
+	starts := func(l string, f func(int) bool) bool {
+		for i := 2; i < len(l); i++ {
+			if l[i] != ' ' && l[i-1] == ' ' && l[i-2] == ' ' && f(i) {
+				return true
+			}
+		}
+		return false
+	}
+	return starts(a, func(i int) bool { return i < len(b) && b[i] != ' ' && b[i-1] == ' ' && b[i-2] == ' ' })
 }
