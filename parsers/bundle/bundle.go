@@ -244,24 +244,28 @@ type loader struct {
 	fileObjects map[string]int
 	errStart    int // index of this bundle's first collector error
 	logFiles    []*logFile
-	crs         []crRef         // custom resources waiting for their CRD's kind
-	stdoutFiles map[string]bool // files read as cluster-info dump stdout streams
-	textFiles   map[string]bool // files read as kubectl text renderings
-	nsFiles     map[string]*nsCount
-	nsLists     []NamespaceList
-	textObjs    []*objects.Object // objects of text renderings, emitted last
-	newest      time.Time
-	objStart    int // index of this bundle's first object in rec.Objects
-	podStart    int // index of this bundle's first row in rec.SlimPods
-	readable    int
-	depth       int
-	empty       int                  // empty files seen
-	strip       func(string) string  // bundle path → reported path
-	links       map[string]string    // resolved symlinks (full paths)
-	reads       map[string]*FileRead // how each file was read (Options.RecordReads), by full path
-	clockRel    string               // the file of the bundle's capture clock (full path)
-	boundStart  int                  // index of this bundle's first capture bound
-	clockLogs   map[string]bool      // logs whose last line is the collector's clock (RoleLogClock)
+	// mailClock is the newest Date of the e-mails read (mailClockFile): the text they
+	// quote was captured before it
+	mailClock     time.Time
+	mailClockFile string
+	crs           []crRef         // custom resources waiting for their CRD's kind
+	stdoutFiles   map[string]bool // files read as cluster-info dump stdout streams
+	textFiles     map[string]bool // files read as kubectl text renderings
+	nsFiles       map[string]*nsCount
+	nsLists       []NamespaceList
+	textObjs      []*objects.Object // objects of text renderings, emitted last
+	newest        time.Time
+	objStart      int // index of this bundle's first object in rec.Objects
+	podStart      int // index of this bundle's first row in rec.SlimPods
+	readable      int
+	depth         int
+	empty         int                  // empty files seen
+	strip         func(string) string  // bundle path → reported path
+	links         map[string]string    // resolved symlinks (full paths)
+	reads         map[string]*FileRead // how each file was read (Options.RecordReads), by full path
+	clockRel      string               // the file of the bundle's capture clock (full path)
+	boundStart    int                  // index of this bundle's first capture bound
+	clockLogs     map[string]bool      // logs whose last line is the collector's clock (RoleLogClock)
 	// serverVersionHere: Records.ServerVersionFile is a path of this bundle, not yet stripped
 	serverVersionHere bool
 }
@@ -386,9 +390,9 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// skippedExt are files that are never objects or logs.
-var skippedExt = map[string]bool{".md": true, ".cmdline": true, ".pem": true, ".crt": true, ".key": true,
-	".png": true, ".jpg": true, ".html": true, ".svg": true, ".pdf": true}
+// skippedExt are files that are never objects or logs: a process's argument vector
+// (NUL-separated). Every other file is judged by its content (document, filekind).
+var skippedExt = map[string]bool{".cmdline": true}
 
 func excluded(rel string, ex []string) bool {
 	alt := rel
@@ -500,6 +504,9 @@ func (l *loader) member(m member, r io.Reader) {
 			return
 		}
 		l.nestedZip(m, r, src, comp != "")
+		return
+	}
+	if l.document(m, name, head, src) {
 		return
 	}
 	kind := objects.Sniff(head)

@@ -47,6 +47,10 @@ type Options struct {
 	Command string
 	// MaxBytes caps the bytes read (default DefaultMaxBytes).
 	MaxBytes int64
+	// Lines is, for text converted from another document (HTML, Markdown, e-mail:
+	// parsers/markup, parsers/mail), the line of the original file each of its lines
+	// starts on; records and warnings then cite those lines. nil: the text is the file.
+	Lines []int
 }
 
 // Result is what one text file holds.
@@ -129,6 +133,13 @@ func Parse(r io.Reader, path string, opts Options, warn *diag.Sink) (res *Result
 		raw[i] = strings.TrimRight(l, "\r")
 	}
 	p.lines, p.orig = normalize(raw)
+	if opts.Lines != nil {
+		for i, o := range p.orig {
+			if o >= 1 && o <= len(opts.Lines) {
+				p.orig[i] = opts.Lines[o-1]
+			}
+		}
+	}
 	defer func() {
 		p.remap()
 		warn.Merge(local)

@@ -1,0 +1,190 @@
+package bundle
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/parsers/filekind"
+	"github.com/nsanalyze/nsanalyze/parsers/mail"
+	"github.com/nsanalyze/nsanalyze/parsers/markup"
+	"github.com/nsanalyze/nsanalyze/parsers/text"
+)
+
+// Formats of FileRead.Format for a text converted from a document before it is read.
+const (
+	FormatHTML     = "html"
+	FormatMarkdown = "markdown"
+	FormatMail     = "mail"
+)
+
+// document reads the member when its content is not plain text to read as it is: a
+// binary format or a PEM block (not read), an HTML page, a Markdown file or an e-mail
+// (converted to text lines that keep their original line numbers, then read by the
+// text reader). It reports whether it took the member.
+func (l *loader) document(m member, name string, head []byte, src io.Reader) bool {
+	if what := filekind.Binary(head); what != "" {
+		l.skip(m.rel, "%s", what)
+		return true
+	}
+	if what := filekind.PEM(head); what != "" {
+		// a key is a secret: never read, whatever the file is called
+		l.skip(m.rel, "%s (not read)", what)
+		return true
+	}
+	switch pathHint(name).Role {
+	case RoleContainerLog, RoleLogClock, RoleClock, RoleVersion, RoleNotLog:
+		return false // the layout says what the file is
+	}
+	ext := strings.ToLower(path.Ext(name))
+	switch {
+	case mail.Looks(head):
+		l.mailFile(m, src)
+	case markup.LooksHTML(head, ext == ".html" || ext == ".htm" || ext == ".xhtml"):
+		data, ok := l.readDoc(m, src)
+		if !ok {
+			return true
+		}
+		l.readAs(m.rel, ReadKubectlText, FormatHTML)
+		l.readable++
+		d := markup.HTML(data)
+		l.textDoc(m, m.rel, d.Lines, d.Orig)
+	case markup.LooksMarkdown(name):
+		data, ok := l.readDoc(m, src)
+		if !ok {
+			return true
+		}
+		l.readAs(m.rel, ReadKubectlText, FormatMarkdown)
+		l.readable++
+		d := markup.Markdown(data)
+		l.textDoc(m, m.rel, d.Lines, d.Orig)
+	default:
+		return false
+	}
+	return true
+}
+
+// readDoc reads a document whole (capped like a text file).
+func (l *loader) readDoc(m member, r io.Reader) ([]byte, bool) {
+	data, err := io.ReadAll(io.LimitReader(r, text.DefaultMaxBytes+1))
+	if err != nil && !errors.Is(err, io.EOF) && !m.budget.spent() {
+		l.warn.Add(m.rel, 0, "read error: %v", err)
+	}
+	if len(data) > text.DefaultMaxBytes {
+		l.warn.Add(m.rel, 0, "document larger than %d bytes: only its start is read", text.DefaultMaxBytes)
+		data = data[:text.DefaultMaxBytes]
+	}
+	return data, len(data) > 0
+}
+
+// textDoc reads converted lines with the text reader as the file rel, each line citing
+// its original line (orig; nil: the lines are the file's own). A PEM private key in
+// them is blanked first.
+func (l *loader) textDoc(m member, rel string, lines []string, orig []int) {
+	if n := filekind.MaskPrivateKeys(lines); n > 0 {
+		l.warn.Add(rel, 0, "%d PEM private key block(s) not read", n)
+	}
+	var b bytes.Buffer
+	for _, s := range lines {
+		b.WriteString(s)
+		b.WriteByte('\n')
+	}
+	h := pathHint(rel)
+	res := text.Parse(&b, rel, text.Options{Logs: l.logOptions(rel), Command: h.Command, Lines: orig}, l.warn)
+	mm := m
+	mm.rel = rel
+	l.textResult(mm, res)
+}
+
+// mailFile reads an e-mail or a mailbox: its text bodies (HTML ones converted) as one
+// text citing the lines of the file, a body whose encoding keeps no lines (base64) as
+// `file#N`, and its attachments as files `file#N/name` of the bundle (an attached
+// bundle or archive is opened like one inside the bundle, against the same budget).
+func (l *loader) mailFile(m member, src io.Reader) {
+	data, ok := l.readDoc(m, src)
+	if !ok {
+		return
+	}
+	l.readAs(m.rel, ReadKubectlText, FormatMail)
+	l.readable++
+	parts := mail.Parse(data, func(line int, format string, args ...any) {
+		l.warn.Add(m.rel, line, "%s", fmt.Sprintf(format, args...))
+	})
+	var lines []string
+	var orig []int
+	for _, p := range parts {
+		if p.Date.After(l.mailClock) {
+			l.mailClock, l.mailClockFile = p.Date.UTC(), m.rel
+		}
+		if p.Attached {
+			l.attachment(m, p)
+			continue
+		}
+		pl, po := partLines(p)
+		if p.Lines == nil {
+			// base64: the part's own lines, the part named in the path
+			l.textDoc(m, fmt.Sprintf("%s#%d", m.rel, p.Num), pl, po)
+			continue
+		}
+		if len(lines) > 0 {
+			lines = append(lines, "")
+			orig = append(orig, po[0])
+		}
+		lines = append(lines, pl...)
+		orig = append(orig, po...)
+	}
+	if len(lines) > 0 {
+		l.textDoc(m, m.rel, lines, orig)
+	}
+}
+
+// partLines returns a text part's lines (an HTML part converted) with the line of the
+// file each starts on (of the part, 1-based, when its encoding keeps no lines).
+func partLines(p mail.Part) ([]string, []int) {
+	var d markup.Doc
+	if p.Type == "text/html" {
+		d = markup.HTML(p.Body)
+	} else {
+		d.Lines = strings.Split(strings.TrimSuffix(string(p.Body), "\n"), "\n")
+		d.Orig = make([]int, len(d.Lines))
+		for i := range d.Orig {
+			d.Orig[i] = i + 1
+		}
+	}
+	if p.Lines != nil {
+		for i, o := range d.Orig {
+			if o >= 1 && o <= len(p.Lines) {
+				d.Orig[i] = p.Lines[o-1]
+			} else {
+				d.Orig[i] = p.Line
+			}
+		}
+	}
+	if len(d.Lines) == 0 {
+		d.Lines, d.Orig = []string{""}, []int{p.Line}
+	}
+	return d.Lines, d.Orig
+}
+
+// attachment reads an attached file as a member of the bundle, nested like an archive's.
+func (l *loader) attachment(m member, p mail.Part) {
+	name := p.Name
+	if name == "" {
+		name = fmt.Sprintf("part%d", p.Num)
+	}
+	rel := fmt.Sprintf("%s#%d/%s", m.rel, p.Num, name)
+	maxDepth := l.opts.MaxArchiveNesting
+	if maxDepth <= 0 {
+		maxDepth = DefaultMaxArchiveNesting
+	}
+	if l.depth >= maxDepth {
+		l.warn.Add(rel, 0, "attachment nested more than %d levels deep, skipped (limit: --max-archive-nesting)", maxDepth)
+		return
+	}
+	l.depth++
+	defer func() { l.depth-- }()
+	l.member(member{rel: rel, size: int64(len(p.Body)), mtime: m.mtime, budget: m.budget}, bytes.NewReader(p.Body))
+}
