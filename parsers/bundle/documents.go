@@ -51,7 +51,7 @@ func (l *loader) document(m member, name string, head []byte, src io.Reader) boo
 		l.readAs(m.rel, ReadKubectlText, FormatHTML)
 		l.readable++
 		d := markup.HTML(data)
-		l.textDoc(m, m.rel, d.Lines, d.Orig)
+		l.textDoc(m, m.rel, d)
 	case markup.LooksMarkdown(name):
 		data, ok := l.readDoc(m, src)
 		if !ok {
@@ -60,7 +60,7 @@ func (l *loader) document(m member, name string, head []byte, src io.Reader) boo
 		l.readAs(m.rel, ReadKubectlText, FormatMarkdown)
 		l.readable++
 		d := markup.Markdown(data)
-		l.textDoc(m, m.rel, d.Lines, d.Orig)
+		l.textDoc(m, m.rel, d)
 	default:
 		return false
 	}
@@ -83,17 +83,13 @@ func (l *loader) readDoc(m member, r io.Reader) ([]byte, bool) {
 // textDoc reads converted lines with the text reader as the file rel, each line citing
 // its original line (orig; nil: the lines are the file's own). A PEM private key in
 // them is blanked first.
-func (l *loader) textDoc(m member, rel string, lines []string, orig []int) {
-	if n := filekind.MaskPrivateKeys(lines); n > 0 {
+func (l *loader) textDoc(m member, rel string, d markup.Doc) {
+	if n := filekind.MaskPrivateKeys(d.Lines); n > 0 {
 		l.warn.Add(rel, 0, "%d PEM private key block(s) not read", n)
 	}
-	var b bytes.Buffer
-	for _, s := range lines {
-		b.WriteString(s)
-		b.WriteByte('\n')
-	}
 	h := pathHint(rel)
-	res := text.Parse(&b, rel, text.Options{Logs: l.logOptions(rel), Command: h.Command, Lines: orig}, l.warn)
+	res := text.Parse(bytes.NewReader(d.Bytes()), rel, text.Options{Logs: l.logOptions(rel), Command: h.Command,
+		Lines: d.Orig, Blocks: d.Blocks}, l.warn)
 	mm := m
 	mm.rel = rel
 	l.textResult(mm, res)
@@ -113,8 +109,7 @@ func (l *loader) mailFile(m member, src io.Reader) {
 	parts := mail.Parse(data, func(line int, format string, args ...any) {
 		l.warn.Add(m.rel, line, "%s", fmt.Sprintf(format, args...))
 	})
-	var lines []string
-	var orig []int
+	var all markup.Doc
 	for _, p := range parts {
 		if p.Date.After(l.mailClock) {
 			l.mailClock, l.mailClockFile = p.Date.UTC(), m.rel
@@ -123,33 +118,39 @@ func (l *loader) mailFile(m member, src io.Reader) {
 			l.attachment(m, p)
 			continue
 		}
-		pl, po := partLines(p)
+		d := partLines(p)
 		if p.Lines == nil {
 			// base64: the part's own lines, the part named in the path
-			l.textDoc(m, fmt.Sprintf("%s#%d", m.rel, p.Num), pl, po)
+			l.textDoc(m, fmt.Sprintf("%s#%d", m.rel, p.Num), d)
 			continue
 		}
-		if len(lines) > 0 {
-			lines = append(lines, "")
-			orig = append(orig, po[0])
+		// each part is a block of its own
+		base := 0
+		if n := len(all.Blocks); n > 0 {
+			base = all.Blocks[n-1] + 1
+			all.Lines, all.Orig, all.Blocks = append(all.Lines, ""), append(all.Orig, d.Orig[0]), append(all.Blocks, base)
+			base++
 		}
-		lines = append(lines, pl...)
-		orig = append(orig, po...)
+		for i := range d.Blocks {
+			d.Blocks[i] += base
+		}
+		all.Lines, all.Orig, all.Blocks = append(all.Lines, d.Lines...), append(all.Orig, d.Orig...), append(all.Blocks, d.Blocks...)
 	}
-	if len(lines) > 0 {
-		l.textDoc(m, m.rel, lines, orig)
+	if len(all.Lines) > 0 {
+		l.textDoc(m, m.rel, all)
 	}
 }
 
 // partLines returns a text part's lines (an HTML part converted) with the line of the
 // file each starts on (of the part, 1-based, when its encoding keeps no lines).
-func partLines(p mail.Part) ([]string, []int) {
+func partLines(p mail.Part) markup.Doc {
 	var d markup.Doc
 	if p.Type == "text/html" {
 		d = markup.HTML(p.Body)
 	} else {
 		d.Lines = strings.Split(strings.TrimSuffix(string(p.Body), "\n"), "\n")
 		d.Orig = make([]int, len(d.Lines))
+		d.Blocks = make([]int, len(d.Lines))
 		for i := range d.Orig {
 			d.Orig[i] = i + 1
 		}
@@ -164,9 +165,9 @@ func partLines(p mail.Part) ([]string, []int) {
 		}
 	}
 	if len(d.Lines) == 0 {
-		d.Lines, d.Orig = []string{""}, []int{p.Line}
+		d.Lines, d.Orig, d.Blocks = []string{""}, []int{p.Line}, []int{0}
 	}
-	return d.Lines, d.Orig
+	return d
 }
 
 // attachment reads an attached file as a member of the bundle, nested like an archive's.

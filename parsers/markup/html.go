@@ -73,7 +73,13 @@ func HTML(data []byte) Doc {
 				if c.pre > 0 {
 					c.pre--
 				}
+				if name != "code" && c.pre == 0 {
+					c.blockNo++
+				}
 			} else {
+				if name != "code" && c.pre == 0 {
+					c.blockNo++
+				}
 				c.pre++
 				// a newline right after <pre> is not content
 				if i < len(data) && data[i] == '\n' {
@@ -100,6 +106,7 @@ func HTML(data []byte) Doc {
 	for len(c.doc.Lines) > 0 && c.doc.Lines[len(c.doc.Lines)-1] == "" {
 		c.doc.Lines = c.doc.Lines[:len(c.doc.Lines)-1]
 		c.doc.Orig = c.doc.Orig[:len(c.doc.Orig)-1]
+		c.doc.Blocks = c.doc.Blocks[:len(c.doc.Blocks)-1]
 	}
 	return c.doc
 }
@@ -112,6 +119,15 @@ type conv struct {
 	orig  int  // the original line of cur's first character
 	pre   int  // depth of elements that keep line breaks
 	space bool // a space is due before the next word
+	// blockNo is the current block (Doc.Blocks), curBlock cur's
+	blockNo, curBlock int
+}
+
+// line appends a line.
+func (c *conv) line(s string, orig, block int) {
+	c.doc.Lines = append(c.doc.Lines, s)
+	c.doc.Orig = append(c.doc.Orig, orig)
+	c.doc.Blocks = append(c.doc.Blocks, block)
 }
 
 func (c *conv) add(s string, line int) {
@@ -119,7 +135,7 @@ func (c *conv) add(s string, line int) {
 		return
 	}
 	if c.cur.Len() == 0 {
-		c.orig = line
+		c.orig, c.curBlock = line, c.blockNo
 	}
 	c.cur.WriteString(s)
 }
@@ -129,8 +145,7 @@ func (c *conv) flush() {
 	if c.cur.Len() == 0 {
 		return
 	}
-	c.doc.Lines = append(c.doc.Lines, strings.TrimRight(c.cur.String(), " "))
-	c.doc.Orig = append(c.doc.Orig, c.orig)
+	c.line(strings.TrimRight(c.cur.String(), " "), c.orig, c.curBlock)
 	c.cur.Reset()
 	c.space = false
 }
@@ -145,14 +160,12 @@ func (c *conv) block(line int, brk, para bool) {
 		c.flush()
 	} else if !para && c.pre > 0 {
 		// <br> or a row in a preformatted block: an empty line is a line
-		c.doc.Lines = append(c.doc.Lines, "")
-		c.doc.Orig = append(c.doc.Orig, line)
+		c.line("", line, c.blockNo)
 	}
 	c.space = false
 	if para {
 		if n := len(c.doc.Lines); n > 0 && c.doc.Lines[n-1] != "" {
-			c.doc.Lines = append(c.doc.Lines, "")
-			c.doc.Orig = append(c.doc.Orig, line)
+			c.line("", line, c.blockNo)
 		}
 	}
 }
@@ -163,8 +176,7 @@ func (c *conv) text(raw []byte, line int) {
 		if k > 0 {
 			if c.pre > 0 {
 				if c.cur.Len() == 0 {
-					c.doc.Lines = append(c.doc.Lines, "")
-					c.doc.Orig = append(c.doc.Orig, line+k-1)
+					c.line("", line+k-1, c.blockNo)
 				}
 				c.flush()
 			} else {

@@ -29,16 +29,19 @@ func Markdown(data []byte) Doc {
 	if len(raw) > 0 && raw[len(raw)-1] == "" {
 		raw = raw[:len(raw)-1]
 	}
-	d := Doc{Lines: make([]string, len(raw)), Orig: make([]int, len(raw))}
+	d := Doc{Lines: make([]string, len(raw)), Orig: make([]int, len(raw)), Blocks: make([]int, len(raw))}
+	block := 0
 	fence := ""
 	comment := false
 	for i, l := range raw {
 		l = strings.TrimRight(l, "\r")
 		d.Orig[i] = i + 1
+		d.Blocks[i] = block
 		t := strings.TrimLeft(l, " ")
 		if fence != "" {
 			if len(l)-len(t) < 4 && strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]+" ") == "" {
 				fence = ""
+				block++
 			}
 			d.Lines[i] = l
 			continue
@@ -46,6 +49,8 @@ func Markdown(data []byte) Doc {
 		if !comment && len(l)-len(t) < 4 {
 			if f := fenceOf(t); f != "" {
 				fence = f
+				block++
+				d.Blocks[i] = block
 				d.Lines[i] = l
 				continue
 			}

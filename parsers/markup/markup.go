@@ -25,6 +25,10 @@ type Doc struct {
 	Lines []string
 	// Orig is, for each line, the line of the original file (1-based) it starts on.
 	Orig []int
+	// Blocks numbers, for each line, the block of the document it is in: each <pre>
+	// block (each fenced code block in Markdown) and the prose between them are blocks
+	// of their own (parsers/text reads no YAML or JSON value across two).
+	Blocks []int
 }
 
 // Bytes joins the lines with newlines.
