@@ -27,7 +27,7 @@ const (
 // text reader). It reports whether it took the member.
 func (l *loader) document(m member, name string, head []byte, src io.Reader) bool {
 	if what := filekind.Binary(head); what != "" {
-		l.skip(m.rel, "%s", what)
+		l.skip(m.rel, "binary (%s)", what)
 		return true
 	}
 	if what := filekind.PEM(head); what != "" {
