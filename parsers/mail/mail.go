@@ -100,10 +100,13 @@ func token(b []byte) bool {
 
 // Parse reads a file holding one message or a mailbox.
 func Parse(data []byte, warn Warn) []Part {
-	p := &parser{warn: warn}
+	p := &parser{}
 	p.lines = bytes.Split(data, []byte{'\n'})
 	if n := len(p.lines); n > 0 && len(p.lines[n-1]) == 0 {
 		p.lines = p.lines[:n-1]
+	}
+	p.warn = func(line int, format string, args ...any) {
+		warn(min(line, max(len(p.lines), 1)), format, args...) // a part cut at the end: its last line
 	}
 	for i := range p.lines {
 		p.lines[i] = bytes.TrimRight(p.lines[i], "\r")
@@ -314,7 +317,7 @@ func (p *parser) leaf(h header, typ string, params map[string]string, from, to i
 		}
 		return
 	}
-	part := Part{Num: len(p.parts) + 1, Type: typ, Line: h.body + 1, Date: p.date, Subject: p.subject}
+	part := Part{Num: len(p.parts) + 1, Type: typ, Line: min(h.body+1, max(len(p.lines), 1)), Date: p.date, Subject: p.subject}
 	disp, dparams, _ := mime.ParseMediaType(h.vals["content-disposition"])
 	name := dparams["filename"]
 	if name == "" {
