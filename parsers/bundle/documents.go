@@ -150,7 +150,7 @@ func partLines(p mail.Part) markup.Doc {
 	} else {
 		d.Lines = strings.Split(strings.TrimSuffix(string(p.Body), "\n"), "\n")
 		d.Orig = make([]int, len(d.Lines))
-		d.Blocks = make([]int, len(d.Lines))
+		d.Blocks = markup.FenceBlocks(d.Lines) // a tracker's mail carries the ticket's Markdown
 		for i := range d.Orig {
 			d.Orig[i] = i + 1
 		}

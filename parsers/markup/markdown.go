@@ -60,6 +60,32 @@ func Markdown(data []byte) Doc {
 	return d
 }
 
+// FenceBlocks numbers the blocks of lines of plain text that may hold Markdown fences
+// (the text/plain part of a tracker's notification mail): each fenced block is a
+// block of its own (Doc.Blocks).
+func FenceBlocks(lines []string) []int {
+	blocks := make([]int, len(lines))
+	block, fence := 0, ""
+	for i, l := range lines {
+		t := strings.TrimLeft(l, " ")
+		switch {
+		case len(l)-len(t) >= 4:
+		case fence != "" && strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]+" ") == "":
+			fence = ""
+			blocks[i] = block
+			block++
+			continue
+		case fence == "":
+			if f := fenceOf(t); f != "" {
+				fence = f
+				block++
+			}
+		}
+		blocks[i] = block
+	}
+	return blocks
+}
+
 // fenceOf returns the fence a line opens (three or more backticks or tildes), "" if none.
 func fenceOf(t string) string {
 	for _, ch := range []byte{'`', '~'} {

@@ -244,3 +244,14 @@ func checkDoc(t *testing.T, in string, d Doc) {
 		}
 	}
 }
+
+// TestFenceBlocks: a fenced block is a block of its own, fences included; the text
+// before and after are others.
+func TestFenceBlocks(t *testing.T) {
+	lines := strings.Split("Hello\n```\na: 'b\n```\nAnn\n~~~~\nx\n```\n~~~~\nend", "\n")
+	got := FenceBlocks(lines)
+	want := []int{0, 1, 1, 1, 2, 3, 3, 3, 3, 4}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("blocks %v, want %v", got, want)
+	}
+}
