@@ -803,31 +803,25 @@ func (l *loader) finishLogs() {
 			aliases[target] = c
 		}
 	}
-	ref, basis := l.newest, "the newest object timestamp of the bundle"
-	if ref.IsZero() && !l.rec.NewestObjectTime.IsZero() {
-		ref, basis = l.rec.NewestObjectTime, "the newest object timestamp of the bundles read together"
-	}
-	if ref.IsZero() {
-		for _, lf := range l.logFiles {
-			if !lf.f.Info.YearInferred && lf.f.Info.Last.After(ref) {
-				ref, basis = lf.f.Info.Last, "the newest timestamped log line of the bundle"
-			}
-		}
-	}
+	ref, basis := l.yearReference()
 	for _, ch := range rotationChains(l.logFiles) {
 		r, b := ref, basis
 		if r.IsZero() {
 			if mt := ch[len(ch)-1].f.Mtime; !mt.IsZero() {
 				r, b = mt, "the modification time of "+strip(ch[len(ch)-1].rel)
-			} else {
-				r, b = time.Now(), "the current date (nothing in the bundle carries a year)"
 			}
 		}
 		files := make([]*logs.File, len(ch))
 		for i, lf := range ch {
 			files[i] = lf.f
 		}
-		logs.ResolveYears(files, r, b)
+		if r.IsZero() {
+			// nothing dated, not even a file time: the year is not known (the clock of
+			// the machine running the analysis says nothing of the bundle)
+			logs.DropYearless(files, "nothing in the bundle carries a year")
+		} else {
+			logs.ResolveYears(files, r, b)
+		}
 		for _, lf := range ch {
 			if l.clockLogs[lf.rel] && lf.f.Info.Last.After(l.rec.CaptureClock) {
 				// the collector's own log: its last line is when it finished

@@ -8,7 +8,9 @@ import (
 	"path"
 	"strings"
 
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/filekind"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/mail"
 	"github.com/nsanalyze/nsanalyze/parsers/markup"
 	"github.com/nsanalyze/nsanalyze/parsers/text"
@@ -87,12 +89,49 @@ func (l *loader) textDoc(m member, rel string, d markup.Doc) {
 	if n := filekind.MaskPrivateKeys(d.Lines); n > 0 {
 		l.warn.Add(rel, 0, "%d PEM private key block(s) not read", n)
 	}
-	h := pathHint(rel)
-	res := text.Parse(bytes.NewReader(d.Bytes()), rel, text.Options{Logs: l.logOptions(rel), Command: h.Command,
-		Lines: d.Orig, Blocks: d.Blocks}, l.warn)
+	data := d.Bytes()
 	mm := m
 	mm.rel = rel
+	if !text.Sniff(data[:min(len(data), 8192)]) {
+		// a log pasted in a mail or a page (klog, journald, timestamped lines): the log
+		// reader's, its lines moved back to the file's
+		l.convertedLog(mm, data, d.Orig)
+		return
+	}
+	h := pathHint(rel)
+	res := text.Parse(bytes.NewReader(data), rel, text.Options{Logs: l.logOptions(rel), Command: h.Command,
+		Lines: d.Orig, Blocks: d.Blocks}, l.warn)
 	l.textResult(mm, res)
+}
+
+// convertedLog scans converted lines as a log; entries and warnings cite orig.
+func (l *loader) convertedLog(m member, data []byte, orig []int) {
+	at := func(line int) int {
+		if line >= 1 && line <= len(orig) {
+			return orig[line-1]
+		}
+		return line
+	}
+	local := &diag.Sink{}
+	lo := l.logOptions(m.rel)
+	lo.SizeHint = int64(len(data))
+	f, _ := logs.ScanFile(bytes.NewReader(data), m.rel, lo, local)
+	for i := range f.Entries {
+		f.Entries[i].Line = at(f.Entries[i].Line)
+	}
+	for i := range local.List {
+		if local.List[i].Line > 0 {
+			local.List[i].Line = at(local.List[i].Line)
+		}
+	}
+	l.warn.Merge(local)
+	if l.reads != nil {
+		if r := l.reads[m.rel]; r != nil && r.As == ReadKubectlText {
+			r.As = ReadLog // the document's format stays
+		}
+	}
+	f.Mtime = m.mtime
+	l.logFiles = append(l.logFiles, &logFile{f: f, rel: m.rel})
 }
 
 // mailFile reads an e-mail or a mailbox: its text bodies (HTML ones converted) as one
