@@ -111,7 +111,7 @@ func TestYearProperty(t *testing.T) {
 	}
 	for i := 0; i < n; i++ {
 		newest := time.Date(2015+rng.Intn(12), time.Month(1+rng.Intn(12)), 1+rng.Intn(28), rng.Intn(24), rng.Intn(60), rng.Intn(60), 0, time.UTC)
-		line := newest.Add(-time.Duration(rng.Int63n(int64(300*24*time.Hour)))).Add(time.Duration(rng.Int63n(int64(47 * time.Hour))))
+		line := newest.Add(-time.Duration(rng.Int63n(int64(300 * 24 * time.Hour)))).Add(time.Duration(rng.Int63n(int64(47 * time.Hour))))
 		line = line.Truncate(time.Second)
 		ns := fmt.Sprintf(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"p","creationTimestamp":%q,"deletionTimestamp":%q},"status":{"phase":"Terminating"}}`,
 			newest.Add(-time.Hour).Format(time.RFC3339), newest.Format(time.RFC3339))
