@@ -109,6 +109,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 		}
 		if len(missing) > 0 {
 			r.StateReason = fmt.Sprintf("namespace %s is not in the bundle", strings.Join(missing, ", "))
+			r.NotInBundle = missing
 		}
 		return
 	}
@@ -121,6 +122,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 			}
 		}
 		if len(missing) > 0 {
+			r.NotInBundle = missing
 			r.State = StateUnknown
 			r.StateReason = fmt.Sprintf("namespace %s is not in the bundle (neither a Namespace object nor a log line of the namespace controller names it)", strings.Join(missing, ", "))
 			r.Coverage = append(r.Coverage, Gap{Missing: "namespace " + strings.Join(missing, ", "), Collect: Cmd(append([]string{"kubectl", "get", "namespace"}, missing...)...) + " -o json"})

@@ -17,13 +17,13 @@ import (
 //
 //	api-discovery-failure/apiservice=v1beta1.metrics.k8s.io/backend=pod-unschedulable
 //	finalizers-remaining/finalizer=kubevirt.io/virtOperatorFinalize/controller=absent
-//	admission-webhook/webhook=~3f2a9c1d/backend=connection-refused
+//	admission-webhook/webhook=~3f2a9c1d5b7e0a44/backend=connection-refused
 //
 // It holds no timestamp, count, pod hash, IP or namespace name. Public vocabulary stays
 // as it is (APIService names and API groups of well-known projects, Kubernetes' and
 // well-known projects' finalizers, built-in kinds); every other name (a customer's
-// webhook, API group, finalizer or kind) becomes a hashed placeholder "~" + 8 hex
-// digits of its SHA-256, the same for the same name everywhere, which --redact leaves
+// webhook, API group, finalizer or kind) becomes a hashed placeholder "~" + 16 hex
+// digits (64 bits) of its SHA-256, the same for the same name everywhere, which --redact leaves
 // as it is (the placeholder confirms a guessed name, it does not reveal one).
 //
 // Every segment comes from the structured fields of the cause (APIServices, Webhooks,
@@ -53,7 +53,15 @@ type FingerprintSegment struct {
 }
 
 // Fingerprint returns the fingerprint of a cause (see above).
-func Fingerprint(c *Cause) string {
+func Fingerprint(c *Cause) string { return fingerprint(c, false) }
+
+// ReadableFingerprint is the fingerprint with every name written as it is, hashed or
+// not: what known issues are matched against (a pattern that spells a name out fits
+// the name itself, never a placeholder that two names could share). It is not shown:
+// it holds the customer's names.
+func ReadableFingerprint(c *Cause) string { return fingerprint(c, true) }
+
+func fingerprint(c *Cause, readable bool) string {
 	var segs []FingerprintSegment
 	add := func(key string, values []string) {
 		seen := map[string]bool{}
@@ -62,7 +70,7 @@ func Fingerprint(c *Cause) string {
 			if v == "" || IsRedactedValue(v) {
 				continue
 			}
-			if !PublicName(key, v) {
+			if !readable && !PublicName(key, v) {
 				v = HashedName(v)
 			}
 			if !seen[v] {
@@ -177,7 +185,12 @@ func isFPKey(k string) bool {
 }
 
 // PublicName reports whether a value of an identity key is public vocabulary, written
-// as it is in a fingerprint (otherwise it becomes its HashedName).
+// as it is in a fingerprint (otherwise it becomes its HashedName). A value is public
+// only when the whole of it is catalogued (publicValues, Kubernetes' own finalizers and
+// groups, the well-known aggregated API groups) or lies under a domain reserved for
+// examples (example.com, .org, .net: RFC 2606), never because of a public suffix: a customer's
+// "kubernetes.io/acme-billing-cleanup" finalizer or "acme-hooks.acme.svc" webhook is
+// hashed.
 func PublicName(key, v string) bool {
 	switch key {
 	case FPAPIService:
@@ -185,7 +198,7 @@ func PublicName(key, v string) bool {
 	case FPGroup:
 		return publicGroupVersion(v)
 	case FPWebhook:
-		return publicDNSName(v)
+		return publicValues[FPWebhook][v] || reservedExample(v)
 	case FPFinalizer:
 		return publicFinalizer(v)
 	case FPKind:
@@ -195,53 +208,37 @@ func PublicName(key, v string) bool {
 }
 
 // HashedName is the placeholder of a customer-specific name in a fingerprint: "~" and
-// the first 8 hex digits of the SHA-256 of the name.
+// the first 16 hex digits (64 bits) of the SHA-256 of the name, so that two names
+// sharing one is not practical to find (32 bits were: a collision in about a second).
 func HashedName(name string) string {
 	h := sha256.Sum256([]byte(name))
-	return "~" + hex.EncodeToString(h[:4])
+	return "~" + hex.EncodeToString(h[:8])
 }
 
-// publicGroup reports whether an API group is public vocabulary: Kubernetes' own, one
-// of a well-known project (kubemsg.WellKnownGroupOwner, the finalizer catalog's and
-// public domains), or a group without a dot (the legacy core names).
+// publicGroup reports whether an API group is public vocabulary: a group without a dot
+// (Kubernetes' legacy built-in groups; a CRD's group must hold one), one of
+// kubemsg.WellKnownGroupOwner, a catalogued group (publicValues), or a group under a
+// reserved example domain.
 func publicGroup(g string) bool {
-	g = strings.ToLower(g)
-	if g == "" || !strings.Contains(g, ".") || kubemsg.WellKnownGroupOwner(g) != "" {
+	if g == "" || !strings.Contains(g, ".") || kubemsg.WellKnownGroupOwner(g) != "" || publicValues[FPGroup][g] {
 		return true
 	}
-	return publicDNSName(g)
+	return reservedExample(g)
 }
 
-func publicDNSName(n string) bool {
+// reservedExample reports whether a DNS name is, or is under, a name reserved for
+// documentation (example.com, example.org, example.net: RFC 2606): it names no one.
+func reservedExample(n string) bool {
 	n = strings.ToLower(n)
-	reg := registrable(n)
-	if reg == "" {
-		return false
+	if i := strings.IndexByte(n, '/'); i >= 0 {
+		n = n[:i]
 	}
-	if knownDomain(reg) || knownDomain(n) {
-		return true
-	}
-	for _, d := range projectDomains {
-		if reg == d || n == d || strings.HasSuffix(n, "."+d) {
+	for _, d := range []string{"example.com", "example.org", "example.net"} {
+		if n == d || strings.HasSuffix(n, "."+d) {
 			return true
 		}
 	}
 	return false
-}
-
-// projectDomains are domains of public projects whose API groups, webhooks and
-// finalizers appear in the known-issue catalog (analyzer/knownissues) without being in
-// the finalizer catalog: public vocabulary in a fingerprint (the knownissues tests check
-// that every name a shipped pattern spells out is public).
-var projectDomains = []string{
-	"agones.dev", "longhorn.io", "openservicemesh.io", "keda.sh", "knative.dev", "istio.io", "linkerd.io",
-	"kyverno.io", "gatekeeper.sh", "open-policy-agent.org", "tekton.dev", "argoproj.io", "crossplane.io",
-	"velero.io", "kubeflow.org", "projectcalico.org", "tigera.io", "cilium.io", "cattle.io", "rook.io",
-	"kubevirt.io", "cert-manager.io", "certmanager.k8s.io", "x-k8s.io", "k8s.io", "operators.coreos.com",
-	"openshift.io", "open-cluster-management.io", "elastic.co", "strimzi.io", "min.io", "vmware.com",
-	"netbird.io", "portworx.io", "trident.netapp.io", "netapp.io", "flux.io", "fluxcd.io",
-	"k14s.io", "hashicorp.com", "ceph.io", "nvidia.com", "amazon.com", "carvel.dev",
-	"kyverno.svc", "kyverno.svc-fail", "kyverno.svc-ignore", // Kyverno's webhook names (validate.kyverno.svc-fail)
 }
 
 // publicAPIService: an APIService name is version.group.
@@ -258,15 +255,58 @@ func publicGroupVersion(gv string) bool {
 	return publicGroup(g)
 }
 
+// publicFinalizer: a finalizer of Kubernetes itself (the finalizer catalog's built-in
+// entries, all exact names), a catalogued project finalizer, or one under a reserved
+// example domain.
 func publicFinalizer(f string) bool {
-	if WellKnownFinalizer(f) {
+	if o, ok := LookupFinalizer(f); ok && o.BuiltIn {
 		return true
 	}
-	if _, ok := LookupFinalizer(f); ok {
-		return true
+	return publicValues[FPFinalizer][f] || strings.Contains(f, ".") && reservedExample(f)
+}
+
+// publicValues are the names of well-known projects that a fingerprint writes as they
+// are, each whole: the webhooks, API groups and finalizers that the known-issue catalog
+// (analyzer/knownissues) spells out or that public projects install under fixed names.
+// Anything else, even under a project's or Kubernetes' domain, is hashed.
+var publicValues = map[string]map[string]bool{
+	FPGroup: set(
+		"acme.cert-manager.io", "cert-manager.io", "webhook.certmanager.k8s.io", "certmanager.k8s.io",
+		"config.openservicemesh.io", "allocation.agones.dev", "data.packaging.carvel.dev",
+		"kubevirt.io", "cdi.kubevirt.io", "ceph.rook.io", "longhorn.io", "keda.sh", "argoproj.io",
+		"monitoring.coreos.com", "operators.coreos.com", "crd.projectcalico.org", "operator.tigera.io",
+		"networking.istio.io", "security.istio.io", "install.istio.io", "serving.knative.dev", "eventing.knative.dev",
+		"kafka.strimzi.io", "velero.io", "tekton.dev", "kyverno.io", "cilium.io", "metallb.io",
+		"external-secrets.io", "elasticsearch.k8s.elastic.co", "cluster.x-k8s.io", "management.cattle.io",
+	),
+	FPWebhook: set(
+		"validator.longhorn.io", "mutator.longhorn.io", "validation.gatekeeper.sh", "check-ignore-label.gatekeeper.sh",
+		"validate.kyverno.svc", "validate.kyverno.svc-fail", "validate.kyverno.svc-ignore",
+		"mutate.kyverno.svc", "mutate.kyverno.svc-fail", "mutate.kyverno.svc-ignore",
+		"vnbroutingpeer-v1.netbird.io", "webhook.cert-manager.io", "rancher.cattle.io",
+		"validation.webhook.serving.knative.dev", "webhook.serving.knative.dev", "sidecar-injector.istio.io",
+		"namespace.sidecar-injector.istio.io", "rev.namespace.sidecar-injector.istio.io",
+	),
+	FPFinalizer: set(
+		"kubevirt.io/virtOperatorFinalize", "controller.cattle.io/namespace-auth", "finalizer.keda.sh",
+		"trident.netapp.io", "longhorn.io", "finalizers.kapp-ctrl.k14s.io/delete", "etcd.database.coreos.com/cleanup",
+		"cephcluster.ceph.rook.io", "cephobjectstoreuser.ceph.rook.io", "cephblockpool.ceph.rook.io",
+		"cephfilesystem.ceph.rook.io", "resources-finalizer.argocd.argoproj.io", "finalizer.managedresource.crossplane.io",
+		"service.kubernetes.io/load-balancer-cleanup", "wrangler.cattle.io/namespace-auth",
+		"finalizers.kubevirt.io", "foregroundDeletion.kubevirt.io", "velero.io/restic-repository",
+		"finalizers.gateway.networking.k8s.io/gateway-exists-finalizer", "elbv2.k8s.aws/resources",
+		"service.k8s.aws/resources", "ingress.k8s.aws/resources", "cluster.cluster.x-k8s.io",
+		"strimzi.io/finalizer", "external-secrets.io/externalsecret-cleanup", "objectbucket.io/finalizer",
+		"kyverno.io/policy-finalizer", "metallb.io/finalizer",
+	),
+}
+
+func set(vs ...string) map[string]bool {
+	m := make(map[string]bool, len(vs))
+	for _, v := range vs {
+		m[v] = true
 	}
-	dom, _, _ := strings.Cut(f, "/")
-	return strings.Contains(dom, ".") && publicDNSName(dom)
+	return m
 }
 
 // builtinKinds are Kubernetes' own kinds (public vocabulary in a fingerprint).

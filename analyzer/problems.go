@@ -169,7 +169,7 @@ func groupProblems(r *Report) {
 				byKey[key] = idx
 				steps := append([]RemediationStep{}, c.ladder...)
 				r.Problems = append(r.Problems, Problem{ID: fmt.Sprintf("P%d", idx+1), CauseType: c.Type,
-					Fingerprint: Fingerprint(c), Root: RootSentence(c), Headline: headline(c), RootComponent: rootComponent(c), Confidence: c.Confidence,
+					Fingerprint: Fingerprint(c), ReadableFingerprint: ReadableFingerprint(c), Root: RootSentence(c), Headline: headline(c), RootComponent: rootComponent(c), Confidence: c.Confidence,
 					Chain: c.Chain, Remediation: steps, Evidence: c.Evidence, Correlation: c.Correlation})
 			}
 			p := &r.Problems[idx]

@@ -42,7 +42,6 @@ func KnownDomain(d string) bool {
 	return false
 }
 
-func knownDomain(d string) bool { return KnownDomain(d) }
 
 // WellKnownFinalizer reports whether a finalizer is Kubernetes' own or a well-known
 // project's: the finalizer catalog is the one list of them (LookupFinalizer,
@@ -118,4 +117,3 @@ func Registrable(d string) string {
 	return strings.Join(labels[len(labels)-n:], ".")
 }
 
-func registrable(d string) string { return Registrable(d) }

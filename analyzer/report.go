@@ -43,6 +43,10 @@ type Report struct {
 	Risks    []Risk              `json:"risks"`
 	Coverage []Gap               `json:"coverage"`
 	Warnings []diag.Warning      `json:"warnings"`
+	// NotInBundle are the namespaces asked for (Options.Namespaces) that the bundle
+	// does not hold: no Namespace object and no log line of the namespace controller
+	// names them. StateReason says so; the command names each on stderr.
+	NotInBundle []string `json:"-"`
 }
 
 // Report states.
@@ -85,6 +89,9 @@ type Problem struct {
 	// Fingerprint names the root so that the same fault reads the same in every bundle
 	// (cause type, identity, root kind and state; see fingerprint.go and docs/fingerprint.md).
 	Fingerprint string `json:"fingerprint"`
+	// ReadableFingerprint is the fingerprint with every name as it is (never shown, never
+	// serialised: it holds the customer's names); known issues are matched against it.
+	ReadableFingerprint string `json:"-"`
 	// KnownIssues are the catalog entries whose fingerprint pattern fits, best first
 	// (set by the command from analyzer/knownissues).
 	KnownIssues []KnownIssueRef `json:"knownIssues,omitempty"`

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"regexp"
@@ -78,12 +79,29 @@ func (c *Catalog) Add(entries []*Entry) error {
 	return errors.Join(errs...)
 }
 
+// MaxFileBytes caps a known-issues file: a catalog of maxEntries entries of a few
+// hundred bytes each fits many times over. A larger file (or a device such as
+// /dev/zero) is refused after reading at most this much, before any parsing.
+const MaxFileBytes = 4 << 20
+
 // LoadFile reads a team's known issues from path and validates them (causeTypes: the
-// cause types a pattern may name; nil accepts any).
+// cause types a pattern may name; nil accepts any). At most MaxFileBytes are read.
 func LoadFile(path string, causeTypes []string) ([]*Entry, error) {
-	data, err := os.ReadFile(path)
+	name := analyzer.EscapeText(path)
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("--known-issues: %w", err)
+		return nil, fmt.Errorf("--known-issues: %s", analyzer.EscapeText(err.Error()))
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxFileBytes {
+		return nil, fmt.Errorf("--known-issues: %s: %d bytes, more than the %d a known-issues file may hold", name, st.Size(), MaxFileBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("--known-issues: %s: %s", name, analyzer.EscapeText(err.Error()))
+	}
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("--known-issues: %s: more than the %d bytes a known-issues file may hold", name, MaxFileBytes)
 	}
 	return Parse(data, path, causeTypes)
 }
@@ -96,7 +114,19 @@ var idRE = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{0,99}$`)
 // Parse reads and validates a known-issues document: a YAML list of entries. Every
 // problem is reported, each naming the source, the entry (index, line and id) and the
 // field; unknown fields are errors too.
+//
+// Every error is safe to print on a terminal: the source and any value quoted from the
+// document are escaped (no control character or bidirectional override reaches the
+// terminal raw).
 func Parse(data []byte, source string, causeTypes []string) ([]*Entry, error) {
+	entries, err := parse(data, source, causeTypes)
+	if err != nil {
+		return nil, errors.New(analyzer.EscapeText(err.Error()))
+	}
+	return entries, nil
+}
+
+func parse(data []byte, source string, causeTypes []string) ([]*Entry, error) {
 	var entries []*Entry
 	if err := yaml.UnmarshalStrict(data, &entries); err != nil {
 		return nil, fmt.Errorf("%s: not a list of known issues (id, title, pattern, affects, url, fix): %v", source, err)
@@ -194,20 +224,45 @@ func entryLines(data []byte) []int {
 // segment of the fingerprint with the same key whose value fits the pattern's value
 // (where "*" stands for any run of characters).
 func (e *Entry) Fits(fingerprint string) bool {
-	cause, segs, err := analyzer.ParseFingerprint(fingerprint)
-	if err != nil {
-		return false
-	}
-	return e.fits(cause, segs)
+	return e.FitsProblem(fingerprint, "")
 }
 
-func (e *Entry) fits(cause string, segs []analyzer.FingerprintSegment) bool {
+// FitsProblem is Fits for a problem known by both its fingerprint and its readable
+// fingerprint (analyzer.Problem.ReadableFingerprint, "" when unknown): a pattern value
+// that is a placeholder ("~" and hex digits) is matched against the fingerprint, every
+// other value against the readable one, so a name spelled out in a pattern fits that
+// name only, never another whose placeholder is the same.
+func (e *Entry) FitsProblem(fingerprint, readable string) bool {
+	cause, segs, rsegs, ok := parseBoth(fingerprint, readable)
+	return ok && e.fits(cause, segs, rsegs)
+}
+
+// parseBoth parses a fingerprint and its readable form; a readable form that does not
+// parse or names another cause type is ignored (nil).
+func parseBoth(fingerprint, readable string) (cause string, segs, rsegs []analyzer.FingerprintSegment, ok bool) {
+	cause, segs, err := analyzer.ParseFingerprint(fingerprint)
+	if err != nil {
+		return "", nil, nil, false
+	}
+	if readable != "" {
+		if rc, rs, err := analyzer.ParseFingerprint(readable); err == nil && rc == cause {
+			rsegs = rs
+		}
+	}
+	return cause, segs, rsegs, true
+}
+
+func (e *Entry) fits(cause string, segs, readable []analyzer.FingerprintSegment) bool {
 	if e.cause != "*" && e.cause != cause {
 		return false
 	}
 	for _, p := range e.segs {
 		ok := false
-		for _, s := range segs {
+		against := segs
+		if readable != nil && !strings.HasPrefix(p.Value, "~") {
+			against = readable
+		}
+		for _, s := range against {
 			if s.Key == p.Key && glob(p.Value, s.Value) {
 				ok = true
 				break
@@ -264,14 +319,18 @@ func glob(pattern, s string) bool {
 }
 
 // Match returns the entries whose pattern fits a fingerprint, best first.
-func (c *Catalog) Match(fingerprint string) []*Entry {
-	cause, segs, err := analyzer.ParseFingerprint(fingerprint)
-	if err != nil {
+func (c *Catalog) Match(fingerprint string) []*Entry { return c.MatchProblem(fingerprint, "") }
+
+// MatchProblem is Match for a problem known by its fingerprint and its readable
+// fingerprint (see FitsProblem).
+func (c *Catalog) MatchProblem(fingerprint, readable string) []*Entry {
+	cause, segs, rsegs, ok := parseBoth(fingerprint, readable)
+	if !ok {
 		return nil
 	}
 	var out []*Entry
 	for _, e := range c.entries {
-		if e.fits(cause, segs) {
+		if e.fits(cause, segs, rsegs) {
 			out = append(out, e)
 		}
 	}
@@ -292,7 +351,7 @@ func (c *Catalog) Annotate(r *analyzer.Report) {
 	for i := range r.Problems {
 		p := &r.Problems[i]
 		p.KnownIssues = nil
-		for _, e := range c.Match(p.Fingerprint) {
+		for _, e := range c.MatchProblem(p.Fingerprint, p.ReadableFingerprint) {
 			p.KnownIssues = append(p.KnownIssues, e.Ref())
 		}
 	}

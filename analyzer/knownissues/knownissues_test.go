@@ -1,7 +1,12 @@
 package knownissues
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
 	"strings"
 	"testing"
 
@@ -236,5 +241,120 @@ func TestMatchLinear(t *testing.T) {
 	}
 	if a, b := count(100), count(200); b != 2*a || a == 0 {
 		t.Errorf("matches %d for 100, %d for 200", a, b)
+	}
+}
+
+// TestMatchOnReadableFingerprint: a pattern that spells a customer's name out fits the
+// problem with that name (whose shown fingerprint holds only its placeholder), and not
+// a problem with another name; a placeholder pattern fits by the placeholder; a
+// project pattern with a wildcard fits a name of that project that is not catalogued.
+func TestMatchOnReadableFingerprint(t *testing.T) {
+	entries, err := Parse([]byte(`- id: acme-hooks
+  title: acme admission hooks time out after the node pool rotation
+  pattern: admission-webhook/webhook=acme-hooks.acme-system.svc
+  affects: every acme cluster
+  url: https://wiki.example.com/kb/acme-hooks
+  fix: restart the acme-hooks deployment
+- id: acme-hashed
+  title: the same, written with the placeholder
+  pattern: admission-webhook/webhook=`+analyzer.HashedName("acme-hooks.acme-system.svc")+`
+  affects: every acme cluster
+  url: https://wiki.example.com/kb/acme-hooks
+  fix: restart the acme-hooks deployment
+- id: kubevirt-any
+  title: any KubeVirt finalizer
+  pattern: finalizers-remaining/finalizer=kubevirt.io/*
+  affects: KubeVirt
+  url: https://wiki.example.com/kb/kubevirt
+  fix: reinstall virt-operator
+`), "team.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Catalog{ids: map[string]*Entry{}}
+	if err := c.Add(entries); err != nil {
+		t.Fatal(err)
+	}
+	problem := func(ct string, webhooks, finalizers []string) analyzer.Problem {
+		cause := &analyzer.Cause{Type: ct, Webhooks: webhooks, Finalizers: finalizers}
+		return analyzer.Problem{Fingerprint: analyzer.Fingerprint(cause), ReadableFingerprint: analyzer.ReadableFingerprint(cause)}
+	}
+	ids := func(p analyzer.Problem) string {
+		var out []string
+		for _, e := range c.MatchProblem(p.Fingerprint, p.ReadableFingerprint) {
+			out = append(out, e.ID)
+		}
+		sort.Strings(out)
+		return strings.Join(out, ",")
+	}
+	for _, tc := range []struct {
+		p    analyzer.Problem
+		want string
+	}{
+		{problem("admission-webhook", []string{"acme-hooks.acme-system.svc"}, nil), "acme-hashed,acme-hooks"},
+		{problem("admission-webhook", []string{"other-hooks.acme-system.svc"}, nil), ""},
+		{problem("finalizers-remaining", nil, []string{"kubevirt.io/acme-vm-cleanup"}), "kubevirt-any"},
+		{problem("finalizers-remaining", nil, []string{"acme.io/kubevirt.io/x"}), ""},
+	} {
+		if strings.Contains(tc.p.Fingerprint, "acme") {
+			t.Errorf("shown fingerprint holds a customer name: %q", tc.p.Fingerprint)
+		}
+		if got := ids(tc.p); got != tc.want {
+			t.Errorf("%s: fits %q, want %q", tc.p.ReadableFingerprint, got, tc.want)
+		}
+	}
+	// without the readable form (a report read back from JSON), a spelled-out customer
+	// name cannot fit its placeholder
+	p := problem("admission-webhook", []string{"acme-hooks.acme-system.svc"}, nil)
+	if got := c.Match(p.Fingerprint); len(got) != 1 || got[0].ID != "acme-hashed" {
+		t.Errorf("fingerprint alone: %d entries fit, want acme-hashed only", len(got))
+	}
+}
+
+// TestLoadFileBounded: a known-issues file is read with a cap before any parsing: an
+// endless device and a file over the cap are refused at once, naming the cap.
+func TestLoadFileBounded(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		_, err := LoadFile("/dev/zero", nil)
+		runtime.ReadMemStats(&m1)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprint(MaxFileBytes)) {
+			t.Errorf("/dev/zero: %v, want a refusal naming the cap", err)
+		}
+		if grew := m1.TotalAlloc - m0.TotalAlloc; grew > 4*MaxFileBytes {
+			t.Errorf("/dev/zero: %d bytes allocated, want at most a few times the cap", grew)
+		}
+	}
+	big := filepath.Join(t.TempDir(), "big.yaml")
+	if err := os.WriteFile(big, bytes.Repeat([]byte("# padding\n"), MaxFileBytes/10+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadFile(big, nil); err == nil || !strings.Contains(err.Error(), "more than the") {
+		t.Errorf("a file over the cap: %v, want a refusal", err)
+	}
+}
+
+// TestErrorsAreTerminalSafe: an ESC or a right-to-left override in a known-issues
+// file's name or fields never reaches an error message raw.
+func TestErrorsAreTerminalSafe(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "team\x1b[31m\u202e.yaml")
+	doc := "- id: \"bad\x1b[2J\u202eid\"\n  title: \"t\x1b]8;;x\a\"\n  pattern: \"\u202eadmission-webhook\"\n  affects: a\n  url: https://x.example.com/\x1b\n  fix: f\n- {: [\n"
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{doc, strings.SplitAfter(doc, "fix: f\n")[0]} {
+		if err := os.WriteFile(path, []byte(d), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadFile(path, nil)
+		if err == nil {
+			t.Fatal("want an error")
+		}
+		if strings.ContainsAny(err.Error(), "\x1b\u202e\a") {
+			t.Errorf("raw control or bidi character in %q", err.Error())
+		}
 	}
 }

@@ -45,6 +45,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/internal/strwalk"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
+	"github.com/nsanalyze/nsanalyze/parsers/resources"
 )
 
 // Redactor learns the values to tokenise (Records, Names, Report, Text), then, once
@@ -55,6 +56,10 @@ type Redactor struct {
 	count  map[string]int    // tokens given per category
 	sorted []string          // the learned values, sorted (prefixOf)
 	sealed bool
+	// paths are the bundle paths learned (File); pathRepl rewrites each, where it is
+	// printed whole, with its customer words as file-N (sealPaths)
+	paths    map[string]bool
+	pathRepl *strings.Replacer
 }
 
 // New returns an empty Redactor.
@@ -72,7 +77,7 @@ func (r *Redactor) Tokens() map[string]string {
 // gets the first (a webhook named like a host is a webhook).
 var categoryRank = map[string]int{"arn": 0, "email": 1, "uid": 2, "subscription": 3, "account": 4, "project": 5, "rg": 6,
 	"cloudid": 7, "bundle": 8, "cluster": 9, "webhook": 10, "finalizer": 11, "ns": 12, "node": 13, "domain": 14, "ip": 15,
-	"host": 16, "name": 17, "cloud": 18}
+	"host": 16, "name": 17, "cloud": 18, "file": 19}
 
 // add learns s as a value of the category kind; a value keeps its most specific kind.
 func (r *Redactor) add(s, kind string) {
@@ -183,12 +188,135 @@ func (r *Redactor) Records(rec *bundle.Records) {
 		}
 	}
 	for _, f := range rec.Files {
-		r.learn(f)
+		r.File(f)
 	}
 	for _, w := range rec.Warnings {
-		r.learn(w.File)
+		r.File(w.File)
 		r.learn(w.Message)
 	}
+}
+
+// File learns a bundle path (a file cited as evidence, a warning's file): its words by
+// what they are, as any text, and the path itself: where it is printed whole, every
+// plain word of letters in it that is not public vocabulary (Kubernetes' words,
+// resource names, the layouts' file and folder names) becomes file-N. A file or folder
+// named after the customer (cluster/globex.json, initech/kcm.log) says who the customer
+// is, where the same word in a message is only a word, so only paths are rewritten so.
+func (r *Redactor) File(path string) {
+	if path == "" || path == "-" || r.sealed {
+		return
+	}
+	r.learn(path)
+	if r.paths == nil {
+		r.paths = map[string]bool{}
+	}
+	r.paths[path] = true
+}
+
+// pathWords returns the words of a path that name someone (see File): the plain words
+// of each dotless segment once its file extensions are cut.
+func pathWordsOf(path string) []string {
+	var out []string
+	for _, seg := range strings.Split(filepath.ToSlash(path), "/") {
+		for {
+			i := strings.LastIndexByte(seg, '.')
+			if i <= 0 || !fileExt[strings.ToLower(seg[i+1:])] {
+				break
+			}
+			seg = seg[:i]
+		}
+		if strings.Contains(seg, ".") {
+			continue // resource.group, a host: a DNS name, which learn judged as one
+		}
+		for _, w := range strings.FieldsFunc(seg, func(c rune) bool { return !unicode.IsLetter(c) }) {
+			if !publicPathWord(w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// sealPaths builds the rewriting of the learned paths (longest first, so a path is
+// never cut by a shorter one it holds), with the file-N tokens given in sorted order.
+func (r *Redactor) sealPaths() {
+	paths := make([]string, 0, len(r.paths))
+	for p := range r.paths {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	words := map[string]bool{}
+	for _, p := range paths {
+		for _, w := range pathWordsOf(p) {
+			words[w] = true
+		}
+	}
+	ws := make([]string, 0, len(words))
+	for w := range words {
+		ws = append(ws, w)
+	}
+	sort.Strings(ws)
+	// a word of a path keeps the token it has as a learned value (a namespace's
+	// directory is its ns-N); the others get file-N, used in paths only (never in r.tokens:
+	// "cloud" or "conditions" in a message stays a word)
+	tok := make(map[string]string, len(ws))
+	for _, w := range ws {
+		if t, ok := r.tokens[w]; ok {
+			tok[w] = t
+		} else {
+			r.count["file"]++
+			tok[w] = fmt.Sprintf("file-%d", r.count["file"])
+		}
+	}
+	sort.SliceStable(paths, func(i, j int) bool { return len(paths[i]) > len(paths[j]) })
+	var pairs []string
+	for _, p := range paths {
+		ws := pathWordsOf(p)
+		if len(ws) == 0 {
+			continue
+		}
+		q := p
+		for _, w := range ws {
+			q = replaceWord(q, w, tok[w])
+		}
+		pairs = append(pairs, p, q)
+	}
+	if len(pairs) > 0 {
+		r.pathRepl = strings.NewReplacer(pairs...)
+	}
+}
+
+// replaceWord replaces w in s where it stands as a whole run of letters.
+func replaceWord(s, w, by string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, w)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		end := i + len(w)
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		whole := (i == 0 || !unicode.IsLetter(before)) && (end == len(s) || !unicode.IsLetter(after))
+		b.WriteString(s[:i])
+		if whole {
+			b.WriteString(by)
+		} else {
+			b.WriteString(w)
+		}
+		s = s[end:]
+	}
+}
+
+// publicPathWord: a word of a path that names no one: public vocabulary, a common
+// word, a resource name Kubernetes knows, or a file extension.
+func publicPathWord(w string) bool {
+	if len(w) <= 2 || inVocab(w) || commonPublic(w) || fileExt[strings.ToLower(w)] || pathWords[strings.ToLower(w)] {
+		return true
+	}
+	_, ok := resources.Lookup(w)
+	return ok
 }
 
 // Report learns the typed fields of a report (namespaces, objects, webhooks,
@@ -234,7 +362,7 @@ func (r *Redactor) Report(rep *analyzer.Report) {
 	c := *rep
 	c.Problems = append([]analyzer.Problem(nil), rep.Problems...)
 	for i := range c.Problems {
-		c.Problems[i].Fingerprint, c.Problems[i].KnownIssues = "", nil
+		c.Problems[i].Fingerprint, c.Problems[i].ReadableFingerprint, c.Problems[i].KnownIssues = "", "", nil
 	}
 	walkStrings(reflect.ValueOf(&c).Elem(), func(s string) string { r.learn(s); return s })
 }
@@ -271,6 +399,7 @@ func (r *Redactor) seal() {
 	}
 	r.sorted = append(r.sorted[:0], all...)
 	sort.Strings(r.sorted)
+	r.sealPaths()
 }
 
 func (r *Redactor) give(s, kind string) string {
@@ -299,6 +428,9 @@ func (r *Redactor) String(s string) string {
 		return s
 	}
 	clean := Secrets(s)
+	if r.pathRepl != nil {
+		clean = r.pathRepl.Replace(clean)
+	}
 	out := r.rewrite(clean, false)
 	if out != clean {
 		// a placeholder can make a short value look like a secret again ("Bearer
@@ -326,6 +458,7 @@ func (r *Redactor) Apply(rep *analyzer.Report) *analyzer.Report {
 	walkStrings(reflect.ValueOf(cp).Elem(), r.String)
 	for i := range cp.Problems {
 		cp.Problems[i].Fingerprint, cp.Problems[i].KnownIssues = kept[i].Fingerprint, kept[i].KnownIssues
+		cp.Problems[i].ReadableFingerprint = "" // it holds the names: never past redaction
 	}
 	cp.Bundle.Path = "(redacted)"
 	analyzer.Summarize(cp)
@@ -389,7 +522,7 @@ var (
 	azureRE  = regexp.MustCompile(`(?i)/subscriptions/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})((?:/[A-Za-z0-9._()-]+)*)`)
 	emailRE  = regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\b`)
 	awsNode  = regexp.MustCompile(`(?i)\bip-[0-9]{1,3}-[0-9]{1,3}-[0-9]{1,3}-[0-9]{1,3}\b`)
-	tokenRE  = regexp.MustCompile(`^(?:arn|email|uid|subscription|account|project|rg|cloudid|bundle|cluster|domain|ip|host|webhook|finalizer|ns|node|name|cloud)-[0-9]+$`)
+	tokenRE  = regexp.MustCompile(`^(?:arn|email|uid|subscription|account|project|rg|cloudid|bundle|cluster|domain|ip|host|webhook|finalizer|ns|node|name|cloud|file)-[0-9]+$`)
 )
 
 func isToken(s string) bool { return tokenRE.MatchString(s) }

@@ -108,3 +108,22 @@ func wellKnownName(s string) bool {
 
 // IsRedactedValue is analyzer.IsRedactedValue: a value the bundle already hid.
 func IsRedactedValue(s string) bool { return analyzer.IsRedactedValue(s) }
+
+// pathWords are the words the bundle layouts name their files and folders with (kubectl
+// dumps, cluster-info dump, must-gather, troubleshoot, sosreport, sonobuoy, crashd,
+// Insights): public in a path.
+var pathWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`cluster clusters resources resource namespaced namespaces logs log pods pod nodes node
+		host hosts events describe previous current kubectl must gather support bundle bundles dump dumps info
+		analysis insights sonobuoy plugins results meta errors crashd sosreport sos commands command output
+		journal journald kubelet apiserver controller manager scheduler etcd proxy containers container
+		static manifests config configs versions version metrics raw files file json yaml yml txt
+		stderr stdout readme expected leftover ticket tickets paste pasted from issue issues description
+		comment comments attachment attachments cmd var tmp home root usr etc opt run spool inputs input
+		leases lease endpoints endpointslices apiservices crds webhooks mutating validating configurations
+		cluster-resources storageclasses clusterroles clusterrolebindings kube system public default`) {
+		pathWords[w] = true
+	}
+}

@@ -179,3 +179,32 @@ func FuzzRedactString(f *testing.F) {
 		}
 	})
 }
+
+// TestRedactFileNames: a file or folder named after the customer is rewritten wherever
+// its path is printed, with the same token for the same word in every path, while the
+// layouts' own words, resource names and DNS-like names keep their usual treatment and a
+// common word that a path also holds stays a word in messages.
+func TestRedactFileNames(t *testing.T) {
+	r := New()
+	r.Names("ns", "tobedeleted")
+	for _, f := range []string{"cluster/globex.json", "namespaces/tobedeleted/initech.json", "logs/globex/kube-controller-manager.log",
+		"cluster/conditions.txt", "namespaces/kubevirt/kubevirts.kubevirt.io.json"} {
+		r.File(f)
+	}
+	got := r.String("cluster/globex.json:12 namespaces/tobedeleted/initech.json:3 logs/globex/kube-controller-manager.log:9 cluster/conditions.txt:1; the conditions say so")
+	for _, leak := range []string{"globex", "initech", "tobedeleted"} {
+		if strings.Contains(got, leak) {
+			t.Errorf("%q survives: %s", leak, got)
+		}
+	}
+	for _, keep := range []string{"cluster/file-", "namespaces/ns-1/file-", "logs/file-", "kube-controller-manager.log:9", "the conditions say so"} {
+		if !strings.Contains(got, keep) {
+			t.Errorf("%q is missing: %s", keep, got)
+		}
+	}
+	// one word, one token, in every path
+	a := strings.SplitN(strings.TrimPrefix(got, "cluster/"), ".json", 2)[0]
+	if !strings.Contains(got, "logs/"+a+"/") {
+		t.Errorf("globex has two tokens: %s", got)
+	}
+}

@@ -159,7 +159,7 @@ func TestStdinBundle(t *testing.T) {
 // TestDiffFormatsAndNamespaces: diff writes text, Markdown and JSON; -n limits it.
 func TestDiffFormatsAndNamespaces(t *testing.T) {
 	a := realBundle(t, "a-discovery-failure")
-	c := realBundle(t, "c-webhook-content-failure")
+	c := sameClusterAs(t, realBundle(t, "c-webhook-content-failure"), a) // diff compares one cluster
 	_, out, _ := runCmd("diff", "-o", "markdown", a, c)
 	for _, want := range []string{"# nsanalyze diff", "## Resolved", "| `tobedeleted` |", "## Newly stuck", "| `appteam` |"} {
 		if !strings.Contains(out, want) {

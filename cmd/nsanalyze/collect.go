@@ -37,11 +37,13 @@ Examples:
 Flags:
 `
 
-// collectOptions are the flags of nsanalyze collect.
+// collectOptions are the flags of nsanalyze collect, and what Complete makes of them.
 type collectOptions struct {
 	output, format, timeout, deadline, outDir *string
 	namespaces                                *[]string
 	logTail                                   *int
+
+	args []string
 }
 
 // collectFlags declares the flags of nsanalyze collect. -o is the output format, as in
@@ -69,45 +71,65 @@ func collectFlags(fs *pflag.FlagSet) runFunc {
 		}
 		return pflag.NormalizedName(name)
 	})
-	return c.run
+	return runOptions(c)
 }
 
-func (c *collectOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
-	output, format, namespaces, timeout, deadline, outDir, logTail := c.output, c.format, c.namespaces, c.timeout, c.deadline, c.outDir, c.logTail
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "error: nsanalyze collect takes no arguments, got %q\n", fs.Args())
-		return exitUsage
+// Complete keeps the arguments.
+func (c *collectOptions) Complete(fs *pflag.FlagSet, _ IOStreams) error {
+	c.args = fs.Args()
+	return nil
+}
+
+// Validate checks there is no argument.
+func (c *collectOptions) Validate() error {
+	if len(c.args) > 0 {
+		return fmt.Errorf("nsanalyze collect takes no arguments, got %q", c.args)
 	}
-	opts := collect.Options{Namespaces: *namespaces, RequestTimeout: *timeout, Deadline: *deadline, OutDir: *outDir, LogTail: *logTail, Version: buildVersion()}
+	return nil
+}
+
+// Run writes the script or spec to Out or --output-file; a write that fails or is
+// short (checked through Close) exits exitWrite.
+func (c *collectOptions) Run(s IOStreams) int {
+	opts := collect.Options{Namespaces: *c.namespaces, RequestTimeout: *c.timeout, Deadline: *c.deadline, OutDir: *c.outDir, LogTail: *c.logTail, Version: buildVersion()}
 	var text string
 	var err error
 	mode := os.FileMode(0o644)
-	switch *format {
+	switch *c.format {
 	case "script", "sh":
 		text, err = collect.Script(opts)
 		mode = 0o755
 	case "troubleshoot":
 		text, err = collect.TroubleshootSpec(opts)
 	default:
-		err = fmt.Errorf("unknown --format %q (want script or troubleshoot)", *format)
+		err = fmt.Errorf("unknown --format %q (want script or troubleshoot)", *c.format)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
+		fmt.Fprintf(s.ErrOut, "error: %v\n", err)
 		return exitUsage
 	}
-	if *output == "" || *output == "-" {
-		if _, err := io.WriteString(stdout, text); err != nil {
-			fmt.Fprintf(stderr, "error: %v\n", err)
-			return exitUsage
-		}
+	if *c.output == "" || *c.output == "-" {
+		_, _ = io.WriteString(s.Out, text) // checked by the dispatcher
 		return exitNotStuck
 	}
-	if err := os.WriteFile(*output, []byte(text), mode); err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return exitUsage
+	if err := writeFile(*c.output, []byte(text), mode); err != nil {
+		return writeFailure(s.ErrOut, "--output-file "+*c.output, err)
 	}
-	fmt.Fprintf(stderr, "wrote %s\n", *output)
+	fmt.Fprintf(s.ErrOut, "info: wrote %s\n", *c.output)
 	return exitNotStuck
+}
+
+// writeFile is os.WriteFile with the error of Close (a full disk may only say so there).
+func writeFile(name string, data []byte, mode os.FileMode) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // buildVersion is the module version nsanalyze was built as ("(devel)" from a work tree).

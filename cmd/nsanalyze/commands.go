@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -12,7 +13,38 @@ import (
 )
 
 // runFunc runs a command once its flags are parsed; its positional arguments are fs.Args().
-type runFunc func(fs *pflag.FlagSet, stdout, stderr io.Writer) int
+type runFunc func(fs *pflag.FlagSet, s IOStreams) int
+
+// cmdOptions is a command's options, run as kubectl runs its commands: Complete fills
+// in what the flags and arguments imply, Validate checks them, Run does the work.
+type cmdOptions interface {
+	Complete(fs *pflag.FlagSet, s IOStreams) error
+	Validate() error
+	Run(s IOStreams) int
+}
+
+// usageError is a mistake on the command line that the command's help follows.
+type usageError struct{ error }
+
+// runOptions is the runFunc of a command with options: an error of Complete or
+// Validate is a usage error (exit 2), said once on ErrOut.
+func runOptions(o cmdOptions) runFunc {
+	return func(fs *pflag.FlagSet, s IOStreams) int {
+		err := o.Complete(fs, s)
+		if err == nil {
+			err = o.Validate()
+		}
+		if err != nil {
+			fmt.Fprintf(s.ErrOut, "error: %v\n", err)
+			if _, ok := err.(usageError); ok {
+				fmt.Fprintln(s.ErrOut)
+				fs.Usage()
+			}
+			return exitUsage
+		}
+		return o.Run(s)
+	}
+}
 
 // command is one subcommand of nsanalyze. The dispatcher, `nsanalyze --help`,
 // `nsanalyze help CMD` and the shell completions all read the table below, so a
@@ -179,8 +211,29 @@ func upperFirst(s string) string {
 // run is nsanalyze on its command line: it finds the command, parses its flags (the
 // global ones and the command's own, before or after its name, as kubectl does),
 // answers --help, checks the values of enumerated flags, and runs it.
+//
+// Every write to stdout is checked: when one fails or is short (a full disk, a closed
+// stdout), the command's answer was not given, and the exit code is exitWrite whatever
+// the command found.
 func run(args []string, stdout, stderr io.Writer) int {
+	out := &errWriter{w: stdout}
+	code := dispatch(args, IOStreams{In: stdin, Out: out, ErrOut: stderr})
+	if out.err != nil && code != exitWrite { // (exitWrite: the command said what it could not write)
+		return writeFailure(stderr, "to standard output", out.err)
+	}
+	return code
+}
+
+// dispatch runs the command of args.
+func dispatch(args []string, s IOStreams) int {
+	stdout, stderr := s.Out, s.ErrOut
 	c, rest := route(args)
+	if c == root {
+		if name, ok := mistypedCommand(args); ok {
+			fmt.Fprintf(stderr, "error: unknown command %q for \"nsanalyze\"\n\nDid you mean this?\n\t%s\n\nRun 'nsanalyze --help' for usage.\n", args[firstPositional(args, allFlags())], name)
+			return exitUsage
+		}
+	}
 	if c.flags == nil {
 		return c.run(rest, stdout, stderr)
 	}
@@ -203,7 +256,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		return exitUsage
 	}
-	return fn(fs, stdout, stderr)
+	return fn(fs, s)
 }
 
 // checkValues rejects a value an enumerated flag does not take.
@@ -319,7 +372,8 @@ func commandLogger(fs *pflag.FlagSet, stderr io.Writer) (*logrus.Logger, error) 
 
 // versionFlags: `nsanalyze version`.
 func versionFlags(*pflag.FlagSet) runFunc {
-	return func(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
+	return func(fs *pflag.FlagSet, s IOStreams) int {
+		stdout, stderr := s.Out, s.ErrOut
 		if fs.NArg() > 0 {
 			fmt.Fprintf(stderr, "error: version takes no argument, got %q\n", fs.Args())
 			return exitUsage
@@ -331,7 +385,8 @@ func versionFlags(*pflag.FlagSet) runFunc {
 
 // helpFlags: `nsanalyze help [COMMAND]`.
 func helpFlags(*pflag.FlagSet) runFunc {
-	return func(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
+	return func(fs *pflag.FlagSet, s IOStreams) int {
+		stdout, stderr := s.Out, s.ErrOut
 		switch fs.NArg() {
 		case 0:
 			fmt.Fprint(stdout, root.helpText())
@@ -367,4 +422,45 @@ func commandsHelp() string {
 		}
 	}
 	return b.String()
+}
+
+// mistypedCommand: when the first positional argument of args is no file and is a
+// command name mistyped (at most two edits, or a prefix), the command meant, as cobra
+// and kubectl suggest ("Did you mean this?").
+func mistypedCommand(args []string) (string, bool) {
+	i := firstPositional(args, allFlags())
+	if i < 0 || args[i] == stdinBundle {
+		return "", false
+	}
+	word := args[i]
+	if _, err := os.Stat(word); err == nil || strings.ContainsAny(word, "/.") {
+		return "", false // a bundle
+	}
+	for _, name := range commandNames() {
+		if levenshtein(strings.ToLower(word), name) <= 2 || (len(word) >= 2 && strings.HasPrefix(name, strings.ToLower(word))) {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// levenshtein is the edit distance of a and b.
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

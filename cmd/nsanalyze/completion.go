@@ -38,7 +38,8 @@ Flags:
 var completionShells = []string{"bash", "zsh", "fish"}
 
 func completionFlags(*pflag.FlagSet) runFunc {
-	return func(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
+	return func(fs *pflag.FlagSet, s IOStreams) int {
+		stdout, stderr := s.Out, s.ErrOut
 		if fs.NArg() != 1 {
 			fmt.Fprintf(stderr, "error: completion takes one shell (%s), got %d arguments\n", orList(completionShells), fs.NArg())
 			return exitUsage
@@ -48,10 +49,7 @@ func completionFlags(*pflag.FlagSet) runFunc {
 			fmt.Fprintf(stderr, "error: no completion for shell %q (want %s)\n", fs.Arg(0), orList(completionShells))
 			return exitUsage
 		}
-		if _, err := io.WriteString(stdout, script); err != nil {
-			fmt.Fprintf(stderr, "error: %v\n", err)
-			return exitUsage
-		}
+		_, _ = io.WriteString(stdout, script) // checked by the dispatcher
 		return exitNotStuck
 	}
 }

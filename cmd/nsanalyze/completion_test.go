@@ -14,7 +14,7 @@ const asMain = "NSANALYZE_TEST_AS_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asMain) == "1" {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(run(os.Args[1:], stdoutWriter(), os.Stderr))
 	}
 	os.Exit(m.Run())
 }

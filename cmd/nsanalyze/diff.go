@@ -6,11 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
 
-	"github.com/nsanalyze/nsanalyze/analyzer/rules"
-
+	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
@@ -25,9 +23,17 @@ namespaces were resolved, which are still stuck (with the same or other causes),
 are newly stuck, and which latent risks appeared or went away. Either bundle may be
 "-" (read from standard input). -n limits the comparison to some namespaces.
 
+Each bundle is read and analysed as "nsanalyze BUNDLE" reads it: a bundle nothing of
+which reads as Kubernetes evidence is an error, as are two bundles of different
+clusters (kube-system has another UID, or they share no namespace but the built-in
+ones). When NEW cannot show namespace state (a cluster-info dump, a bundle of some
+namespaces), a namespace stuck in OLD and absent from NEW is "not shown", never
+"resolved".
+
 Exit codes: 0 nothing is stuck in NEW (or --fail-on none), 1 something is still or
-newly stuck in NEW (--fail-on risk: or a latent risk remains), 2 usage error or an
-unreadable bundle.
+newly stuck in NEW (--fail-on risk: or a latent risk remains), 2 usage error, an
+unreadable bundle or bundles of different clusters, 3 NEW cannot show namespace state
+and nothing is stuck in it, 4 the diff could not be written.
 
 Flags:
 `
@@ -43,8 +49,12 @@ type Diff struct {
 	Resolved   []NSChange          `json:"resolved"`   // stuck in OLD, not in NEW
 	StillStuck []NSChange          `json:"stillStuck"` // stuck in both
 	NewlyStuck []NSChange          `json:"newlyStuck"` // stuck only in NEW
-	RisksGone  []analyzer.Risk     `json:"risksGone"`
-	RisksNew   []analyzer.Risk     `json:"risksNew"`
+	// NotShown are stuck in OLD and absent from NEW when NEW cannot show namespace
+	// state (NewStateReason says why): not known to be resolved.
+	NotShown       []NSChange      `json:"notShown,omitempty"`
+	NewStateReason string          `json:"newStateReason,omitempty"`
+	RisksGone      []analyzer.Risk `json:"risksGone"`
+	RisksNew       []analyzer.Risk `json:"risksNew"`
 }
 
 // NSChange is one namespace in a diff.
@@ -145,8 +155,8 @@ func writeDiffText(w io.Writer, d *Diff) {
 		fmt.Fprintf(w, "; namespaces %s only", strings.Join(d.Namespaces, ", "))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%d resolved, %d still stuck, %d newly stuck; latent risks: %d gone, %d new\n",
-		len(d.Resolved), len(d.StillStuck), len(d.NewlyStuck), len(d.RisksGone), len(d.RisksNew))
+	fmt.Fprintf(w, "%d resolved, %d still stuck, %d newly stuck%s; latent risks: %d gone, %d new\n",
+		len(d.Resolved), len(d.StillStuck), len(d.NewlyStuck), notShownCount(d), len(d.RisksGone), len(d.RisksNew))
 	section := func(title string, list []NSChange, show func(NSChange)) {
 		if len(list) == 0 {
 			return
@@ -175,6 +185,9 @@ func writeDiffText(w io.Writer, d *Diff) {
 	section("Newly stuck:", d.NewlyStuck, func(c NSChange) {
 		fmt.Fprintf(w, "  ! %s, stuck for %s: %s\n", c.Name, atLeast(c.StuckFor), strings.Join(c.NewCauses, "; "))
 	})
+	section(notShownTitle(d)+":", d.NotShown, func(c NSChange) {
+		fmt.Fprintf(w, "  ? %s (was: %s)\n", c.Name, strings.Join(c.OldCauses, "; "))
+	})
 	if len(d.RisksGone) > 0 {
 		fmt.Fprintf(w, "\nLatent risks gone:\n")
 		for _, r := range d.RisksGone {
@@ -198,129 +211,148 @@ func atLeast(s string) string {
 	return "at least " + s
 }
 
-// diffOptions are the flags of nsanalyze diff.
+// notShown moves the namespaces "resolved" to "not shown in NEW": NEW cannot show
+// namespace state (reason) and lists no namespace, so a namespace absent from it may
+// still be stuck.
+func notShown(d *Diff, reason string) {
+	for _, c := range d.Resolved {
+		c.FixedCauses = []string{}
+		d.NotShown = append(d.NotShown, c)
+	}
+	d.Resolved = []NSChange{}
+	if len(d.NotShown) > 0 {
+		d.NewStateReason = reason
+	}
+}
+
+// notShownCount is ", N not shown in NEW" when NEW could not show some namespaces.
+func notShownCount(d *Diff) string {
+	if len(d.NotShown) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d not shown in NEW", len(d.NotShown))
+}
+
+// notShownTitle heads the namespaces NEW cannot show.
+func notShownTitle(d *Diff) string {
+	t := "Not shown in NEW (stuck before; NEW cannot show namespace state"
+	if d.NewStateReason != "" {
+		t += ": " + d.NewStateReason
+	}
+	return t + ")"
+}
+
+// diffOptions are the flags of nsanalyze diff, and what Complete makes of them.
 type diffOptions struct {
 	output, failOn *string
 	namespaces     *[]string
 	redact         *bool
 	load           *loadFlags
+
+	args []string
+	log  *logrus.Logger
+	opts bundle.Options
 }
 
 // diffFlags declares the flags of nsanalyze diff.
 func diffFlags(fs *pflag.FlagSet) runFunc {
 	d := &diffOptions{
 		output:     enumFlag(fs, "output", "o", "text", []string{"text", "markdown", "json"}, "output format: text|markdown|json"),
-		namespaces: fs.StringSliceP("namespace", "n", nil, "only compare these namespaces (repeatable, or comma-separated)"),
+		namespaces: fs.StringSliceP("namespace", "n", nil, "only compare these namespaces (repeatable, or comma-separated); each one a bundle does not hold is named on stderr"),
 		failOn:     enumFlag(fs, "fail-on", "", "stuck", []string{"stuck", "risk", "none"}, "exit 1 when NEW has: none (never)|stuck (a stuck namespace)|risk (or a latent risk)"),
 		redact:     fs.Bool("redact", false, "replace customer names, domains, IPs, hostnames, UIDs, e-mail addresses, cloud account and resource ids with stable tokens"),
 	}
 	_ = fs.SetAnnotation("output", annAliases, []string{"md"})
 	d.load = addLoadFlags(fs)
-	return d.run
+	return runOptions(d)
 }
 
-func (o *diffOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
-	output, namespaces, failOn, redact, load := o.output, o.namespaces, o.failOn, o.redact, o.load
-	log, err := commandLogger(fs, stderr)
+// Complete fills in what the flags and arguments imply.
+func (o *diffOptions) Complete(fs *pflag.FlagSet, s IOStreams) error {
+	o.args = fs.Args()
+	log, err := commandLogger(fs, s.ErrOut)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return exitUsage
+		return err
 	}
-	if fs.NArg() != 2 {
-		fmt.Fprintf(stderr, "error: expected OLD and NEW bundles, got %d arguments\n\n", fs.NArg())
-		fs.Usage()
-		return exitUsage
+	o.log = log
+	o.opts, err = o.load.options()
+	return err
+}
+
+// Validate checks the options before anything is read.
+func (o *diffOptions) Validate() error {
+	if len(o.args) != 2 {
+		return usageError{fmt.Errorf("expected OLD and NEW bundles, got %d arguments", len(o.args))}
 	}
-	switch *output {
+	switch *o.output {
 	case "text", "markdown", "md", "json":
 	default:
-		fmt.Fprintf(stderr, "error: unknown --output %q for diff (want text, markdown or json)\n", *output)
-		return exitUsage
+		return fmt.Errorf("unknown --output %q for diff (want text, markdown or json)", *o.output)
 	}
-	if _, err := exitCodeFor(&analyzer.Report{}, *failOn); err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return exitUsage
-	}
-	opts, err := load.options()
+	_, err := exitCodeFor(&analyzer.Report{}, *o.failOn)
+	return err
+}
+
+// Run takes OLD and NEW through the pipeline, checks they are one cluster, and writes
+// the diff on Out.
+func (o *diffOptions) Run(s IOStreams) int {
+	paths, cleanup, err := resolveStdin(o.args, s.In)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return exitUsage
-	}
-	paths, cleanup, err := resolveStdin(fs.Args())
-	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
+		fmt.Fprintf(s.ErrOut, "error: %v\n", err)
 		return exitUsage
 	}
 	defer cleanup()
-	var reports [2]*analyzer.Report
-	var recs [2]*bundle.Records
-	for i, p := range paths {
-		name := fs.Arg(i)
-		rec, err := bundle.Load(p, opts)
-		if rec != nil && !*redact {
-			logBundle(log, rec) // under --redact, once the tokens are known
-		}
-		if err != nil {
-			msg := name + ": " + redactpkg.Secrets(err.Error())
-			if *redact {
-				erd := newRedactor(fs.Args(), *namespaces)
-				erd.Records(rec)
-				erd.Text(msg)
-				setLogFilter(log, erd.String)
-				if rec != nil {
-					logBundle(log, rec)
-				}
-				msg = erd.String(msg)
-			}
-			fmt.Fprintf(stderr, "error: %s\n", analyzer.EscapeLine(msg))
-			return exitUsage
-		}
-		rec.Path = name
-		recs[i] = rec
-		reports[i] = analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: *namespaces})
+	old, nw := newSide(o.args[:1], paths[:1]), newSide(o.args[1:], paths[1:])
+	p := &pipeline{log: o.log, opts: o.opts, load: o.load, namespaces: *o.namespaces, redact: *o.redact, args: o.args}
+	if err := p.run(old, nw); err != nil {
+		return reportPipelineError(s, err)
 	}
-	reports[0], reports[1] = redactpkg.Scrub(reports[0]), redactpkg.Scrub(reports[1])
-	var rd *redactpkg.Redactor
-	if *redact {
-		// one mapping for both bundles, so the same name has the same token on both sides
-		rd = newRedactor(fs.Args(), *namespaces)
-		rd.Records(recs[0])
-		rd.Records(recs[1])
-		rd.Report(reports[0])
-		rd.Report(reports[1])
-		r0, r1 := rd.Apply(reports[0]), rd.Apply(reports[1])
-		r0.Bundle.Path, r1.Bundle.Path = "OLD", "NEW"
-		reports[0], reports[1] = r0, r1
-		setLogFilter(log, rd.String)
-		logBundle(log, recs[0])
-		logBundle(log, recs[1])
+	if same, why := sameCluster(clusterOf(old.rec), clusterOf(nw.rec)); !same {
+		fmt.Fprintf(s.ErrOut, "error: %s and %s are bundles of different clusters: %s. diff compares two bundles of one cluster (before and after a fix); analyse each with: nsanalyze BUNDLE\n",
+			o.shown(p, 0), o.shown(p, 1), o.redacted(p, why))
+		return exitUsage
+	}
+	reports := [2]*analyzer.Report{old.report, nw.report}
+	if *o.redact {
+		reports[0].Bundle.Path, reports[1].Bundle.Path = "OLD", "NEW"
 	}
 	d := diffReports(reports[0], reports[1])
+	if reports[1].State == analyzer.StateUnknown && !nw.rec.NamespaceListSeen {
+		notShown(d, reports[1].StateReason)
+	}
 	d.Generator = generator()
-	d.Namespaces = *namespaces
-	if rd != nil {
+	d.Namespaces = *o.namespaces
+	if *o.redact {
 		d.Namespaces = nil
-		for _, n := range *namespaces {
-			d.Namespaces = append(d.Namespaces, rd.String(n))
+		for _, n := range *o.namespaces {
+			d.Namespaces = append(d.Namespaces, p.redactString(n))
 		}
 	}
-	ew := &errWriter{w: stdout}
-	switch *output {
+	switch *o.output {
 	case "json":
-		_ = render.WriteJSON(ew, d) // no raw C1, bidi or zero-width character
+		_ = render.WriteJSON(s.Out, d) // no raw C1, bidi or zero-width character
 	case "markdown", "md":
 		render.Clean(d) // names and verdicts from the bundle: escaped as in the report
-		writeDiffMarkdown(ew, d)
+		writeDiffMarkdown(s.Out, d)
 	default:
 		render.Clean(d)
-		writeDiffText(ew, d)
+		writeDiffText(s.Out, d)
 	}
-	if ew.err != nil {
-		fmt.Fprintf(stderr, "error: cannot write the diff: %s\n", analyzer.EscapeLine(ew.err.Error()))
-		return exitUsage // a diff that was not written is never a verdict
+	code, _ := exitCodeFor(reports[1], *o.failOn)
+	return code // a write that failed: exitWrite (the dispatcher checks Out)
+}
+
+// shown is how an error names bundle i: as given, or OLD/NEW under --redact.
+func (o *diffOptions) shown(p *pipeline, i int) string {
+	if *o.redact {
+		return [2]string{"OLD", "NEW"}[i]
 	}
-	code, _ := exitCodeFor(reports[1], *failOn)
-	return code
+	return analyzer.EscapeLine(o.args[i])
+}
+
+// redacted is s as a diagnostic prints it.
+func (o *diffOptions) redacted(p *pipeline, s string) string {
+	return analyzer.EscapeLine(p.redactString(s))
 }
 
 func generatorText(g *analyzer.Generator) string {
@@ -351,8 +383,8 @@ func writeDiffMarkdown(w io.Writer, d *Diff) {
 		}
 		fmt.Fprintf(w, "; namespaces %s only", strings.Join(ns, ", "))
 	}
-	fmt.Fprintf(w, ".\n\n**%d resolved, %d still stuck, %d newly stuck; latent risks: %d gone, %d new.**\n\n",
-		len(d.Resolved), len(d.StillStuck), len(d.NewlyStuck), len(d.RisksGone), len(d.RisksNew))
+	fmt.Fprintf(w, ".\n\n**%d resolved, %d still stuck, %d newly stuck%s; latent risks: %d gone, %d new.**\n\n",
+		len(d.Resolved), len(d.StillStuck), len(d.NewlyStuck), notShownCount(d), len(d.RisksGone), len(d.RisksNew))
 	table := func(title string, list []NSChange, row func(NSChange) string, head string) {
 		if len(list) == 0 {
 			return
@@ -382,6 +414,9 @@ func writeDiffMarkdown(w io.Writer, d *Diff) {
 	table("Newly stuck", d.NewlyStuck, func(c NSChange) string {
 		return fmt.Sprintf("| %s | %s | %s |", mdCode(c.Name), atLeast(c.StuckFor), causes(c.NewCauses))
 	}, "| Namespace | Stuck for | Causes |\n|---|---|---|")
+	table(mdEsc(notShownTitle(d)), d.NotShown, func(c NSChange) string {
+		return fmt.Sprintf("| %s | %s |", mdCode(c.Name), causes(c.OldCauses))
+	}, "| Namespace | Was stuck on |\n|---|---|")
 	if len(d.RisksGone) > 0 {
 		fmt.Fprintf(w, "## Latent risks gone\n\n")
 		for _, r := range d.RisksGone {

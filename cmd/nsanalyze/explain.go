@@ -43,21 +43,38 @@ func causeDocs() (names []string, docs map[string]string) {
 	return names, docs
 }
 
-// explainFlags declares the flags of nsanalyze explain.
-func explainFlags(fs *pflag.FlagSet) runFunc {
-	output := enumFlag(fs, "output", "o", "text", []string{"text", "json"}, "output format: text|json")
-	return func(fs *pflag.FlagSet, stdout, stderr io.Writer) int { return runExplain(fs, *output, stdout, stderr) }
+// explainOptions are the flags of nsanalyze explain and its CAUSE.
+type explainOptions struct {
+	output *string
+	args   []string
 }
 
-func runExplain(fs *pflag.FlagSet, format string, stdout, stderr io.Writer) int {
+// explainFlags declares the flags of nsanalyze explain.
+func explainFlags(fs *pflag.FlagSet) runFunc {
+	return runOptions(&explainOptions{output: enumFlag(fs, "output", "o", "text", []string{"text", "json"}, "output format: text|json")})
+}
+
+// Complete keeps the arguments.
+func (o *explainOptions) Complete(fs *pflag.FlagSet, _ IOStreams) error {
+	o.args = fs.Args()
+	return nil
+}
+
+// Validate checks there is at most one CAUSE.
+func (o *explainOptions) Validate() error {
+	if len(o.args) > 1 {
+		return usageError{fmt.Errorf("explain takes at most one CAUSE, got %d: %s", len(o.args), strings.Join(o.args, " "))}
+	}
+	return nil
+}
+
+// Run lists the causes, or explains one.
+func (o *explainOptions) Run(s IOStreams) int { return runExplain(o.args, *o.output, s.Out, s.ErrOut) }
+
+func runExplain(args []string, format string, stdout, stderr io.Writer) int {
 	output := &format
 	names, docs := causeDocs()
-	if fs.NArg() > 1 {
-		fmt.Fprintf(stderr, "error: explain takes at most one CAUSE, got %d: %s\n\n", fs.NArg(), strings.Join(fs.Args(), " "))
-		fs.Usage()
-		return exitUsage
-	}
-	if fs.NArg() == 0 {
+	if len(args) == 0 {
 		if *output == "json" {
 			list := []explainJSON{}
 			for _, n := range names {
@@ -73,7 +90,7 @@ func runExplain(fs *pflag.FlagSet, format string, stdout, stderr io.Writer) int 
 		}
 		return exitNotStuck
 	}
-	arg := fs.Arg(0)
+	arg := args[0]
 	name := strings.ToLower(strings.TrimSpace(arg))
 	doc, ok := docs[name]
 	if !ok {

@@ -90,7 +90,7 @@ var (
 	volatileIP   = regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}\b`)
 	volatileTime = regexp.MustCompile(`\d{4}-\d{2}-\d{2}|\d{2}:\d{2}:\d{2}`)
 	volatileNum  = regexp.MustCompile(`\d{3,}`)
-	hashedName   = regexp.MustCompile(`~[0-9a-f]{8}`)
+	hashedName   = regexp.MustCompile(`~[0-9a-f]{16}`)
 )
 
 // TestFingerprintsAcrossBundles holds the fingerprint (and the known issues) of every fixture's problems:
@@ -101,7 +101,7 @@ var (
 // (go test ./cmd/nsanalyze -run TestFingerprintsAcrossBundles -update).
 func TestFingerprintsAcrossBundles(t *testing.T) {
 	root := filepath.Join("..", "..", "fixtures")
-	var golden strings.Builder
+	var golden, owners strings.Builder
 	stories := map[string]map[string][]string{} // story -> fingerprints joined -> bundles
 	for _, dir := range fixtureDirs(t) {
 		rel, _ := filepath.Rel(root, dir)
@@ -133,6 +133,7 @@ func TestFingerprintsAcrossBundles(t *testing.T) {
 			}
 		}
 		golden.WriteString(rel + "\t" + strings.Join(fps, " ") + "\t" + strings.Join(knownIDs(rep), " ") + "\n")
+		owners.WriteString(ownership(rel, rep))
 		if (strings.HasPrefix(rel, "real/") || strings.HasPrefix(rel, "realdata/")) && len(fps) > 0 {
 			k := scenarioKey(t, rel, dir)
 			if stories[k] == nil {
@@ -164,9 +165,38 @@ func TestFingerprintsAcrossBundles(t *testing.T) {
 	if seen < 45 {
 		t.Errorf("only %d real bundles with a problem compared, want ≥ 45", seen)
 	}
-	path := filepath.Join("testdata", "fingerprints.golden")
+	checkGolden(t, filepath.Join("testdata", "fingerprints.golden"), golden.String())
+	checkGolden(t, filepath.Join("testdata", "ownership.golden"), owners.String())
+}
+
+// ownership writes which rule owns what in one fixture: for each stuck namespace, the
+// cause types its causes have, in reporting order, and the rules that ruled themselves
+// out. A rule that takes over another's case (a new specific rule claiming what the
+// generic finalizers rule explained) changes a line of testdata/ownership.golden.
+func ownership(rel string, rep analyzer.Report) string {
+	var b strings.Builder
+	for _, ns := range rep.Namespaces {
+		var causes, out []string
+		for _, c := range ns.Causes {
+			causes = append(causes, c.Type)
+		}
+		for _, r := range ns.RuledOut {
+			out = append(out, r.Type)
+		}
+		b.WriteString(rel + "\t" + ns.Name + "\t" + strings.Join(causes, ",") + "\truled out: " + strings.Join(out, ",") + "\n")
+	}
+	if len(rep.Namespaces) == 0 {
+		b.WriteString(rel + "\t-\t" + rep.State + "\n")
+	}
+	return b.String()
+}
+
+// checkGolden compares got with the golden file at path (or rewrites it under -update),
+// naming every line that differs.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
 	if updating() {
-		if err := os.WriteFile(path, []byte(golden.String()), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -175,7 +205,7 @@ func TestFingerprintsAcrossBundles(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run: go test ./cmd/nsanalyze -run TestFingerprintsAcrossBundles -update)", err)
 	}
-	if got := golden.String(); got != string(want) {
+	if got != string(want) {
 		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
 		for i := 0; i < len(gl) || i < len(wl); i++ {
 			var g, w string

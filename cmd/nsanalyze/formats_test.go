@@ -132,7 +132,7 @@ func TestExplain(t *testing.T) {
 
 func TestDiff(t *testing.T) {
 	a := realBundle(t, "a-discovery-failure")
-	c := realBundle(t, "c-webhook-content-failure")
+	c := sameClusterAs(t, realBundle(t, "c-webhook-content-failure"), a) // diff compares one cluster
 	code, out, errOut := runCmd("diff", "-o", "json", a, c)
 	if code != exitStuck {
 		t.Fatalf("diff: exit %d (%s)", code, errOut)

@@ -257,15 +257,15 @@ func TestVerbosityDebugListsEveryFile(t *testing.T) {
 			t.Errorf("%q: exit %d", args, code)
 		}
 		for _, f := range files {
-			if !strings.Contains(errOut, `msg="`+f+": ") {
+			if !strings.Contains(errOut, "debug: "+f+": ") {
 				t.Errorf("%q: no debug line for %s", args, f)
 			}
 		}
-		for _, w := range []string{`msg="logs/kube-controller-manager.log: read as log (klog), 523 log lines, 31 matched`,
-			`msg="README.md: read as log (plain), `, // Markdown is text: read (prose is a log without times)
-			`msg="cluster/crds.json: read as objects (json), 0 objects: nothing read: no Kubernetes object in it`,
-			`msg="cluster/namespaces.json: layout kubectl-get, read as objects (json), 5 objects"`,
-			"msg=\"files of the bundle\" files=" + strconv.Itoa(len(files))} {
+		for _, w := range []string{"debug: logs/kube-controller-manager.log: read as log (klog), 523 log lines, 31 matched",
+			"debug: README.md: read as log (plain), ", // Markdown is text: read (prose is a log without times)
+			"debug: cluster/crds.json: read as objects (json), 0 objects: nothing read: no Kubernetes object in it",
+			"debug: cluster/namespaces.json: layout kubectl-get, read as objects (json), 5 objects\n",
+			"debug: files of the bundle files=" + strconv.Itoa(len(files)) + " "} {
 			if !strings.Contains(errOut, w) {
 				t.Errorf("%q: stderr lacks %q", args, w)
 			}

@@ -45,7 +45,9 @@ func addLoadFlags(fs *pflag.FlagSet) *loadFlags {
 func (f *loadFlags) options() (bundle.Options, error) {
 	loc, err := time.LoadLocation(*f.logTZ)
 	if err != nil {
-		return bundle.Options{}, fmt.Errorf("invalid --log-timezone %q: %v", *f.logTZ, err)
+		// the time package quotes the name raw: the whole error is escaped (no ESC or
+		// bidirectional override of the argument reaches the terminal)
+		return bundle.Options{}, fmt.Errorf("invalid --log-timezone %q: %s", *f.logTZ, analyzer.EscapeLine(err.Error()))
 	}
 	cat, err := loadCatalog(*f.knownIssues)
 	if err != nil {

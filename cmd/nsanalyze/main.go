@@ -3,21 +3,18 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
-	"time"
-
-	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
@@ -31,6 +28,8 @@ const (
 	// namespace state (no Namespace objects or namespace table, or -n names a namespace
 	// the bundle does not hold); the report says what to collect.
 	exitInconclusive = 3
+	// exitWrite (streams.go) = 4: the report, --results or --output-file was not
+	// written in full.
 )
 
 // usageHead and usageTail frame the commands of `nsanalyze --help` (rootUsage), which
@@ -49,7 +48,13 @@ Commands:
 const usageTail = `
 A BUNDLE is a directory, an archive (.tar, .tar.gz, .tar.xz, .zip, ...) or a single
 file; "-" reads an archive or file from standard input (spooled to a temporary file
-outside the bundle and removed afterwards).
+outside the bundle and removed afterwards, also on SIGINT, SIGTERM and SIGHUP).
+Several BUNDLEs are read as one view of one cluster (a dump and a folder of its logs);
+bundles of different clusters (kube-system has another UID), given as several
+arguments or as one folder holding them, are refused (exit 2): analyse them one at a
+time, or count the problems of all of them with "nsanalyze scan DIR|BUNDLE...". (A
+folder of archives that show no cluster identity is read as one, with a warning.)
+Every -n name the bundle does not hold is named on stderr.
 
 Examples:
   # Analyse a bundle directory and print the report
@@ -95,6 +100,7 @@ Exit codes:
   2  usage error, or nothing in the bundle could be read
   3  inconclusive: the bundle cannot show namespace state (or -n names a namespace it
      does not hold); the report says what to collect
+  4  the report could not be written in full (a full disk, a closed stdout)
 
 Flags:
 `
@@ -111,22 +117,28 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryTarget)
 	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], stdoutWriter(), os.Stderr))
 }
 
-// analyzeOptions are the flags of the analysis (the command without a name).
+// analyzeOptions are the flags of the analysis (the command without a name), and
+// what Complete makes of them, as kubectl's Options / Complete / Validate / Run.
 type analyzeOptions struct {
 	output, verbosity, colorMode, failOn, profile, profileOut *string
 	namespaces                                                *[]string
 	quiet, version, redact                                    *bool
 	load                                                      *loadFlags
+
+	args  []string // the bundles as given
+	log   *logrus.Logger
+	opts  bundle.Options
+	color bool
 }
 
 // analyzeFlags declares the flags of the analysis.
 func analyzeFlags(fs *pflag.FlagSet) runFunc {
 	a := &analyzeOptions{
 		output:     enumFlag(fs, "output", "o", "text", render.Formats, "output format: "+strings.Join(render.Formats, "|")),
-		namespaces: fs.StringSliceP("namespace", "n", nil, "only report these namespaces (repeatable, or comma-separated)"),
+		namespaces: fs.StringSliceP("namespace", "n", nil, "only report these namespaces (repeatable, or comma-separated); each one the bundle does not hold is named on stderr"),
 		verbosity:  enumFlag(fs, "verbosity", "v", "warning", verbosityLevels, "diagnostics on stderr: error|warning|info|debug (debug: how each file of the bundle was read)"),
 		colorMode:  enumFlag(fs, "color", "", "auto", []string{"auto", "always", "never"}, "colours in the text report: auto (only on a terminal, off with NO_COLOR)|always|never"),
 		failOn:     enumFlag(fs, "fail-on", "", "stuck", []string{"stuck", "risk", "none"}, "exit 1 when: none (never)|stuck (a namespace is stuck)|risk (stuck or a latent risk)"),
@@ -139,139 +151,94 @@ func analyzeFlags(fs *pflag.FlagSet) runFunc {
 	_ = fs.SetAnnotation("verbosity", annAliases, []string{"warn", "trace", "fatal", "panic"})
 	fileFlag(fs, "profile-output")
 	a.load = addLoadFlags(fs)
-	return a.run
+	return runOptions(a)
 }
 
-// run analyses the bundles fs.Args().
-func (a *analyzeOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
-	output, namespaces, verbosity, colorMode, failOn, quiet := a.output, a.namespaces, a.verbosity, a.colorMode, a.failOn, a.quiet
-	profile, profileOut, version, redact, load := a.profile, a.profileOut, a.version, a.redact, a.load
-	if *version {
-		printVersion(stdout)
+// Complete fills in what the flags and arguments imply.
+func (a *analyzeOptions) Complete(fs *pflag.FlagSet, s IOStreams) error {
+	a.args = fs.Args()
+	log, err := commandLogger(fs, s.ErrOut) // escapes what it prints of the bundle
+	if err != nil {
+		return err
+	}
+	a.log = log
+	if *a.version {
+		return nil
+	}
+	a.color, err = useColor(*a.colorMode, s.Out, os.Getenv)
+	if err != nil {
+		return err
+	}
+	a.opts, err = a.load.options()
+	return err
+}
+
+// Validate checks the options before anything is read.
+func (a *analyzeOptions) Validate() error {
+	if *a.version {
+		return nil
+	}
+	if len(a.args) < 1 {
+		return usageError{fmt.Errorf("expected at least one BUNDLE argument (directory, .tar, .tar.gz, .tar.xz, .zip or file), got %d", len(a.args))}
+	}
+	if !slices.Contains(render.Formats, *a.output) {
+		return fmt.Errorf("unknown --output %q (want one of %s)", *a.output, strings.Join(render.Formats, ", "))
+	}
+	_, err := exitCodeFor(&analyzer.Report{}, *a.failOn)
+	return err
+}
+
+// Run analyses the bundles: the pipeline, then the report on Out.
+func (a *analyzeOptions) Run(s IOStreams) int {
+	if *a.version {
+		printVersion(s.Out)
 		return exitNotStuck
 	}
-	log := newLogger(stderr) // escapes what it prints of the bundle
-	lvl, err := logrus.ParseLevel(*verbosity)
+	stopProfile, err := startProfile(*a.profile, *a.profileOut)
 	if err != nil {
-		fmt.Fprintf(stderr, "error: invalid --verbosity %q\n", *verbosity)
-		return exitUsage
-	}
-	log.SetLevel(lvl)
-	if fs.NArg() < 1 {
-		fmt.Fprintf(stderr, "error: expected at least one BUNDLE argument (directory, .tar, .tar.gz, .tar.xz, .zip or file), got %d\n\n", fs.NArg())
-		fs.Usage()
-		return exitUsage
-	}
-	known := false
-	for _, f := range render.Formats {
-		known = known || f == *output
-	}
-	if !known {
-		fmt.Fprintf(stderr, "error: unknown --output %q (want one of %s)\n", *output, strings.Join(render.Formats, ", "))
-		return exitUsage
-	}
-	color, err := useColor(*colorMode, stdout, os.Getenv)
-	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return exitUsage
-	}
-	if _, err := exitCodeFor(&analyzer.Report{}, *failOn); err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return exitUsage
-	}
-	opts, err := load.options()
-	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return exitUsage
-	}
-	stopProfile, err := startProfile(*profile, *profileOut)
-	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
+		fmt.Fprintf(s.ErrOut, "error: %v\n", err)
 		return exitUsage
 	}
 	defer func() {
 		if err := stopProfile(); err != nil {
-			log.Warnf("--profile: %v", err)
+			a.log.Warnf("--profile: %v", err)
 		}
 	}()
-	paths, cleanup, err := resolveStdin(fs.Args()) // several bundles are merged into one view
+	paths, cleanup, err := resolveStdin(a.args, s.In) // several bundles of one cluster are one view
 	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
+		fmt.Fprintf(s.ErrOut, "error: %v\n", err)
 		return exitUsage
 	}
 	defer cleanup()
-	var rd *redactpkg.Redactor // --redact: diagnostics wait for the report's tokens
-	if *redact {
-		rd = newRedactor(fs.Args(), *namespaces)
+	p := &pipeline{log: a.log, opts: a.opts, load: a.load, namespaces: *a.namespaces, redact: *a.redact, args: a.args}
+	if !*a.quiet && isTerminal(s.ErrOut) {
+		p.progress = s.ErrOut
 	}
-	start := time.Now()
-	prog := startProgress(stderr, paths, !*quiet && isTerminal(stderr))
-	rec, err := bundle.LoadAll(paths, opts)
-	prog.Stop()
-	if rec != nil {
-		rec.Path = strings.Join(fs.Args(), ", ") // "-" for standard input, not the spool file
+	one := newSide(a.args, paths)
+	if err := p.run(one); err != nil {
+		return reportPipelineError(s, err)
 	}
-	if rec != nil && rd == nil {
-		logBundle(log, rec)
+	report := one.report
+	code, _ := exitCodeFor(report, *a.failOn)
+	if err := writeReport(s.Out, a.log, report, *a.output, render.Options{Color: a.color, Width: textWidth(os.Getenv)}); err != nil {
+		return writeFailure(s.ErrOut, "the report", err) // a report that was not written is never a diagnosis
 	}
-	if err != nil {
-		if rd != nil {
-			rd.Records(rec)
-			rd.Text(err.Error())
-			setLogFilter(log, rd.String)
-			logBundle(log, rec)
-		}
-		log.Error(err)
-		return exitUsage
-	}
-	log.WithFields(logrus.Fields{"objects": rec.ObjectCount, "logFiles": len(rec.LogFiles), "logEntries": len(rec.Entries),
-		"elapsed": time.Since(start).Round(time.Millisecond)}).Info("bundle read")
-	if !readable(rec) {
-		shown := strings.Join(fs.Args(), ", ")
-		if rd != nil {
-			rd.Records(rec)
-			setLogFilter(log, rd.String)
-			logBundle(log, rec)
-			shown = rd.String(shown)
-		}
-		fmt.Fprintf(stderr, "error: nothing in %s could be read as a Kubernetes support bundle (%d files looked at: no Kubernetes object, component log or kubectl output; see the warnings above). Collect one with: nsanalyze collect > collect.sh && sh collect.sh\n",
-			analyzer.EscapeLine(shown), len(rec.Files))
-		return exitUsage
-	}
-	report := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: *namespaces})
-	load.annotate(report)            // known issues (--known-issues), before --redact
-	report = redactpkg.Scrub(report) // secrets never reach a report, --redact or not
-	if rd != nil {
-		report = redactReport(rd, report, rec)
-		setLogFilter(log, rd.String)
-		logBundle(log, rec)
-	}
-	report.Generator = generator()
-	code, _ := exitCodeFor(report, *failOn)
-	if !writeReport(stdout, log, report, *output, render.Options{Color: color, Width: textWidth(os.Getenv)}) {
-		code = exitUsage // a report that was not written is never a diagnosis
-	}
-	if *profile == "heap" {
+	if *a.profile == "heap" {
 		// the heap profile shows what the analysis holds: take it while the records live
 		err := stopProfile()
 		stopProfile = func() error { return err }
-		runtime.KeepAlive(rec)
+		runtime.KeepAlive(one.rec)
 	}
 	return code
 }
 
-// readable reports whether anything of the bundle reads as Kubernetes evidence: an
-// object, kubectl output, a collector's error, or a log with a known component, a
-// timestamped line or a line a rule matched. Unrelated files and archives with no
-// readable member are not a bundle (exit 2, never "no namespace is stuck").
-func readable(rec *bundle.Records) bool {
-	if rec.ObjectCount > 0 || len(rec.TextFiles) > 0 || len(rec.CollectorErrors) > 0 {
-		return true
+// reportPipelineError says what stopped the pipeline and returns its exit code.
+func reportPipelineError(s IOStreams, err error) int {
+	var pe *pipelineError
+	if errors.As(err, &pe) {
+		fmt.Fprintf(s.ErrOut, "error: %s\n", pe.msg)
+		return pe.code
 	}
-	for _, f := range rec.LogFiles {
-		if f.Matched > 0 || !f.First.IsZero() || (f.Component != "" && f.Component != "unknown") {
-			return true
-		}
-	}
-	return false
+	fmt.Fprintf(s.ErrOut, "error: %s\n", analyzer.EscapeLine(err.Error()))
+	return exitUsage
 }

@@ -37,48 +37,115 @@ func exitCode(t *testing.T, err error) int {
 	return 0
 }
 
-// TestWriteErrorsExit2: a report that cannot be written (a full disk: /dev/full; a
-// closed stdout) exits 2 whatever --fail-on says, in every format and for diff, with the
-// error on stderr; a CI job on a full disk never passes with no report.
-func TestWriteErrorsExit2(t *testing.T) {
+// TestWriteErrorsExit4: what cannot be written (a full disk: /dev/full; a stdout
+// opened read-only; a closed stdout, nsanalyze >&-) exits exitWrite whatever --fail-on
+// says, in every command, with the error on stderr: a CI job on a full disk never passes
+// with no report. --results and --output-file on a full disk too.
+func TestWriteErrorsExit4(t *testing.T) {
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skip("/dev/full is not available")
 	}
 	bundle := filepath.Join("..", "..", "fixtures", "realdata", "a-discovery-failure")
-	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	exe, _ := os.Executable()
+	for _, args := range writeCases(bundle) {
+		for _, redirect := range []struct{ shell, want string }{
+			{`1>/dev/full`, "no space left"},
+			// opened for reading only: EBADF
+			{`1</dev/null`, "bad file descriptor"},
+			// closed: the Go runtime puts /dev/null read-write in its place, which
+			// nsanalyze tells from a shell's > /dev/null (write-only)
+			{`1>&-`, "standard output is closed"},
+		} {
+			cmd := exec.Command("/bin/sh", append([]string{"-c", `exec "$0" "$@" ` + redirect.shell, exe}, args...)...)
+			cmd.Env = append(os.Environ(), asMain+"=1")
+			var errb bytes.Buffer
+			cmd.Stderr = &errb
+			if code := exitCode(t, cmd.Run()); code != exitWrite || !strings.Contains(errb.String(), redirect.want) || strings.Count(errb.String(), "error: ") != 1 {
+				t.Errorf("%v %s: exit %d, stderr %q", args, redirect.shell, code, errb.String())
+			}
+		}
+	}
+	// > /dev/null is written in full: no error
+	cmd := exec.Command("/bin/sh", "-c", `exec "$0" "$@" >/dev/null`, exe, "-q", "--fail-on", "none", bundle)
+	cmd.Env = append(os.Environ(), asMain+"=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("> /dev/null: %v %s", err, out)
+	}
+	for _, args := range [][]string{{"scan", "-q", "--results", "/dev/full", bundle}, {"collect", "--output-file", "/dev/full"}} {
+		code, _, errOut := runCmd(args...)
+		if code != exitWrite || !strings.Contains(errOut, "error: cannot write --") || !strings.Contains(errOut, "no space left") {
+			t.Errorf("%q: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
+
+// TestSpoolRemovedOnEveryExit: the spool of "-" is gone after every way nsanalyze
+// ends without a signal: a report, an unreadable input, a report that cannot be
+// written, a usage error after the spool.
+func TestSpoolRemovedOnEveryExit(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("/dev/full is not available")
+	}
+	bundle := filepath.Join("..", "..", "fixtures", "realdata", "a-discovery-failure", "cluster", "namespaces.json")
+	data, err := os.ReadFile(bundle)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer full.Close()
-	var cases [][]string
-	for _, f := range []string{"text", "markdown", "json", "html"} {
-		for _, failOn := range []string{"none", "stuck", "risk"} {
-			cases = append(cases, []string{"-q", "-o", f, "--fail-on", failOn, bundle})
+	for _, tc := range []struct {
+		args   []string
+		input  []byte
+		stdout string
+		code   int
+	}{
+		{[]string{"-q", "-"}, data, "", exitStuck},
+		{[]string{"-q", "-"}, []byte("shopping list\n"), "", exitUsage},
+		{[]string{"-q", "-"}, data, "/dev/full", exitWrite},
+		{[]string{"diff", "-", "-"}, data, "", exitUsage},
+		{[]string{"diff", "-", bundle}, data, "/dev/full", exitWrite},
+		{[]string{"-q", "-n", "nosuch", "-"}, data, "", exitInconclusive},
+	} {
+		tmp := t.TempDir()
+		cmd := self(t, tc.args...)
+		cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+		cmd.Stdin = bytes.NewReader(tc.input)
+		if tc.stdout != "" {
+			f, err := os.OpenFile(tc.stdout, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			cmd.Stdout = f
+		}
+		if code := exitCode(t, cmd.Run()); code != tc.code {
+			t.Errorf("%q: exit %d, want %d", tc.args, code, tc.code)
+		}
+		if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) != 0 {
+			t.Errorf("%q: left behind: %v", tc.args, left)
 		}
 	}
-	cases = append(cases, []string{"diff", "--fail-on", "none", bundle, bundle}, []string{"diff", "-o", "json", bundle, bundle})
-	for _, args := range cases {
-		cmd := self(t, args...)
-		cmd.Stdout = full
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		if code := exitCode(t, cmd.Run()); code != exitUsage || !strings.Contains(errb.String(), "no space left") {
-			t.Errorf("%v > /dev/full: exit %d, stderr %q", args, code, errb.String())
-		}
+	// the reader of the report went away (nsanalyze - | head -1): SIGPIPE, which
+	// ends a Go program without its deferred functions, removes the spool first
+	tmp := t.TempDir()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	// a stdout that cannot be written (opened for reading only: EBADF). A pipe whose
-	// reader is gone kills nsanalyze with SIGPIPE, as the Go runtime does for fd 1 (the
-	// shell sees 141, never success); a stdout closed with >&- is /dev/null to a Go
-	// program (the runtime opens /dev/null on closed standard descriptors).
-	exe, _ := os.Executable()
-	for _, args := range [][]string{{"-q", bundle}, {"-q", "-o", "json", "--fail-on", "none", bundle}, {"diff", "--fail-on", "none", bundle, bundle}} {
-		cmd := exec.Command("/bin/sh", append([]string{"-c", `exec "$0" "$@" 1</dev/null`, exe}, args...)...)
-		cmd.Env = append(os.Environ(), asMain+"=1")
-		var errb bytes.Buffer
-		cmd.Stderr = &errb
-		if code := exitCode(t, cmd.Run()); code != exitUsage || !strings.Contains(errb.String(), "bad file descriptor") {
-			t.Errorf("%v with a read-only stdout: exit %d, stderr %q", args, code, errb.String())
-		}
+	r.Close()
+	cmd := self(t, "-q", "-")
+	cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
+	cmd.Stdin = bytes.NewReader(data)
+	cmd.Stdout = w
+	err = cmd.Run()
+	w.Close()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("a closed pipe: %v", err)
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !(ws.Signaled() && ws.Signal() == syscall.SIGPIPE || ws.Exited() && ws.ExitStatus() == exitWrite) {
+		t.Errorf("a closed pipe: %v, want death by SIGPIPE (or exit %d)", ee, exitWrite)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) != 0 {
+		t.Errorf("a closed pipe: left behind: %v", left)
 	}
 }
 

@@ -25,7 +25,7 @@ var planted = strings.Join([]string{
 // leaks are the parts of planted (and of the planted names) no redacted output may hold.
 var leaks = []string{"123456789012", "210987654321", "arn:aws", "0a1b2c3d4e5f60718", "1a2b3c4d", "0f1e2d3c", "9a8b7c6d",
 	"0123456789abcdef0", "0fedcba9876543210", "bp1opxu1zkhn00gzv26cc", "acme-prod-4711", "db-primary-01", "0b0f6c55-1111",
-	"rg-acme-prod", "vnet-acme-hub", "jane.doe", "deploy@", "bastion01", "acme-corp", "customer.example", "acme-shop"}
+	"rg-acme-prod", "vnet-acme-hub", "jane.doe", "deploy@", "bastion01", "acme-corp", "customer.example", "acme-shop", "globex", "acme-billing"}
 
 // writeRedactBundle writes a bundle whose every kind of field carries a customer
 // identifier: the stuck namespace's name (acme-shop), its finalizer
@@ -44,15 +44,15 @@ func writeRedactBundle(t *testing.T, dir string, stuck bool) {
  "status":{"phase":"` + phase + `","conditions":[
   {"type":"NamespaceDeletionDiscoveryFailure","status":"True","reason":"DiscoveryFailed","lastTransitionTime":"2026-03-12T09:20:05Z","message":"Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: api.customer.example/v1: ` + planted + `"},
   {"type":"NamespaceContentRemaining","status":"True","reason":"SomeResourcesRemain","lastTransitionTime":"2026-03-12T09:20:05Z","message":"Some resources are remaining: crontabs.acme-corp.io has 1 resource instances"},
-  {"type":"NamespaceFinalizersRemaining","status":"True","reason":"SomeFinalizersRemain","lastTransitionTime":"2026-03-12T09:20:05Z","message":"Some content in the namespace has finalizers remaining: acme-corp.io/cleanup in 1 resource instances"}]}},
+  {"type":"NamespaceFinalizersRemaining","status":"True","reason":"SomeFinalizersRemain","lastTransitionTime":"2026-03-12T09:20:05Z","message":"Some content in the namespace has finalizers remaining: acme-corp.io/cleanup in 1 resource instances, kubernetes.io/acme-billing-cleanup in 1 resource instances"}]}},
 {"apiVersion":"apiregistration.k8s.io/v1","kind":"APIService","metadata":{"name":"v1.api.customer.example"},
  "spec":{"group":"api.customer.example","version":"v1","service":{"name":"acme-api","namespace":"acme-system","port":443}},
  "status":{"conditions":[{"type":"Available","status":"False","reason":"FailedDiscoveryCheck","lastTransitionTime":"2026-03-12T08:58:40Z","message":"failing or missing response from https://10.244.1.7:4443/apis/api.customer.example/v1: ` + planted + `"}]}},
-{"apiVersion":"acme-corp.io/v1","kind":"CronTab","metadata":{"name":"nightly-acme-billing","namespace":"acme-shop","deletionTimestamp":"2026-03-12T09:20:00Z","finalizers":["acme-corp.io/cleanup"]}},
+{"apiVersion":"acme-corp.io/v1","kind":"CronTab","metadata":{"name":"nightly-acme-billing","namespace":"acme-shop","deletionTimestamp":"2026-03-12T09:20:00Z","finalizers":["acme-corp.io/cleanup","kubernetes.io/acme-billing-cleanup"]}},
 {"apiVersion":"v1","kind":"Service","metadata":{"name":"acme-api","namespace":"acme-system"},"spec":{"type":"ClusterIP","clusterIP":"10.96.0.20","selector":{"app":"acme-api"},"ports":[{"port":443}]}}
 ]}`
 	log := "E0312 09:20:05.120044       1 namespace_controller.go:157] deletion of namespace acme-shop failed: unable to retrieve the complete list of server APIs: api.customer.example/v1: " + planted + "\n"
-	for p, b := range map[string]string{"cluster/objects.json": objs, "logs/kube-controller-manager.log": log} {
+	for p, b := range map[string]string{"cluster/globex.json": objs, "logs/kube-controller-manager.log": log} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
 			t.Fatal(err)
 		}

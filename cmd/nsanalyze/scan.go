@@ -3,9 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,12 +19,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
-	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
@@ -51,8 +51,13 @@ Examples:
   # Merge the results of a batch job's tasks and print their table
   cat results-*.jsonl > all.jsonl && nsanalyze scan --results all.jsonl
 
-Exit codes: 0 when every bundle was analysed (whatever it shows), 1 when at least one
-bundle could not be (state "error"), 2 for a usage error.
+Each bundle goes through the pipeline of "nsanalyze BUNDLE": one that nsanalyze BUNDLE
+refuses (nothing in it reads as a bundle, bundles of several clusters) gets state
+"error" with its exit code and why.
+
+Exit codes: 0 when every bundle was analysed (whatever it shows), 2 for a usage error
+or when at least one bundle could not be analysed (state "error": what nsanalyze
+BUNDLE exits with for it), 4 when stdout or --results could not be written in full.
 
 Flags:
 `
@@ -94,13 +99,16 @@ type ScanTimings struct {
 // process is the workers times this, unless GOMEMLIMIT says otherwise.
 const memoryPerWorker = memoryTarget
 
-// scanOptions are the flags of nsanalyze scan.
+// scanOptions are the flags of nsanalyze scan, and what Complete makes of them.
 type scanOptions struct {
 	output, results *string
 	jobs            *int
 	memory          *int64
 	redact, quiet   *bool
 	load            *loadFlags
+
+	args []string
+	opts bundle.Options
 }
 
 // scanFlags declares the flags of nsanalyze scan.
@@ -110,39 +118,43 @@ func scanFlags(fs *pflag.FlagSet) runFunc {
 		results: fs.String("results", "", "append each bundle's result line to this file and skip the bundles already in it (resume)"),
 		jobs:    fs.IntP("jobs", "j", runtime.GOMAXPROCS(0), "bundles analysed at once (default: the cores)"),
 		memory:  fs.Int64("memory-per-worker", memoryPerWorker, "soft heap budget of each worker in bytes: the process's soft limit is jobs times this (GOMEMLIMIT overrides)"),
-		redact:  fs.Bool("redact", false, "redact the summaries of the result lines (fingerprints never hold customer names)"),
+		redact:  fs.Bool("redact", false, "redact the result lines: summaries, errors and each bundle's path (written bundle-<hash of the path>); fingerprints never hold customer names"),
 		quiet:   fs.BoolP("quiet", "q", false, "no progress line on stderr (it only appears when stderr is a terminal)"),
 	}
 	fileFlag(fs, "results")
 	o.load = addLoadFlags(fs)
-	return o.run
+	return runOptions(o)
 }
 
-// run scans the bundles fs.Args().
-func (o *scanOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
-	output, results, jobs, memory, redact, quiet, load := o.output, o.results, o.jobs, o.memory, o.redact, o.quiet, o.load
-	if *jobs < 1 {
-		fmt.Fprintf(stderr, "error: --jobs must be at least 1, got %d\n", *jobs)
-		return exitUsage
-	}
-	if fs.NArg() == 0 && *results == "" {
-		fmt.Fprint(stderr, "error: expected at least one DIR or BUNDLE (or --results FILE to print its table)\n\n")
-		fs.Usage()
-		return exitUsage
-	}
-	opts, err := load.options()
-	if err != nil {
-		fmt.Fprintf(stderr, "error: %v\n", err)
-		return exitUsage
-	}
-	if os.Getenv("GOMEMLIMIT") == "" && *memory > 0 {
-		debug.SetMemoryLimit(int64(*jobs) * *memory)
-	}
-	log := newLogger(stderr)
-	log.SetLevel(logrus.ErrorLevel)
+// Complete fills in what the flags and arguments imply.
+func (o *scanOptions) Complete(fs *pflag.FlagSet, _ IOStreams) error {
+	o.args = fs.Args()
+	var err error
+	o.opts, err = o.load.options()
+	return err
+}
 
+// Validate checks the options before anything is read.
+func (o *scanOptions) Validate() error {
+	if *o.jobs < 1 {
+		return fmt.Errorf("--jobs must be at least 1, got %d", *o.jobs)
+	}
+	if len(o.args) == 0 && *o.results == "" {
+		return usageError{errors.New("expected at least one DIR or BUNDLE (or --results FILE to print its table)")}
+	}
+	return nil
+}
+
+// Run scans the bundles: each through the pipeline, its line to --results and (-o
+// jsonl) Out as it is done, the table at the end. A line that cannot be written to
+// --results ends the run with exitWrite once the scan is done.
+func (o *scanOptions) Run(s IOStreams) int {
+	stdout, stderr := s.Out, s.ErrOut
+	if os.Getenv("GOMEMLIMIT") == "" && *o.memory > 0 {
+		debug.SetMemoryLimit(int64(*o.jobs) * *o.memory)
+	}
 	var bundles []string
-	for _, a := range fs.Args() {
+	for _, a := range o.args {
 		found, err := findBundles(a)
 		if err != nil {
 			fmt.Fprintf(stderr, "error: %v\n", err)
@@ -152,13 +164,14 @@ func (o *scanOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 	}
 	var done []ScanResult
 	var out *os.File
-	if *results != "" {
-		done, err = readResults(*results, stderr)
+	if *o.results != "" {
+		var err error
+		done, err = readResults(*o.results, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "error: --results: %v\n", err)
 			return exitUsage
 		}
-		out, err = openResults(*results)
+		out, err = openResults(*o.results)
 		if err != nil {
 			fmt.Fprintf(stderr, "error: --results: %v\n", err)
 			return exitUsage
@@ -171,33 +184,32 @@ func (o *scanOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 	}
 	var todo []string
 	for _, b := range bundles {
-		if !seen[b] {
-			seen[b] = true // also drops a bundle named twice
+		if k := scanPath(b, *o.redact); !seen[k] {
+			seen[k] = true // also drops a bundle named twice
 			todo = append(todo, b)
 		}
 	}
 	skipped := len(bundles) - len(todo)
 
 	var lines io.Writer = io.Discard
-	if *output == "jsonl" {
-		lines = stdout
+	if *o.output == "jsonl" {
+		lines = stdout // a failed write is the dispatcher's to report
 	}
-	prog := newScanProgress(stderr, len(todo), !*quiet && isTerminal(stderr))
+	var resultsErr error
+	results := &errWriter{w: io.Discard}
+	if out != nil {
+		results = &errWriter{w: out}
+	}
+	prog := newScanProgress(stderr, len(todo), !*o.quiet && isTerminal(stderr))
 	all := append([]ScanResult{}, done...)
 	failed := 0
-	scanBundles(todo, *jobs, func(path string) ScanResult {
-		return scanOne(path, opts, load, *redact)
+	scanBundles(todo, *o.jobs, func(path string) ScanResult {
+		return scanOne(path, o.opts, o.load, *o.redact)
 	}, func(r ScanResult) {
 		line, _ := json.Marshal(r)
 		line = append(line, '\n')
-		if out != nil {
-			if _, err := out.Write(line); err != nil {
-				log.Errorf("--results: %v", err)
-			}
-		}
-		if _, err := lines.Write(line); err != nil {
-			log.Error(err)
-		}
+		_, _ = results.Write(line)
+		_, _ = lines.Write(line)
 		if r.State == "error" {
 			failed++
 		}
@@ -205,11 +217,20 @@ func (o *scanOptions) run(fs *pflag.FlagSet, stdout, stderr io.Writer) int {
 		prog.done(r)
 	})
 	prog.stop()
-	if *output == "table" {
+	resultsErr = results.err
+	if out != nil {
+		if err := out.Close(); resultsErr == nil && err != nil && !errors.Is(err, os.ErrClosed) {
+			resultsErr = err
+		}
+	}
+	if *o.output == "table" {
 		writeScanTable(stdout, all, skipped)
 	}
+	if resultsErr != nil {
+		return writeFailure(stderr, "--results "+*o.results, resultsErr)
+	}
 	if failed > 0 {
-		return exitStuck
+		return exitUsage // as nsanalyze BUNDLE exits for a bundle it cannot analyse
 	}
 	return exitNotStuck
 }
@@ -246,10 +267,11 @@ func scanBundles(paths []string, jobs int, analyse func(string) ScanResult, emit
 // stops the scan: an unreadable bundle or a bug (a panic) is the bundle's state "error".
 func scanOne(path string, opts bundle.Options, load *loadFlags, redact bool) (r ScanResult) {
 	start := time.Now()
-	r = ScanResult{SchemaVersion: ScanSchemaVersion, Path: path, Problems: []ScanProblem{}, Generator: generator()}
+	shown := scanPath(path, redact)
+	r = ScanResult{SchemaVersion: ScanSchemaVersion, Path: shown, Problems: []ScanProblem{}, Generator: generator()}
 	defer func() {
 		if v := recover(); v != nil {
-			r = ScanResult{SchemaVersion: ScanSchemaVersion, Path: path, State: "error", ExitCode: exitUsage, Problems: []ScanProblem{},
+			r = ScanResult{SchemaVersion: ScanSchemaVersion, Path: shown, State: "error", ExitCode: exitUsage, Problems: []ScanProblem{},
 				Error: fmt.Sprintf("internal error (a bug in nsanalyze; please report it): %v", v), Generator: generator()}
 		}
 		r.Timings.TotalMs = time.Since(start).Milliseconds()
@@ -257,24 +279,24 @@ func scanOne(path string, opts bundle.Options, load *loadFlags, redact bool) (r 
 	if scanTestHook != nil {
 		scanTestHook(path)
 	}
-	rec, err := bundle.LoadAll([]string{path}, opts)
-	r.Timings.ReadMs = time.Since(start).Milliseconds()
-	if err == nil && !readable(rec) {
+	sd := newSide([]string{path}, []string{path})
+	p := &pipeline{opts: opts, load: load, redact: redact, args: []string{path}}
+	err := p.run(sd)
+	r.Timings.ReadMs = sd.read.Milliseconds()
+	var pe *pipelineError
+	if errors.As(err, &pe) && pe.unreadable {
 		err = errors.New("nothing in it could be read as a Kubernetes support bundle")
 	}
 	if err != nil {
-		r.State, r.ExitCode, r.Error = "error", exitUsage, analyzer.EscapeLine(err.Error())
+		msg := err.Error()
+		if redact {
+			msg = redactScanError(msg, path, shown, p.rd)
+		}
+		r.State, r.ExitCode, r.Error = "error", exitUsage, analyzer.EscapeLine(msg)
 		return r
 	}
-	rec.Path = path
-	t := time.Now()
-	report := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
-	load.annotate(report)
-	report = redactpkg.Scrub(report) // secrets never reach a report, --redact or not
-	if redact {
-		report = redactReport(newRedactor([]string{path}, nil), report, rec)
-	}
-	r.Timings.AnalyzeMs = time.Since(t).Milliseconds()
+	report := sd.report
+	r.Timings.AnalyzeMs = sd.analysed.Milliseconds()
 	r.State, r.Summary = report.State, report.Summary
 	r.ExitCode, _ = exitCodeFor(report, "stuck")
 	r.Kubernetes = report.Bundle.KubernetesVersion
@@ -287,6 +309,34 @@ func scanOne(path string, opts bundle.Options, load *loadFlags, redact bool) (r 
 		r.Problems = append(r.Problems, sp)
 	}
 	return r
+}
+
+// scanPath is how a bundle's path is written in scan's lines, table and errors: as it
+// is, or under --redact "bundle-" and 16 hex digits of the SHA-256 of its absolute path
+// (a bundle's path often names the customer or the ticket). The same bundle gets the
+// same name in every run, so --results resumes under --redact too.
+func scanPath(path string, redact bool) string {
+	if !redact {
+		return path
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	h := sha256.Sum256([]byte(path))
+	return "bundle-" + hex.EncodeToString(h[:8])
+}
+
+// redactScanError writes an error of one bundle without its path and the names the
+// redactor learned.
+func redactScanError(msg, path, shown string, rd *redactpkg.Redactor) string {
+	msg = strings.ReplaceAll(msg, path, shown)
+	if abs, err := filepath.Abs(path); err == nil {
+		msg = strings.ReplaceAll(msg, abs, shown)
+	}
+	if rd != nil {
+		msg = rd.String(msg)
+	}
+	return msg
 }
 
 // scanTestHook, when set (by tests), runs at the start of each bundle's analysis.
@@ -377,6 +427,9 @@ func readResults(path string, stderr io.Writer) ([]ScanResult, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		return nil, nil // a device or a pipe holds no results to resume from
+	}
 	var out []ScanResult
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), maxResultLine)
@@ -477,6 +530,7 @@ func writeScanTable(w io.Writer, all []ScanResult, skipped int) {
 		fmt.Fprintf(bw, " (%d already in the results, not analysed again)", skipped)
 	}
 	fmt.Fprintf(bw, "; %d distinct fingerprints.\n", len(list))
+	defer writeScanErrors(bw, all, states["error"])
 	if len(list) == 0 {
 		return
 	}
@@ -492,13 +546,17 @@ func writeScanTable(w io.Writer, all []ScanResult, skipped int) {
 		}
 		fmt.Fprintf(bw, "%7d %8d  %-*s  %s  (%s)\n", r.bundles, r.problems, width, analyzer.EscapeLine(known), r.fp, analyzer.EscapeLine(r.example))
 	}
+}
+
+// writeScanErrors lists, after the table, the bundles that could not be analysed and why.
+func writeScanErrors(w io.Writer, all []ScanResult, errs int) {
 	for _, r := range all {
 		if r.State == "error" {
-			fmt.Fprintf(bw, "\ncould not be analysed: %s: %s", analyzer.EscapeLine(r.Path), analyzer.EscapeLine(r.Error))
+			fmt.Fprintf(w, "\ncould not be analysed: %s: %s", analyzer.EscapeLine(r.Path), analyzer.EscapeLine(r.Error))
 		}
 	}
-	if states["error"] > 0 {
-		fmt.Fprintln(bw)
+	if errs > 0 {
+		fmt.Fprintln(w)
 	}
 }
 

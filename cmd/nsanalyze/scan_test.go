@@ -131,8 +131,8 @@ func TestScanResultsResumeAndTable(t *testing.T) {
 	defer func() { scanTestHook = nil }()
 	var out, errb bytes.Buffer
 	code := run([]string{"scan", "-q", "--results", results, real, garbage, panicky}, &out, &errb)
-	if code != exitStuck {
-		t.Errorf("exit %d, want %d (a bundle could not be analysed); stderr %s", code, exitStuck, errb.String())
+	if code != exitUsage {
+		t.Errorf("exit %d, want %d (a bundle could not be analysed); stderr %s", code, exitUsage, errb.String())
 	}
 	data, err := os.ReadFile(results)
 	if err != nil {
@@ -161,7 +161,7 @@ func TestScanResultsResumeAndTable(t *testing.T) {
 	if !strings.HasPrefix(table, "12 bundles: 5 stuck, 0 none stuck, 5 unknown, 2 could not be analysed; 3 distinct fingerprints.") {
 		t.Errorf("table head: %s", table)
 	}
-	unmatched := strings.Index(table, "admission-webhook/webhook=~4b45658c/backend=connection-refused")
+	unmatched := strings.Index(table, "admission-webhook/webhook=~4b45658cfa23d99a/backend=connection-refused")
 	matched := strings.Index(table, "metrics-server-apiservice-unavailable")
 	if unmatched < 0 || matched < 0 || unmatched > matched {
 		t.Errorf("the fingerprint no known issue fits must come first:\n%s", table)
@@ -264,5 +264,57 @@ func TestScanPool(t *testing.T) {
 		if a, b := count(50), count(100); a != 50 || b != 100 {
 			t.Errorf("jobs %d: %d analyses for 50 bundles, %d for 100", jobs, a, b)
 		}
+	}
+}
+
+// TestScanRedactsPaths: under --redact, a bundle's path (often the customer's name or
+// the ticket) appears in no result line, no table row and no error; each bundle gets
+// the same stable name in every run, so --results resumes.
+func TestScanRedactsPaths(t *testing.T) {
+	dir := t.TempDir()
+	for name, from := range map[string]string{"globex-corp-ticket-4711": "a-discovery-failure", "initech": "c-webhook-content-failure"} {
+		copyTree(t, filepath.Join("..", "..", "fixtures", "realdata", from), filepath.Join(dir, name), func(b []byte) []byte { return b })
+	}
+	bad := filepath.Join(dir, "umbrella-notes")
+	if err := os.MkdirAll(bad, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bad, "notes.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(t.TempDir(), "scan.jsonl")
+	var all strings.Builder
+	for _, args := range [][]string{{"scan", "-q", "--redact", dir}, {"scan", "-q", "--redact", "-o", "jsonl", dir}, {"scan", "-q", "--redact", "--results", results, dir}} {
+		var out, errb bytes.Buffer
+		run(args, &out, &errb)
+		all.WriteString(out.String() + errb.String())
+	}
+	got := all.String()
+	for _, leak := range []string{"globex", "initech", "umbrella", dir} {
+		if strings.Contains(got, leak) {
+			t.Errorf("--redact: %q survives in scan's output:\n%s", leak, got)
+		}
+	}
+	if !strings.Contains(got, "bundle-") {
+		t.Errorf("no redacted bundle name in:\n%s", got)
+	}
+	// resume: the second run with the same --results skips every bundle
+	var out, errb bytes.Buffer
+	run([]string{"scan", "-q", "--redact", "-o", "jsonl", "--results", results, dir}, &out, &errb)
+	if strings.Count(out.String(), "\n") != 0 {
+		t.Errorf("resume under --redact analysed again:\n%s", out.String())
+	}
+}
+
+// TestTimezoneErrorEscaped: an ESC or a bidirectional override in --log-timezone never
+// reaches stderr raw (the time package quotes the name as it is).
+func TestTimezoneErrorEscaped(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"--log-timezone", "Eu\x1b[31mrope\u202e", filepath.Join("..", "..", "fixtures", "realdata", "a-discovery-failure")}, &out, &errb)
+	if code != exitUsage || !strings.Contains(errb.String(), "invalid --log-timezone") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	if strings.ContainsAny(errb.String(), "\x1b\u202e") {
+		t.Errorf("raw control character on stderr: %q", errb.String())
 	}
 }

@@ -220,11 +220,12 @@ func (f escapingFormatter) Format(e *logrus.Entry) ([]byte, error) {
 	return f.next.Format(&c)
 }
 
-// newLogger is the logger of nsanalyze's diagnostics on stderr.
+// newLogger is the logger of nsanalyze's diagnostics on stderr, in kubectl's style
+// ("warning: ...", "error: ...": diagFormatter) like every other line on stderr.
 func newLogger(stderr io.Writer) *logrus.Logger {
 	log := logrus.New()
 	log.SetOutput(stderr)
-	log.SetFormatter(escapingFormatter{next: log.Formatter, filter: redact.Secrets})
+	log.SetFormatter(escapingFormatter{next: diagFormatter{}, filter: redact.Secrets})
 	return log
 }
 

@@ -29,13 +29,13 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// writeReport writes the report to stdout and reports whether all of it was written:
-// a report that could not be written (a full disk, a closed stdout) is a failure of
-// the run (exit 2), whatever the diagnosis and --fail-on say. JSON is streamed (one
-// namespace at a time, nothing built whole); the other formats are rendered into
-// memory first, so a rendering error never empties the output: the report is then
-// written as text, with the error on stderr.
-func writeReport(stdout io.Writer, log *logrus.Logger, report *analyzer.Report, format string, o render.Options) bool {
+// writeReport writes the report to stdout and returns the error of a write that failed
+// or was short: a report that could not be written (a full disk, a closed stdout) is a
+// failure of the run (exitWrite), whatever the diagnosis and --fail-on say. JSON is
+// streamed (one namespace at a time, nothing built whole); the other formats are
+// rendered into memory first, so a rendering error never empties the output: the
+// report is then written as text, with the error on stderr.
+func writeReport(stdout io.Writer, log *logrus.Logger, report *analyzer.Report, format string, o render.Options) error {
 	ew := &errWriter{w: stdout}
 	if format == "json" {
 		bw := bufio.NewWriterSize(ew, 64<<10)
@@ -43,11 +43,10 @@ func writeReport(stdout io.Writer, log *logrus.Logger, report *analyzer.Report, 
 		if err == nil {
 			err = bw.Flush()
 		}
-		if err != nil {
-			log.Errorf("cannot write the report: %v", err)
-			return false
+		if ew.err != nil {
+			return ew.err
 		}
-		return true
+		return err
 	}
 	var out bytes.Buffer
 	if err := render.RenderWith(&out, report, format, o); err != nil {
@@ -57,9 +56,6 @@ func writeReport(stdout io.Writer, log *logrus.Logger, report *analyzer.Report, 
 			log.Error(err)
 		}
 	}
-	if _, err := ew.Write(out.Bytes()); err != nil {
-		log.Errorf("cannot write the report: %v", err)
-		return false
-	}
-	return true
+	_, err := ew.Write(out.Bytes())
+	return err
 }

@@ -745,19 +745,17 @@ func (r *wireReader) condition(c *wireCondition) bool {
 func (r *wireReader) containerStatus(c *wireContainerStatus) bool {
 	return r.fields(&namesContainerStatus, 3, func(k []byte) (int, bool) {
 		switch string(k) {
-		case "ready":
-			return 0, r.bool(&c.Ready)
 		case "restartCount":
-			return 1, r.int(&c.RestartCount)
+			return 0, r.int(&c.RestartCount)
 		case "state":
-			return 2, r.fields(&namesContainerState, 4, func(k []byte) (int, bool) {
+			return 1, r.fields(&namesContainerState, 4, func(k []byte) (int, bool) {
 				if string(k) == "waiting" {
 					return 0, pointer(r, &c.State.Waiting, r.reason)
 				}
 				return fieldUnknown, true
 			})
 		case "lastState":
-			return 3, r.fields(&namesLastState, 4, func(k []byte) (int, bool) {
+			return 2, r.fields(&namesLastState, 4, func(k []byte) (int, bool) {
 				if string(k) == "terminated" {
 					return 0, pointer(r, &c.LastState.Terminated, r.reason)
 				}

@@ -106,7 +106,7 @@ var fastDeclined = []string{
 	`{"spec":{"replicas":1.0}}`,                                         // not an integer
 	`{"spec":{"replicas":1e3}}`,                                         //
 	`{"spec":{"replicas":1234567890123456789}}`,                         // may not fit an int: left to encoding/json
-	`{"status":{"containerStatuses":[{"ready":"true"}]}}`,
+	`{"status":{"containerStatuses":[{"restartCount":"2"}]}}`,
 	`{"kind":"Pod"} x`,        // trailing text
 	`{"kind":"Pod",}`,         // invalid
 	`{"kind":"Pod","x":[1,]}`, // invalid in a skipped member

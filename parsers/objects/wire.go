@@ -173,7 +173,6 @@ type wireNodeInfo struct {
 
 // wireContainerStatus is a Pod's status.containerStatuses entry.
 type wireContainerStatus struct {
-	Ready        bool               `json:"ready"`
 	RestartCount int                `json:"restartCount"`
 	State        wireContainerState `json:"state"`
 	LastState    wireLastState      `json:"lastState"`
