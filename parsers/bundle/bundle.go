@@ -436,6 +436,11 @@ func (l *loader) member(m member, r io.Reader) {
 		l.skip(m.rel, "%s files are never objects or logs", ext)
 		return
 	}
+	if pathHint(m.rel).Role == RoleNotLog {
+		// (before the empty check: an empty ConfigMap value is no cut dump)
+		l.skip(m.rel, "a file the layout keeps beside logs and objects that is neither (a debug dump, a ConfigMap value)")
+		return
+	}
 	if m.size == 0 {
 		l.skip(m.rel, "empty")
 		l.noteEmpty(m.rel)
