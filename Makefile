@@ -10,7 +10,7 @@ STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.7.0
 FUZZTIME ?= 1m
 FUZZJOBS ?= 1
 
-.PHONY: all build run test test-race vet lint fuzz fmt fmt-check clean bench fixtures-real
+.PHONY: all build run test test-long test-race vet lint fuzz fmt fmt-check clean bench fixtures-real release install-check web
 
 all: build
 
@@ -24,6 +24,14 @@ run: build
 
 vet:
 	$(GO) vet $(PKGS)
+	GOOS=js GOARCH=wasm $(GO) vet ./cmd/nsanalyze-web
+
+# The offline page (docs/web.md): one self-contained HTML file holding nsanalyze compiled
+# to WebAssembly (cmd/nsanalyze-web) and Go's wasm_exec.js; open it from file://.
+WEB := bin/nsanalyze.html
+web:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o bin/nsanalyze-web.wasm ./cmd/nsanalyze-web
+	$(GO) run ./cmd/nsanalyze-web/mkpage -wasm bin/nsanalyze-web.wasm -wasm-exec "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" -o $(WEB)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')
@@ -35,19 +43,27 @@ fmt-check:
 lint:
 	$(STATICCHECK) $(PKGS)
 
-# -timeout is per package: the slowest takes a few minutes alone on an idle 2-core
-# machine, and must still pass on one loaded four times over (go test's default, 10m, did not).
+# -timeout is per package, a guard against a hang only: no test's verdict depends on
+# the machine's speed or load (linear-time tests count work: hostile.CheckLinear).
 TESTTIMEOUT ?= 30m
 RACETIMEOUT ?= 45m
+LONGTIMEOUT ?= 60m
 
-# vet, formatting, staticcheck, then every test (including the hostile-bundle corpus,
-# generated at test time, and every committed fuzz crasher). No test times anything
-# but a hang: linear-time tests count work (hostile.CheckLinear).
+# vet, formatting, staticcheck, then the quick set of every package (-short): every
+# test runs, the exhaustive ones on a part of their input (each fixture analysed once,
+# a rotating sample of the damage search, one browser page, no bombs of 1 GiB, no
+# million-file directory). Every committed fuzz crasher is replayed.
 test: fmt-check vet lint
-	$(GO) test -count=1 -timeout $(TESTTIMEOUT) $(PKGS)
+	$(GO) test -short -count=1 -timeout $(TESTTIMEOUT) $(PKGS)
 
-# Every test but the long ones (-short) under the race detector, which makes Go code
-# 2-20 times slower: a CI step of its own (.ci/run), after make test.
+# Everything, without -short: the full damage search, every real and peer bundle in
+# every format, the heavy bombs and adversarial cases, the scale tests. CI runs it
+# after make test (.ci/run).
+test-long:
+	$(GO) test -count=1 -timeout $(LONGTIMEOUT) $(PKGS)
+
+# The quick set (-short) under the race detector, which makes Go code 2-20 times
+# slower: a CI step of its own (.ci/run).
 test-race:
 	$(GO) test -race -short -count=1 -timeout $(RACETIMEOUT) $(PKGS)
 
@@ -58,13 +74,29 @@ fuzz:
 	FUZZTIME=$(FUZZTIME) FUZZJOBS=$(FUZZJOBS) GO=$(GO) .ci/fuzz
 
 clean:
-	rm -rf bin
+	rm -rf bin dist
 
-# Go benchmarks of the parsers and the analyzer (-benchmem), then nsanalyze against
+# Static binaries for linux, darwin, windows × amd64, arm64 (CGO_ENABLED=0, -trimpath,
+# VERSION stamped into main.version) into dist/: a .tar.gz (.zip for windows) per
+# platform, SHA256SUMS, the unpacked binaries (docs/packaging/Containerfile copies
+# them) and the krew manifest dist/krew/nsanalyze.yaml. Nothing is uploaded.
+VERSION ?= $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null || echo v0.0.0-dev.g$$(git rev-parse --short HEAD 2>/dev/null || echo unknown))
+release:
+	GO=$(GO) $(GO) run ./cmd/release -version $(VERSION) -out dist
+
+# go install of this checkout the way a user's `go install ...@latest` resolves it: the
+# module served from a throw-away file proxy, into an empty GOPATH and module cache
+# (dependencies from the public module proxy), then the installed binary is run.
+install-check:
+	GO=$(GO) .ci/install-check
+
+# Go benchmarks of the parsers and the analyzer (-benchmem), the offline page in headless
+# Chromium (docs/web.md: page interactive, a pasted ticket, a 50 MB bundle), then nsanalyze against
 # grep -F, rg -F, zcat|grep, jq and tar -xzf on generated bundles (generated once into
 # .cache/bench, several GB; prints a table of medians). BENCHARGS=-only=objects etc.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(BENCHFLAGS) ./parsers/logs ./parsers/objects ./cmd/genbundle
+	$(GO) test -run '^$$' -bench Page -benchtime 1x ./internal/web
 	$(GO) run ./bench -cache .cache/bench $(BENCHARGS)
 
 # Rebuild real fixtures from real Kubernetes binaries (not part of `make test`):

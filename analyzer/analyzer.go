@@ -82,6 +82,8 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 	namespaceState(ix, r, opts.Namespaces)
 	deletingState(r)
 	summarize(r)
+	r.Bundle.Platform = ix.Platform()
+	r.NextStep = nextStep(ix, r)
 	return r
 }
 
@@ -480,6 +482,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		}
 		markRoots(&nr.Causes[i])
 		focusEvidence(&nr.Causes[i])
+		nr.Causes[i].Verdicts = verdicts(p.Index, &nr.Causes[i])
 	}
 	p.guard = namespaceGuard(nr)
 	for i := range nr.Causes {
@@ -487,6 +490,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 			if f := nr.Causes[i].Chain[j].Fix; f != nil {
 				g := *f
 				g.Command = p.checkCmd(g.Command)
+				g = Label(g)
 				nr.Causes[i].Chain[j].Fix = &g
 			}
 		}
@@ -556,13 +560,12 @@ func undetermined(p *Pass, ruled []RuledOut, notApplicable []string) Cause {
 // undeterminedLadder collects what would show the cause: the safe first step when no
 // rule found one.
 func undeterminedLadder(p *Pass, _ *Cause) []RemediationStep {
-	why := "Collect what would show the cause, then run nsanalyze again on the new bundle (nsanalyze collect writes a script that gathers all of it)."
 	ns := p.Namespace
 	return []RemediationStep{
-		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "namespace", ns, "-o", "json"), Why: why},
-		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "apiservices", "-o", "json"), Why: why},
-		{Risk: RiskSafe, Command: "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns, "-o", "json"), Why: why},
-		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "json"), Why: why},
-		{Risk: RiskSafe, Command: Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=kube-controller-manager", "--tail=-1"), Why: "The kube-controller-manager log covering the deletion time says why the namespace controller cannot finish."},
+		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "namespace", ns, "-o", "json"), Why: "Its status.conditions and finalizers name what is left and what fails (nsanalyze collect gathers this and the rest in one script)."},
+		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "apiservices", "-o", "json"), Why: "An APIService that is not Available stops every namespace deletion."},
+		{Risk: RiskSafe, Command: "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns, "-o", "json"), Why: "What is still in the namespace, and which of it carries finalizers."},
+		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "json"), Why: "A webhook that refuses or times out blocks the namespace controller's deletes."},
+		{Risk: RiskSafe, Command: p.Index.ControllerManagerLogs(-1, ""), Why: "The kube-controller-manager log covering the deletion time says why the namespace controller cannot finish."},
 	}
 }

@@ -98,7 +98,7 @@ func LineSpan(ls []*logs.Entry) string {
 		}
 	}
 	if first.IsZero() {
-		return fmt.Sprintf("%d log lines, without times", len(ls))
+		return fmt.Sprintf("%d log %s, without times", len(ls), Plural(len(ls), "lines", "line"))
 	}
-	return fmt.Sprintf("%d log lines, first %s, last %s", len(ls), FmtTime(first), FmtTime(last))
+	return fmt.Sprintf("%d log %s, first %s, last %s", len(ls), Plural(len(ls), "lines", "line"), FmtTime(first), FmtTime(last))
 }

@@ -71,12 +71,13 @@ func stillDeleting(ix *Index, nr *NamespaceReport) (DeletingNamespace, bool) {
 	w("kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 "+Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns),
 		"What is still in the namespace, and which of it carries finalizers or a deletion timestamp.")
 	w(Cmd("kubectl", "get", "apiservices"), "An APIService that is not Available stops every namespace deletion.")
-	w(Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=kube-controller-manager", "--tail=500")+" | "+Cmd("grep", "-F", ns),
+	w(ix.ControllerManagerLogs(500, Cmd("grep", "-F", ns)),
 		"The namespace controller's errors for it, if any; then run nsanalyze again on a new bundle (nsanalyze collect).")
 	g := namespaceGuard(*nr)
 	for i := range d.Watch {
 		d.Watch[i].Command = ix.checkCmd(g.Check(d.Watch[i].Command))
 	}
+	LabelAll(d.Watch)
 	return d, true
 }
 

@@ -101,12 +101,12 @@ func (c Correlation) Apply(cause *Cause, deletion time.Time, what string) {
 	var s string
 	switch {
 	case deletion.IsZero():
-		s = fmt.Sprintf("%d log lines show %s (deletion time unknown)", c.total-c.untimed, what)
+		s = fmt.Sprintf("%d log %s %s (deletion time unknown)", c.total-c.untimed, Plural(c.total-c.untimed, "lines show", "line shows"), what)
 		if !c.firstOverall.IsZero() {
 			s += fmt.Sprintf(", first at %s", FmtTime(c.firstOverall))
 		}
 	case c.countAfter > 0:
-		s = fmt.Sprintf("%d log lines show %s after the deletion at %s: first %s (+%s), last %s", c.countAfter, what,
+		s = fmt.Sprintf("%d log %s %s after the deletion at %s: first %s (+%s), last %s", c.countAfter, Plural(c.countAfter, "lines show", "line shows"), what,
 			FmtTime(deletion), FmtTime(c.firstAfter), FmtDuration(c.firstAfter.Sub(deletion)), FmtTime(c.lastAfter))
 	default:
 		s = fmt.Sprintf("no log line after the deletion at %s shows %s", FmtTime(deletion), what)

@@ -16,7 +16,10 @@ import (
 
 // Index gives the rules fast access to the bundle's records.
 type Index struct {
-	Records *bundle.Records
+	// platform is what Platform read from the bundle (platformDone once read).
+	platform     string
+	platformDone bool
+	Records      *bundle.Records
 
 	Namespaces  map[string]*objects.Object // by name (the newest copy when a namespace is dumped twice)
 	APIServices map[string]*objects.Object // by name
@@ -114,6 +117,7 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 		}
 	}
 	ix.indexObjects(rec)
+	ix.addMessages(rec.Messages)
 	ix.NamespaceListed = rec.NamespaceListSeen
 	if ix.KubernetesVersion != "" {
 		ix.KubernetesVersionSource = "kubectl version -o json"

@@ -63,6 +63,83 @@ func (ix *Index) CRDOf(group, kind string) *objects.Object {
 	return ix.crdByGroupKind[group+"\x00"+kind]
 }
 
+// ownerWorkloads finds the workloads and pods whose name or image matches a
+// finalizer's tokens (control-plane pods aside), at most six, healthy and failing apart.
+func (ix *Index) ownerWorkloads(tokens []string) (healthy, failing []*objects.Object) {
+	for _, kind := range []string{"Deployment", "StatefulSet", "DaemonSet", "Pod"} {
+		ix.EachOfKind(kind, func(w *objects.Object) bool {
+			if len(healthy)+len(failing) >= 6 {
+				return false
+			}
+			if !matchesTokens(w, tokens) || isControlPlane(w) {
+				return true
+			}
+			if _, ok := workloadHealth(w); ok {
+				healthy = append(healthy, w)
+			} else {
+				failing = append(failing, w)
+			}
+			return true
+		})
+	}
+	return healthy, failing
+}
+
+// workloadReadCmd reads a workload's or pod's state and the log of its pods (read-only).
+func workloadReadCmd(w *objects.Object) string {
+	kind := strings.ToLower(w.Kind)
+	d, ok := SafeCmd("kubectl", "-n", NS(w.Namespace), "describe", kind, Obj(w.Name))
+	if !ok {
+		return d
+	}
+	l, _ := SafeCmd("kubectl", "-n", NS(w.Namespace), "logs", Obj(w.Name).In(kind+"/", ""), "--all-containers", "--tail=200")
+	return d + " ; " + l
+}
+
+// OwnerStep is the rung that gets a finalizer's controller to remove it, as a command:
+// the controller's workload the bundle shows (its state and logs), else a search of the
+// cluster's workloads for the words of the finalizer's domain, else the
+// kube-controller-manager's log for a built-in finalizer. ns is the namespace it holds.
+func (ix *Index) OwnerStep(finalizer, ns string, objs []*objects.Object) RemediationStep {
+	owner, known := LookupFinalizer(finalizer)
+	if known && owner.BuiltIn {
+		return RemediationStep{Command: ix.ControllerManagerLogs(2000, Cmd("grep", "-F", ns)),
+			Why: fmt.Sprintf("%s is removed by %s (in kube-controller-manager): its log says what it still waits for in %s.", finalizer, owner.Controller, ns)}
+	}
+	who := "its controller"
+	if known {
+		who = owner.Controller
+	}
+	tokens := finalizerTokens(finalizer, objs)
+	if known {
+		tokens = append(append([]string{}, owner.Workloads...), tokens...)
+	}
+	hw, fw := ix.ownerWorkloads(tokens)
+	switch {
+	case len(fw) > 0:
+		return RemediationStep{Command: workloadReadCmd(fw[0]),
+			Why: fmt.Sprintf("%s is removed by %s; the bundle shows %s not healthy: its events and logs say why. Once it runs, it removes %s.", finalizer, who, fw[0].Ref(), finalizer)}
+	case len(hw) > 0:
+		return RemediationStep{Command: workloadReadCmd(hw[0]),
+			Why: fmt.Sprintf("%s is removed by %s; the bundle shows %s running: its log says why the cleanup does not finish.", finalizer, who, hw[0].Ref())}
+	}
+	find := Cmd("kubectl", "get", "deployments,statefulsets,daemonsets", "-A", "-o", "wide")
+	if known && len(owner.Workloads) > 0 {
+		tokens = owner.Workloads // the catalog's words name it best
+	}
+	var words []string
+	for _, t := range tokens {
+		if ValidName(ObjectName, t) && !Contains(words, t) {
+			words = append(words, t)
+		}
+	}
+	if len(words) > 0 {
+		find += " | " + Cmd("grep", "-iE", strings.Join(firstN(words, 6), "|"))
+	}
+	return RemediationStep{Command: find,
+		Why: fmt.Sprintf("Find %s in the cluster (read-only; the bundle shows none), then reinstall or restart it so it can do its cleanup and remove %s: only it knows what the finalizer guards (cloud resources, data, other objects), so letting it finish is the only clean way.", who, finalizer)}
+}
+
 // FinalizerOwnerLink tells who is expected to remove a finalizer and what the bundle
 // shows of it: absent (the finalizer will never be removed), present but failing, or
 // healthy (it is working on it).
@@ -108,24 +185,19 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link,
 		}
 	}
 	var healthy, failing []string
-	for _, kind := range []string{"Deployment", "StatefulSet", "DaemonSet", "Pod"} {
-		ix.EachOfKind(kind, func(w *objects.Object) bool {
-			if len(healthy)+len(failing) >= 6 {
-				return false
-			}
-			if !matchesTokens(w, tokens) || isControlPlane(w) {
-				return true
-			}
-			state, ok := workloadHealth(w)
-			desc := w.Ref() + " (" + state + ")"
-			link.Evidence = append(link.Evidence, Evidence{File: w.Source.File, Line: w.Source.Line, Object: w.Ref(), Text: desc})
-			if ok {
-				healthy = append(healthy, desc)
-			} else {
-				failing = append(failing, desc)
-			}
-			return true
-		})
+	hw, fw := ix.ownerWorkloads(tokens)
+	for _, w := range append(append([]*objects.Object{}, hw...), fw...) {
+		state, _ := workloadHealth(w)
+		desc := w.Ref() + " (" + state + ")"
+		link.Evidence = append(link.Evidence, Evidence{File: w.Source.File, Line: w.Source.Line, Object: w.Ref(), Text: desc})
+	}
+	for _, w := range hw {
+		state, _ := workloadHealth(w)
+		healthy = append(healthy, w.Ref()+" ("+state+")")
+	}
+	for _, w := range fw {
+		state, _ := workloadHealth(w)
+		failing = append(failing, w.Ref()+" ("+state+")")
 	}
 	crdNote := crdState(ix, finalizer, objs)
 	subj := "finalizer " + finalizer
@@ -142,8 +214,8 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link,
 		link.Facts = []Fact{F(subj, FactOwnerFailing)}
 		verdict = OwnerFailing
 		link.Fault = true
-		link.Fix = &RemediationStep{Risk: RiskSafe, Command: Comment("fix " + strings.Join(failing, ", ") + " (its events and logs say why); it then removes " + finalizer),
-			Why: fmt.Sprintf("%s is removed by %s, which is present but not healthy; once it runs, it finishes its cleanup and removes the finalizer.", finalizer, who)}
+		link.Fix = &RemediationStep{Command: workloadReadCmd(fw[0]),
+			Why: fmt.Sprintf("%s is removed by %s, which is present but not healthy (%s): its events and logs say why; once it runs, it finishes its cleanup and removes the finalizer.", finalizer, who, strings.Join(failing, ", "))}
 		link.Finding = fmt.Sprintf("%s is removed by %s, which is present but not healthy: %s. Fix it (its events and logs say why) and it will remove the finalizer.",
 			finalizer, who, strings.Join(failing, ", "))
 	case !ix.Has("Deployment") && !ix.Has("Pod") && !ix.Has("StatefulSet") && !ix.Has("DaemonSet") &&
@@ -154,12 +226,8 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link,
 		link.Facts = []Fact{F(subj, FactOwnerAbsent)}
 		verdict = OwnerNotFound
 		link.Fault = true
-		find := Cmd("kubectl", "get", "deployments,statefulsets,daemonsets", "-A", "-o", "wide")
-		if known && len(owner.Workloads) > 0 {
-			find += " | " + Cmd("grep", "-iE", strings.Join(owner.Workloads, "|")) // catalog words, never the bundle's
-		}
-		link.Fix = &RemediationStep{Risk: RiskSafe, Command: find,
-			Why: fmt.Sprintf("Nothing in the bundle runs %s: find it in the cluster (read-only; the bundle may lack it), then reinstall or restart it so it can do its cleanup and remove %s; only it knows what the finalizer guards.", who, finalizer)}
+		fix := ix.OwnerStep(finalizer, "", objs)
+		link.Fix = &fix
 		if len(tokens) == 0 {
 			link.Finding = fmt.Sprintf("%s is removed by %s, which the bundle cannot name (the finalizer's domain names no product): check that its controller runs, or the finalizer will never be removed.", finalizer, who)
 		} else {

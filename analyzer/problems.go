@@ -51,7 +51,7 @@ func RootSentence(c *Cause) string {
 		}
 	}
 	finding := strings.TrimSuffix(firstClause(l.Finding), ".")
-	s := l.Component + ": " + CutSummary(finding, 200)
+	s := l.Component + ": " + FitText(finding, 240)
 	if len(above) > 0 {
 		s += "; this blocks " + strings.Join(reverse(above), " → ")
 	}
@@ -199,9 +199,9 @@ func groupProblems(r *Report) {
 func headline(c *Cause) string {
 	l := RootLink(c)
 	if l == nil {
-		return Clip(firstClause(c.Summary), 140)
+		return FitText(firstClause(c.Summary), 140)
 	}
-	return shortComponent(l.Component) + ": " + Clip(strings.TrimSuffix(firstClause(l.Finding), "."), 140)
+	return shortComponent(l.Component) + ": " + FitText(strings.TrimSuffix(firstClause(l.Finding), "."), 140)
 }
 
 func rootComponent(c *Cause) string {
@@ -223,19 +223,19 @@ func summarize(r *Report) {
 		r.State = StateStuck
 		r.Summary = SummaryOf(r)
 	case r.State == StateUnknown:
-		r.Summary = CutSummary("Namespace state unknown: "+r.StateReason, MaxSummary)
+		r.Summary = FitText("Namespace state unknown: "+r.StateReason, MaxSummary)
 	case r.State == StateDeleting:
 		var names []string
 		for _, d := range r.Deleting {
 			names = append(names, d.Name+" ("+d.DeletingFor+")")
 		}
-		r.Summary = CutSummary(fmt.Sprintf("No namespace is stuck: %d %s still being deleted with no blocker in the evidence: %s",
+		r.Summary = FitText(fmt.Sprintf("No namespace is stuck: %d %s still being deleted with no blocker in the evidence: %s",
 			len(r.Deleting), Plural(len(r.Deleting), "namespaces", "namespace"), strings.Join(names, ", ")), MaxSummary)
 	default:
 		r.State = StateNoneStuck
 		r.Summary = "No namespace is stuck in Terminating"
 		if r.StateReason != "" {
-			r.Summary = CutSummary(r.Summary+" ("+r.StateReason+")", MaxSummary)
+			r.Summary = FitText(r.Summary+" ("+r.StateReason+")", MaxSummary)
 		}
 	}
 }

@@ -42,7 +42,6 @@ func KnownDomain(d string) bool {
 	return false
 }
 
-
 // WellKnownFinalizer reports whether a finalizer is Kubernetes' own or a well-known
 // project's: the finalizer catalog is the one list of them (LookupFinalizer,
 // KnownFinalizerDomains).
@@ -116,4 +115,3 @@ func Registrable(d string) string {
 	}
 	return strings.Join(labels[len(labels)-n:], ".")
 }
-

@@ -17,7 +17,8 @@ import (
 // gives (safe first, then caution), without duplicates, and the /finalize call last
 // (destructive).
 func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
-	var safe, caution []RemediationStep
+	var byRisk [3][]RemediationStep
+	rank := map[string]int{RiskSafe: 0, RiskCaution: 1, RiskDestructive: 2}
 	seen := map[string]bool{}
 	if p.guard == nil {
 		p.guard = namespaceGuard(nr)
@@ -38,12 +39,15 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 			steps = append([]RemediationStep{*l.Fix}, steps...) // act on the root first
 		}
 		steps = p.Index.checkPremises(nr.Name, c, steps)
+		for j := range steps {
+			steps[j].Command = p.checkCmd(steps[j].Command)
+			steps[j] = Label(steps[j])
+		}
 		if !slices.ContainsFunc(steps, func(s RemediationStep) bool { return s.Risk == RiskSafe }) {
-			steps = append([]RemediationStep{findFirst(p, c)}, steps...) // never /finalize first
+			steps = append([]RemediationStep{Label(findFirst(p, c))}, steps...) // never a change first
 		}
 		mine := map[string]bool{}
 		for _, s := range steps {
-			s.Command = p.checkCmd(s.Command)
 			if mine[s.Command] {
 				continue // the same command twice in one cause's ladder (root fix and rung)
 			}
@@ -53,19 +57,43 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 				continue
 			}
 			seen[s.Command] = true
-			if s.Risk == RiskSafe {
-				safe = append(safe, s)
-			} else {
-				caution = append(caution, s)
-			}
+			byRisk[rank[s.Risk]] = append(byRisk[rank[s.Risk]], s)
 		}
 	}
 	p.Rule = nil
-	steps := append(safe, caution...)
-	// a name Kubernetes would refuse never reaches a command: its rung is a comment
+	steps := append(append(byRisk[0], byRisk[1]...), byRisk[2]...)
+	if f, ok := finalizeStep(p, nr, len(steps) > 0); ok {
+		steps = append(steps, f)
+	}
+	return steps
+}
 
+// FinalizersShown reports whether the bundle shows the Namespace's finalizers: it holds
+// the object as JSON or YAML (a kubectl get table or describe never shows them).
+func FinalizersShown(o *objects.Object) bool {
+	return o != nil && o.Kind == "Namespace" && o.Source.Rendering == ""
+}
+
+// finalizeStep is the last rung: the PUT to /finalize, offered only where
+// spec.finalizers holds the namespace (or the bundle cannot show whether it does), and
+// saying exactly what it does: /finalize writes spec.finalizers and nothing else. A
+// namespace held only by its own metadata.finalizers (spec.finalizers already empty)
+// gets no /finalize rung: it would change nothing; the metadata.finalizers patch is its
+// rung (namespace-finalizer).
+func finalizeStep(p *Pass, nr NamespaceReport, after bool) (RemediationStep, bool) {
+	ns := p.Object
+	if ns != nil && (ns.Kind != "Namespace" || ns.Name != nr.Name) {
+		ns = nil
+	}
+	shown := FinalizersShown(ns)
+	if shown && len(ns.SpecFinalizers) == 0 {
+		if len(ns.Finalizers) > 0 {
+			return RemediationStep{}, false // its own metadata.finalizers hold it: /finalize changes nothing
+		}
+		shown = false // neither is set, yet it is Terminating: the dump is abridged, say what /finalize does
+	}
 	last := "Last resort"
-	if len(steps) > 0 {
+	if after {
 		last += ", only after the steps above"
 	} else {
 		last += ", only once the cause is understood (see what to collect)"
@@ -74,12 +102,25 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 	if ValidName(NamespaceName, nr.Name) || p.example {
 		finalize = Cmd("kubectl", "get", "namespace", nr.Name, "-o", "json") + " | jq '.spec.finalizers = []' | " + Cmd("kubectl", "replace", "--raw", "/api/v1/namespaces/"+nr.Name+"/finalize", "-f", "-")
 	}
-	steps = append(steps, RemediationStep{Risk: RiskDestructive,
+	what := "it empties the Namespace's spec.finalizers"
+	if shown {
+		what += " (" + strings.Join(ns.SpecFinalizers, ", ") + ")"
+	}
+	what += ", which is all /finalize can change; "
+	patch := Cmd("kubectl", "patch", "namespace", nr.Name, "--type=merge", "-p", `{"metadata":{"finalizers":null}}`)
+	switch {
+	case shown && len(ns.Finalizers) > 0:
+		what += "the API server removes the namespace only once metadata.finalizers (" + strings.Join(ns.Finalizers, ", ") + ") is empty too (the metadata.finalizers rung above). "
+	case shown:
+		what += "metadata.finalizers is empty, so the API server then removes the namespace without deleting what is left in it. "
+	default:
+		what += "the API server then removes the namespace without deleting what is left in it, unless metadata.finalizers holds entries, which the bundle does not show (" + patch + " removes those; /finalize never does). "
+	}
+	return Label(RemediationStep{Changes: ChangesData,
 		Command: finalize,
-		Why: last + ": it removes the namespace without deleting what is left in it. Any object still stored for that namespace stays in etcd, out of sight (no namespace shows it), and reappears if a namespace of the same name is created again; resources guarded by finalizers (cloud load balancers, volumes) are leaked. It does not fix the cause: the next namespace deletion hangs the same way. " +
+		Why: last + ": " + what + "Any object still stored for that namespace stays in etcd, out of sight (no namespace shows it), and reappears if a namespace of the same name is created again; resources guarded by finalizers (cloud load balancers, volumes) are leaked. It does not fix the cause: the next namespace deletion hangs the same way. " +
 			"kubectl delete --force --grace-period=0 does not help (the namespace already has a deletionTimestamp; force only skips pod grace periods), and kubectl edit or patch of spec.finalizers is silently discarded: spec.finalizers can only be changed through the /finalize subresource. " +
-			FinalizeFollowUp(p.Index.KubernetesVersion, nr.Name)})
-	return steps
+			FinalizeFollowUp(p.Index.KubernetesVersion, nr.Name)}), true
 }
 
 // FinalizeFollowUp says what can be done, after a forced /finalize, about the objects it
@@ -179,6 +220,7 @@ func latentRisks(ix *Index, r *Report, rules []*Rule) []Risk {
 			for i := range rk.Fix {
 				rk.Fix[i].Command = ix.checkCmd(own.Check(rk.Fix[i].Command))
 			}
+			LabelAll(rk.Fix)
 			risks = append(risks, rk)
 		}
 	}
@@ -240,10 +282,10 @@ func coverage(ix *Index, r *Report) []Gap {
 		add("no APIService objects", "kubectl get apiservices -o json")
 	}
 	if !ix.HasLogsOf("kube-controller-manager") {
-		add("no kube-controller-manager log", "kubectl -n kube-system logs -l component=kube-controller-manager --tail=-1   # or the node's /var/log/pods/kube-system_kube-controller-manager-*")
+		add("no kube-controller-manager log", ComponentLogs(ix.Platform(), "kube-controller-manager", -1, ""))
 	}
 	if !ix.HasLogsOf("kube-apiserver") {
-		add("no kube-apiserver log", "kubectl -n kube-system logs -l component=kube-apiserver --tail=-1")
+		add("no kube-apiserver log", ComponentLogs(ix.Platform(), "kube-apiserver", -1, ""))
 	}
 	if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") && !ix.Dumped("webhookconfiguration") {
 		add("no webhook configurations", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json")
@@ -266,7 +308,11 @@ func coverage(ix *Index, r *Report) []Gap {
 		add(fmt.Sprintf("logs of pod %s/%s, a backend of an APIService or webhook, which is not running normally (%s)", pod.Namespace, pod.Name, PodState(pod)), cmd)
 	}
 	for _, ce := range collectorGaps(ix.Records.CollectorErrors) {
-		add(ce, Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
+		if permissionError(ce) {
+			add(ce, Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
+		} else {
+			add(ce, Comment("the collector's call failed for a reason other than permissions (see the error): re-run the collection once the API server answers, or collect the missing resource with kubectl"))
+		}
 	}
 	var encrypted []string
 	for _, w := range ix.Records.Warnings {
@@ -293,6 +339,14 @@ func coverage(ix *Index, r *Report) []Gap {
 			"for ns in "+Cmd(undumped...)+"; do kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -o json -n \"$ns\"; done")
 	}
 	return gaps
+}
+
+// permissionError reports whether a collector error is a refusal (403, forbidden,
+// unauthorized), the only kind a service account with more rights would fix.
+func permissionError(s string) bool {
+	l := strings.ToLower(s)
+	return strings.Contains(l, "forbidden") || strings.Contains(l, "unauthorized") || strings.Contains(l, "cannot list") ||
+		strings.Contains(l, "cannot get") || strings.Contains(l, "403")
 }
 
 // collectorGaps says what the bundle collector could not collect: one sentence per file

@@ -42,7 +42,10 @@ type Report struct {
 	Deleting []DeletingNamespace `json:"deleting,omitempty"`
 	Risks    []Risk              `json:"risks"`
 	Coverage []Gap               `json:"coverage"`
-	Warnings []diag.Warning      `json:"warnings"`
+	// NextStep is what to ask the customer for when the report is inconclusive (state
+	// unknown, or a cause undetermined); nil otherwise.
+	NextStep *NextStep      `json:"nextStep,omitempty"`
+	Warnings []diag.Warning `json:"warnings"`
 	// NotInBundle are the namespaces asked for (Options.Namespaces) that the bundle
 	// does not hold: no Namespace object and no log line of the namespace controller
 	// names them. StateReason says so; the command names each on stderr.
@@ -149,6 +152,9 @@ type BundleInfo struct {
 	KubernetesVersionSource string `json:"kubernetesVersionSource,omitempty"`
 	// Layouts names the bundle layouts recognised (troubleshoot, must-gather, ...).
 	Layouts []string `json:"layouts"`
+	// Platform is what the bundle shows of the platform (analyzer.Platform*: aks, eks,
+	// gke, openshift, k3s, rke2, talos); empty for kubeadm and unknown.
+	Platform string `json:"platform,omitempty"`
 }
 
 // LogFile summarises one log file.
@@ -227,14 +233,17 @@ type ConditionReport struct {
 
 // Cause is one reason a namespace cannot finish deleting.
 type Cause struct {
-	Type          string      `json:"type"`
-	Summary       string      `json:"summary"`
-	Confidence    string      `json:"confidence"` // high, medium, low
-	GroupVersions []string    `json:"groupVersions"`
-	APIServices   []string    `json:"apiServices"`
-	Finalizers    []string    `json:"finalizers"`
-	Webhooks      []string    `json:"webhooks,omitempty"`
-	Objects       []ObjectRef `json:"objects"`
+	Type          string   `json:"type"`
+	Summary       string   `json:"summary"`
+	Confidence    string   `json:"confidence"` // high, medium, low
+	GroupVersions []string `json:"groupVersions"`
+	APIServices   []string `json:"apiServices"`
+	Finalizers    []string `json:"finalizers"`
+	// Verdicts are the plain verdict on each finalizer that blocks (its controller's
+	// state, what clearing it by hand does).
+	Verdicts []FinalizerVerdict `json:"finalizerVerdicts,omitempty"`
+	Webhooks []string           `json:"webhooks,omitempty"`
+	Objects  []ObjectRef        `json:"objects"`
 	// Groups are the Objects that share kind, finalizers and verdict, one entry each
 	// (what the reports show; Objects keep every object).
 	Groups   []ObjectGroup `json:"objectGroups,omitempty"`
@@ -305,7 +314,12 @@ type Evidence struct {
 
 // RemediationStep is one rung of the remediation ladder.
 type RemediationStep struct {
-	Risk    string `json:"risk"`
+	// Risk follows from Changes (RiskOf), never set apart from it.
+	Risk string `json:"risk"`
+	// Changes says what the rung changes: ChangesNothing, ChangesWorkload, ChangesObject,
+	// ChangesAPISurface or ChangesData (rungs.go); the most of what the rule declares and
+	// what the command does.
+	Changes string `json:"changes,omitempty"`
 	Command string `json:"command"`
 	Why     string `json:"why"`
 	// Premise are the chain facts the rung relies on; the analyzer checks them against
@@ -333,4 +347,6 @@ type Risk struct {
 type Gap struct {
 	Missing string `json:"missing"`
 	Collect string `json:"collect"`
+	// Why says why it matters for the diagnosis, when that is not plain from Missing.
+	Why string `json:"why,omitempty"`
 }

@@ -170,12 +170,12 @@ func TestStateless(t *testing.T) {
 	}
 }
 
-// TestNamesOnlyListing, on a real trace (fixtures/realworld-pending/forge-2018-...):
+// TestNamesOnlyListing, on a real trace (fixtures/realworld/forge-2018-...):
 // a `kubectl get ns -oname` listing shows which namespaces exist, not their state, so
 // alone it gives "unknown", never "none stuck"; with the Conflict for one of them
 // printed after it in the same file, that namespace is stuck.
 func TestNamesOnlyListing(t *testing.T) {
-	src, err := os.ReadFile("../fixtures/realworld-pending/forge-2018-box-drawing-prefixed-kubectl-trace-conflict-on-labelled-namespace/forge-delete-output.txt")
+	src, err := os.ReadFile("../fixtures/realworld/forge-2018-box-drawing-prefixed-kubectl-trace-conflict-on-labelled-namespace/forge-delete-output.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

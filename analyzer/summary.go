@@ -32,7 +32,7 @@ func SummaryOf(r *Report) string {
 	}
 	head := subject + " stuck in Terminating"
 	if len(r.Problems) == 0 {
-		return CutSummary(head, MaxSummary)
+		return FitText(head, MaxSummary)
 	}
 	p := r.Problems[0]
 	tail := ""
@@ -40,17 +40,27 @@ func SummaryOf(r *Report) string {
 		tail = fmt.Sprintf(" (+%d more independent problem%s)", len(r.Problems)-1, Plural(len(r.Problems)-1, "s", ""))
 	}
 	blocker, root := blockerAndRoot(&p)
-	s := head
-	if blocker != "" {
-		s += ", blocked by " + blocker
+	budget := MaxSummary - utf8.RuneCountInString(tail)
+	compose := func(blocker string) (string, int) {
+		s := FitText(head, budget)
+		if blocker != "" {
+			s += ", blocked by " + blocker
+		}
+		if p.CauseType == CauseUndetermined {
+			s += "; cause "
+		} else if root != "" {
+			s += "; root: "
+		}
+		return s, budget - utf8.RuneCountInString(s)
 	}
-	switch {
-	case p.CauseType == CauseUndetermined:
-		s += "; cause " + root
-	case root != "":
-		s += "; root: " + root
+	s, room := compose(blocker)
+	if blocker != "" && room < utf8.RuneCountInString(root) && room < 80 {
+		s, room = compose("") // the root's words matter more than the blocker's name
 	}
-	return CutSummary(s, MaxSummary-utf8.RuneCountInString(tail)) + tail
+	if root != "" && room > 0 {
+		s += FitText(root, room)
+	}
+	return FitText(s, budget) + tail
 }
 
 // blockerAndRoot name what holds a problem's namespaces (the first link that names an
@@ -150,4 +160,85 @@ func cutWords(runes []rune, room int) string {
 			return kept
 		}
 	}
+}
+
+// FitText composes s to at most n characters without cutting its end: the decisive
+// words of a finding come last ("... dial tcp 10.0.0.1:443: connect: connection
+// refused", "phase Pending, not Ready, not scheduled"), so when s is too long its
+// middle goes, at the separators of its clauses (": ", "; ", ", "), marked " … ", and
+// the first clause and as many of the last ones as fit are kept whole. Only when the
+// first and last clauses alone do not fit are words dropped from the middle, the same
+// way. The result never ends in "…".
+func FitText(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	segs := splitClauses(s)
+	if len(segs) > 1 {
+		first := segs[0]
+		kept := ""
+		for i := len(segs) - 1; i > 0; i-- {
+			try := segs[i] + kept
+			if utf8.RuneCountInString(first)+utf8.RuneCountInString(" … ")+utf8.RuneCountInString(strings.TrimLeft(try, ":;, ")) > n {
+				break
+			}
+			kept = try
+		}
+		if kept != "" {
+			return strings.TrimRight(first, ":;, ") + " … " + strings.TrimLeft(kept, ":;, ")
+		}
+	}
+	// words: the first and the last that fit, the middle elided
+	words := strings.Fields(s)
+	width := func(ws []string) int { return utf8.RuneCountInString(strings.Join(ws, " ")) }
+	var head, tail []string
+	if len(words) > 1 && utf8.RuneCountInString(words[0])+3+utf8.RuneCountInString(words[len(words)-1]) <= n {
+		head = words[:1]
+		for i, j := 1, len(words)-1; i <= j; {
+			if width(head)+3+width(append([]string{words[j]}, tail...)) > n {
+				break
+			}
+			tail = append([]string{words[j]}, tail...)
+			j--
+			if i > j || width(append(head, words[i]))+3+width(tail) > n {
+				break
+			}
+			head = append(head, words[i])
+			i++
+		}
+		if len(head)+len(tail) == len(words) {
+			return strings.Join(words, " ")
+		}
+		return strings.TrimRight(strings.Join(head, " "), ":;, ") + " … " + strings.Join(tail, " ")
+	}
+	// the first word alone is too long: the last words that fit
+	for j := len(words) - 1; j >= 0 && 2+width(append([]string{words[j]}, tail...)) <= n; j-- {
+		tail = append([]string{words[j]}, tail...)
+	}
+	if len(tail) > 0 {
+		return "… " + strings.Join(tail, " ")
+	}
+	r := []rune(s)
+	return string(r[len(r)-n:]) // one word longer than the room: its end, where the decisive part is
+}
+
+// splitClauses splits s before each ": ", "; " and ", " outside quotes and brackets,
+// each piece keeping its leading separator.
+func splitClauses(s string) []string {
+	var out []string
+	depth, quoted, start := 0, false, 0
+	for i := 0; i < len(s)-1; i++ {
+		switch c := s[i]; {
+		case c == '"':
+			quoted = !quoted
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case (c == ')' || c == ']' || c == '}') && depth > 0:
+			depth--
+		case (c == ':' || c == ';' || c == ',') && s[i+1] == ' ' && depth == 0 && !quoted && i > start:
+			out = append(out, s[start:i])
+			start = i
+		}
+	}
+	return append(out, s[start:])
 }

@@ -74,7 +74,11 @@ func TestHTMLInBrowser(t *testing.T) {
 	if shots == "" {
 		shots = t.TempDir()
 	}
-	for _, b := range formatBundles[:3] {
+	bundles := formatBundles[:3]
+	if testing.Short() {
+		bundles = bundles[:1] // -short: one page (each Chromium run costs about a CPU-second)
+	}
+	for _, b := range bundles {
 		t.Run(b, func(t *testing.T) {
 			r := fixtureReport(t, b)
 			dir := t.TempDir()
@@ -210,6 +214,9 @@ func TestHTMLFits(t *testing.T) {
 		t.Skip("SKIP browser test: no chromium found (install Debian's \"chromium\" package or set NSANALYZE_CHROMIUM)")
 	}
 	bundles := append(append([]string{}, formatBundles...), "handmade/many-namespaces-one-apiservice", twoProblemsBundle)
+	if testing.Short() {
+		bundles = []string{"handmade/many-namespaces-one-apiservice"} // -short: the widest page; all in make test-long
+	}
 	csp := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy"[^>]*>`)
 	for _, b := range bundles {
 		t.Run(b, func(t *testing.T) {

@@ -47,6 +47,15 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 			}
 		}
 	}
+	if ns := r.NextStep; ns != nil {
+		m.p("**Next step for the customer** (`-o reply` writes the note for the ticket): ")
+		if ns.Make != "" {
+			m.p("send the read-only script (no Secret values) that %s writes; they run:\n\n", code(ns.Make))
+		} else {
+			m.p("they run the platform's read-only collection:\n\n")
+		}
+		m.p("%s\n", fence("sh", ns.Command))
+	}
 	if len(r.Risks) > 0 || len(r.Coverage) > 0 || len(r.Warnings) > 0 {
 		m.p("Also: %d latent risk%s, %d coverage gap%s, %d warning%s (see the end of the report).\n\n",
 			len(r.Risks), plural(len(r.Risks)), len(r.Coverage), plural(len(r.Coverage)), len(r.Warnings), plural(len(r.Warnings)))
@@ -390,7 +399,7 @@ func (m *mprinter) ruledOut(rs []analyzer.RuledOut) {
 
 func (m *mprinter) timeline(evs []analyzer.TimelineEvent) {
 	groups, skipped := clipTimeline(groupTimeline(evs))
-	m.p("<details><summary>%d events (UTC), repeated lines folded</summary>\n\n", len(evs))
+	m.p("<details><summary>%d event%s (UTC), repeated lines folded</summary>\n\n", len(evs), plural(len(evs)))
 	m.p("| Time | Kind | Component | What |\n|---|---|---|---|\n")
 	for i, g := range groups {
 		if skipped > 0 && i == len(groups)/2 {

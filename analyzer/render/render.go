@@ -16,8 +16,12 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 )
 
-// Formats lists the output formats.
+// Formats lists the report formats.
 var Formats = []string{"text", "markdown", "json", "html"}
+
+// OutputFormats are the report formats and "reply", the note for the customer's ticket
+// (Reply): what -o accepts.
+var OutputFormats = append(Formats[:len(Formats):len(Formats)], "reply")
 
 // Options tune the renderers.
 type Options struct {
@@ -46,8 +50,10 @@ func RenderWith(w io.Writer, r *analyzer.Report, format string, o Options) error
 		return JSON(w, r)
 	case "html":
 		return HTML(w, r)
+	case "reply":
+		return Reply(w, r)
 	}
-	return fmt.Errorf("unknown output format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	return fmt.Errorf("unknown output format %q (want one of %s)", format, strings.Join(OutputFormats, ", "))
 }
 
 // JSON writes the nsanalyze/v1 JSON report, streamed: the report's skeleton, then its

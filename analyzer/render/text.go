@@ -82,6 +82,16 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 			p.problemLine(pv)
 		}
 	}
+	if ns := r.NextStep; ns != nil {
+		p.line("")
+		p.line(p.c(sBold, "Next step for the customer (-o reply writes the note for the ticket):"))
+		if ns.Make != "" {
+			p.wrap("  ", "  ", "send the read-only script (no Secret values) that `"+ns.Make+"` writes; they run:")
+		} else {
+			p.wrap("  ", "  ", "they run the platform's read-only collection:")
+		}
+		p.command("    ", ns.Command)
+	}
 	if len(r.Risks) > 0 || len(r.Coverage) > 0 || len(r.Warnings) > 0 {
 		p.line("")
 		p.wrap("", "", fmt.Sprintf("Also: %d latent risk%s, %d coverage gap%s, %d warning%s (at the end).",

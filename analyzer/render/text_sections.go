@@ -192,6 +192,11 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 		p.wrap(p.c(sBold, "Timing")+"  ", "        ", pv.Correlation)
 	}
 	if c != nil {
+		for _, fv := range c.Verdicts {
+			p.wrap(p.c(sBold, "Finalizer "+fv.Finalizer)+"  ", "      ", "controller: "+fv.Controller+"; clearing it by hand: "+fv.Clearing+".")
+		}
+	}
+	if c != nil {
 		for _, n := range c.Notes {
 			p.wrap(p.c(sBold, "Note")+"  ", "      ", n)
 		}
@@ -228,7 +233,7 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 		p.wrap("     ", "     ", note)
 	}
 	if len(pv.Shared) > 0 {
-		p.sub(fmt.Sprintf("Timeline around %s (%d events, UTC; repeated lines folded)", pv.ID, len(pv.Shared)))
+		p.sub(fmt.Sprintf("Timeline around %s (%d event%s, UTC; repeated lines folded)", pv.ID, len(pv.Shared), plural(len(pv.Shared))))
 		p.timeline(pv.Shared)
 	}
 	if len(pv.RuledOut) > 0 {
@@ -350,7 +355,7 @@ func (p *tprinter) namespace(v *view, ns *analyzer.NamespaceReport) {
 		}
 	}
 	if own := v.Own[ns.Name]; len(own) > 0 {
-		p.sub(fmt.Sprintf("Timeline of %s (%d events of its own, UTC)", ns.Name, len(own)))
+		p.sub(fmt.Sprintf("Timeline of %s (%d event%s of its own, UTC)", ns.Name, len(own), plural(len(own))))
 		p.timeline(own)
 	}
 	p.nsLastResort(ns)

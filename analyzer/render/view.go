@@ -238,6 +238,10 @@ func (v *view) stuckFor(s string) string {
 		return ""
 	}
 	if v.AtLeast {
+		if d, err := time.ParseDuration(s); err == nil && d < time.Minute {
+			// a bound of a few seconds from an estimated clock says nothing
+			return "not shown (the bundle's capture time is an estimate)"
+		}
 		return "at least " + s
 	}
 	return s
@@ -317,7 +321,9 @@ func (v *view) blastRadius(p *problemView) string {
 			}
 		}
 		if longest != "" && shortest != "" && longest != shortest {
-			if v.AtLeast {
+			if v.AtLeast && strings.HasPrefix(v.stuckFor(shortest), "not shown") {
+				s += ", stuck for " + v.stuckFor(longest)
+			} else if v.AtLeast {
 				s += ", stuck for at least " + shortest + " to " + longest
 			} else {
 				s += ", stuck for " + shortest + " to " + longest

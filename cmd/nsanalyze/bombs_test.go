@@ -22,6 +22,11 @@ import (
 // exit with the documented code of the real diagnosis (1: the namespace is stuck) and
 // keep that diagnosis (the same stuck namespaces, its cause among the causes).
 func TestBombsThroughTheCommand(t *testing.T) {
+	if testing.Short() {
+		// each bomb costs seconds of CPU through the whole command; parsers/bundle's
+		// TestBombs runs the light ones against the loader in the quick set
+		t.Skip("-short: the bombs through the command run in make test-long")
+	}
 	root := filepath.Join("..", "..", hostile.BaseBundle)
 	report := func(t *testing.T, dir string, limit time.Duration) (analyzer.Report, int) {
 		t.Helper()

@@ -47,7 +47,7 @@ var shellCases = []shellCase{
 	{"nsanalyze ", []string{"explain", "diff", "collect", "completion", "bundle-dir/"}, []string{"__complete"}},
 	{"nsanalyze -n shop di", []string{"diff"}, []string{"explain"}},
 	{"nsanalyze diff -o ", []string{"text", "markdown", "json"}, []string{"html", "script"}},
-	{"nsanalyze -o ", []string{"text", "markdown", "json", "html"}, []string{"script"}},
+	{"nsanalyze -o ", []string{"text", "markdown", "json", "html", "reply"}, []string{"script"}},
 	{"nsanalyze collect -o ", []string{"script", "troubleshoot"}, []string{"json"}},
 	{"nsanalyze collect --out", []string{"--output", "--output-file", "--out-dir"}, []string{"--namespace"}},
 	{"nsanalyze explain ", []string{"api-discovery-failure", "admission-webhook"}, []string{"bundle-dir/"}},

@@ -31,12 +31,10 @@ func updating() bool {
 // returns the report.
 func fixtureReport(t *testing.T, dir string, extra ...string) analyzer.Report {
 	t.Helper()
-	var out, errb bytes.Buffer
-	args := append([]string{"-o", "json", "--exclude", "raw", "--exclude", "expected.json", "--exclude", "README.md"}, extra...)
-	run(append(args, dir), &out, &errb)
+	_, out, errb := runFixtureJSON(dir, extra...)
 	var rep analyzer.Report
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatalf("%s: report is not JSON: %v\nstderr: %s", dir, err, errb.String())
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("%s: report is not JSON: %v\nstderr: %s", dir, err, errb)
 	}
 	return rep
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -195,6 +196,14 @@ func TestProfile(t *testing.T) {
 	b := realBundle(t, "a-discovery-failure")
 	for _, kind := range []string{"cpu", "heap"} {
 		out := filepath.Join(t.TempDir(), kind+".pprof")
+		if f := flag.Lookup("test.cpuprofile"); kind == "cpu" && f != nil && f.Value.String() != "" {
+			// go test -cpuprofile holds the process's one CPU profile: --profile cpu must
+			// say so as a usage error (and the rest of the package can still be profiled)
+			if code, _, errOut := runCmd("--profile", kind, "--profile-output", out, "-o", "json", b); code != exitUsage || !strings.Contains(errOut, "already in use") {
+				t.Errorf("--profile cpu under go test -cpuprofile: exit %d (%s)", code, errOut)
+			}
+			continue
+		}
 		if code, _, errOut := runCmd("--profile", kind, "--profile-output", out, "-o", "json", b); code != 1 {
 			t.Fatalf("--profile %s: exit %d (%s)", kind, code, errOut)
 		}

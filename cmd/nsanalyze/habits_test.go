@@ -50,7 +50,7 @@ func TestKubectlHabits(t *testing.T) {
 		{"collect --file -o troubleshoot", []string{"-o", "troubleshoot", "collect", "--file", spec}, exitNotStuck, nil, nil, []string{"wrote " + spec}},
 		{"collect --format still works", []string{"collect", "--format", "troubleshoot"}, exitNotStuck, []string{"kind: SupportBundle"}, nil, []string{"deprecated"}},
 		{"diff -o html", []string{"diff", "-o", "html", a, a}, exitUsage, nil, nil, []string{`invalid --output "html" for diff (want text, markdown or json)`}},
-		{"root -o yaml", []string{"-o", "yaml", a}, exitUsage, nil, nil, []string{`invalid --output "yaml" (want text, markdown, json or html)`}},
+		{"root -o yaml", []string{"-o", "yaml", a}, exitUsage, nil, nil, []string{`invalid --output "yaml" (want text, markdown, json, html or reply)`}},
 		// help
 		{"help", []string{"help"}, exitNotStuck, []string{"Commands:", "Examples:", "nsanalyze collect [flags]", "Exit codes:"}, nil, nil},
 		{"help diff", []string{"help", "diff"}, exitNotStuck, []string{"nsanalyze diff [flags] OLD NEW", "--namespace"}, nil, nil},
@@ -183,7 +183,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"-n", "shop", "di"}, []string{"diff"}, true},
 		{[]string{"diff", ""}, nil, true},
 		{[]string{"diff", "-o", ""}, []string{"text", "markdown", "json"}, false},
-		{[]string{"-o", ""}, []string{"text", "markdown", "json", "html"}, false},
+		{[]string{"-o", ""}, []string{"text", "markdown", "json", "html", "reply"}, false},
 		{[]string{"collect", "-o", ""}, []string{"script", "troubleshoot"}, false},
 		{[]string{"collect", "--output", "t"}, []string{"troubleshoot"}, false},
 		{[]string{"collect", "--output=t"}, []string{"--output=troubleshoot"}, false},

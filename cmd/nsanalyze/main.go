@@ -137,7 +137,7 @@ type analyzeOptions struct {
 // analyzeFlags declares the flags of the analysis.
 func analyzeFlags(fs *pflag.FlagSet) runFunc {
 	a := &analyzeOptions{
-		output:     enumFlag(fs, "output", "o", "text", render.Formats, "output format: "+strings.Join(render.Formats, "|")),
+		output:     enumFlag(fs, "output", "o", "text", render.OutputFormats, "output format: "+strings.Join(render.OutputFormats, "|")),
 		namespaces: fs.StringSliceP("namespace", "n", nil, "only report these namespaces (repeatable, or comma-separated); each one the bundle does not hold is named on stderr"),
 		verbosity:  enumFlag(fs, "verbosity", "v", "warning", verbosityLevels, "diagnostics on stderr: error|warning|info|debug (debug: how each file of the bundle was read)"),
 		colorMode:  enumFlag(fs, "color", "", "auto", []string{"auto", "always", "never"}, "colours in the text report: auto (only on a terminal, off with NO_COLOR)|always|never"),
@@ -181,8 +181,8 @@ func (a *analyzeOptions) Validate() error {
 	if len(a.args) < 1 {
 		return usageError{fmt.Errorf("expected at least one BUNDLE argument (directory, .tar, .tar.gz, .tar.xz, .zip or file), got %d", len(a.args))}
 	}
-	if !slices.Contains(render.Formats, *a.output) {
-		return fmt.Errorf("unknown --output %q (want one of %s)", *a.output, strings.Join(render.Formats, ", "))
+	if !slices.Contains(render.OutputFormats, *a.output) {
+		return fmt.Errorf("unknown --output %q (want one of %s)", *a.output, strings.Join(render.OutputFormats, ", "))
 	}
 	_, err := exitCodeFor(&analyzer.Report{}, *a.failOn)
 	return err

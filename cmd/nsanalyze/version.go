@@ -24,14 +24,25 @@ type buildInfo struct {
 
 var readBuildInfo = debug.ReadBuildInfo
 
+// version is the release's version, stamped at link time by make release
+// (go build -ldflags "-X main.version=v1.2.3"). Empty in any other build: the module
+// version of the build info is used (v1.2.3 from go install ...@v1.2.3, "(devel)" from
+// a work tree).
+var version string
+
 func currentBuild() buildInfo {
 	b := buildInfo{Version: "(devel)", Go: runtime.Version()}
 	info, ok := readBuildInfo()
+	if ok {
+		if v := info.Main.Version; v != "" {
+			b.Version = v
+		}
+	}
+	if version != "" {
+		b.Version = version
+	}
 	if !ok {
 		return b
-	}
-	if v := info.Main.Version; v != "" {
-		b.Version = v
 	}
 	for _, s := range info.Settings {
 		switch s.Key {

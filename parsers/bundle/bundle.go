@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"sort"
@@ -123,6 +124,11 @@ type Records struct {
 	// TextFiles lists the files read as kubectl text renderings (parsers/text): their
 	// objects carry Source.Rendering, their stderr lines are entries of component "kubectl".
 	TextFiles []string
+	// Messages are the catalogued messages found in text files (whatever their names
+	// and shapes: prose, pastes, YAML no reader could decode) that no structured reader
+	// read from the same lines (parsers/text.Messages). Those that are no condition of a
+	// namespace their context names are also log entries of their file.
+	Messages []text.Message
 	// ServerVersion is the Kubernetes server version a layout's version file holds
 	// (sonobuoy serverversion.json, troubleshoot cluster-info/cluster_version.json),
 	// ServerVersionFile that file ("" when none).
@@ -198,13 +204,36 @@ func LoadAll(paths []string, opts Options) (*Records, error) {
 			}
 		}
 		l := newLoader(rec, opts, label)
-		n, err := l.load(p)
+		n, err := l.load(p, func(visit visitor, links *linkSet, warn *diag.Sink, limits inflateLimits) (string, error) {
+			return walkPath(p, visit, links, warn, limits)
+		})
 		readable += n
 		if err != nil {
 			errs = append(errs, err.Error())
 		}
 		loaders = append(loaders, l)
 	}
+	return finishLoad(rec, loaders, readable, errs)
+}
+
+// LoadFS reads the bundle name of fsys, as Load reads one on disk: a directory ("."
+// for all of fsys), an archive or a single file. The same reader serves a bundle held
+// in memory (a page in a browser: dropped files, a dropped archive, a pasted ticket).
+func LoadFS(fsys fs.FS, name string, opts Options) (*Records, error) {
+	rec := &Records{Path: name, Links: map[string]string{}}
+	l := newLoader(rec, opts, "")
+	n, err := l.load(name, func(visit visitor, links *linkSet, warn *diag.Sink, limits inflateLimits) (string, error) {
+		return walkFS(fsys, name, visit, links, warn, limits)
+	})
+	var errs []string
+	if err != nil {
+		errs = append(errs, err.Error())
+	}
+	return finishLoad(rec, []*loader{l}, n, errs)
+}
+
+// finishLoad ends the reading of the bundles of loaders into rec.
+func finishLoad(rec *Records, loaders []*loader, readable int, errs []string) (*Records, error) {
 	// logs last: a bundle without objects takes the year of its klog lines from the others
 	for _, l := range loaders {
 		l.finishLogs()
@@ -290,9 +319,13 @@ func newLoader(rec *Records, opts Options, label string) *loader {
 	return l
 }
 
-func (l *loader) load(p string) (int, error) {
+// walker reads one bundle, calling visit for every regular member (walkPath, walkFS).
+type walker func(visit visitor, links *linkSet, warn *diag.Sink, limits inflateLimits) (format string, err error)
+
+// load reads the bundle p with walk.
+func (l *loader) load(p string, walk walker) (int, error) {
 	links := &linkSet{}
-	format, err := walkPath(p, l.member, links, l.warn, inflateLimits{l.opts.MaxDecompressedBytes, l.opts.MaxDecompressTime})
+	format, err := walk(l.member, links, l.warn, inflateLimits{l.opts.MaxDecompressedBytes, l.opts.MaxDecompressTime})
 	if err != nil && format == "" {
 		return 0, err
 	}
@@ -560,6 +593,27 @@ func (l *loader) member(m member, r io.Reader) {
 		l.warn.Add(m.rel, 0, "text with NUL bytes (written during a crash?); read as text")
 	}
 	l.readable++
+	// a small text, JSON or YAML file of no component's log role is also scanned for
+	// catalogued messages (text.Messages), whatever its readers make of it
+	var msgData []byte
+	objStart, logStart := len(l.rec.Objects), len(l.logFiles)
+	if kind != "kubectl-text" && (kind == "text" || kind == "json" || kind == "yaml") && role != RoleContainerLog && role != RoleLogClock &&
+		m.size >= 0 && m.size <= text.MaxMessageScanBytes && !strings.HasSuffix(path.Base(name), "-errors.json") &&
+		!(isClusterInfoStdout(head, kind, ext) && (bytes.Contains(head, nodeListKind) || bytes.Contains(head, []byte("==== START logs for container")))) {
+		// (head is a view of the reader's buffer, which reading on overwrites)
+		n := len(head)
+		if data, err := io.ReadAll(io.LimitReader(src, text.MaxMessageScanBytes+1)); err == nil && len(data) <= text.MaxMessageScanBytes {
+			msgData = data
+			src = bytes.NewReader(data)
+			head = data[:min(n, len(data))]
+		} else {
+			src = io.MultiReader(bytes.NewReader(data), src)
+			head = data[:min(n, len(data))]
+		}
+	}
+	if msgData != nil {
+		defer l.messages(m.rel, msgData, objStart, logStart)
+	}
 	switch {
 	case kind == "kubectl-text":
 		l.readAs(m.rel, ReadKubectlText, "")
@@ -576,6 +630,48 @@ func (l *loader) member(m member, r io.Reader) {
 	default:
 		l.readAs(m.rel, ReadLog, "")
 		l.log(m, src)
+	}
+}
+
+// messages records the catalogued messages of a file that its readers did not read
+// (text.Messages): their objects are those from objStart on, its log the one from
+// logStart on, if any.
+func (l *loader) messages(rel string, data []byte, objStart, logStart int) {
+	var read []*objects.Object
+	if objStart <= len(l.rec.Objects) {
+		read = l.rec.Objects[objStart:]
+	}
+	var lf *logFile
+	var entries []logs.Entry
+	if logStart < len(l.logFiles) {
+		lf = l.logFiles[logStart]
+		entries = lf.f.Entries
+		if f := lf.f.Info.Format; f != "" && f != "plain" {
+			return // a log its reader understood (klog, JSON, CRI, ...): its lines are read as such
+		}
+	}
+	ms := text.Messages(data, rel, read, entries)
+	if l.fileObjects[rel] > 0 {
+		// a file of objects: their structured reading is the evidence (an HPA's or an
+		// APIService's condition, kept or not); only what shows a namespace being
+		// deleted is added (a deleter's condition message, the NamespaceLifecycle
+		// refusal quoted in another object's condition)
+		kept := ms[:0]
+		for _, m := range ms {
+			if m.CondType != "" || m.Deleting && m.Namespace != "" {
+				kept = append(kept, m)
+			}
+		}
+		ms = kept
+	}
+	if len(ms) == 0 {
+		return
+	}
+	l.rec.Messages = append(l.rec.Messages, ms...)
+	if lf != nil {
+		lf.f = text.AddMessageEntries(lf.f, rel, ms)
+	} else if f := text.AddMessageEntries(nil, rel, ms); f != nil {
+		l.logFiles = append(l.logFiles, &logFile{f: f, rel: rel})
 	}
 }
 

@@ -20,7 +20,6 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -307,22 +306,55 @@ func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink, maxInfla
 		return "", fmt.Errorf("cannot open bundle: %w", err)
 	}
 	defer f.Close()
-	b := newBudget(maxInflate, st.Size())
+	return walkFile(f, p, filepath.Base(p), st.Size(), st.ModTime(), visit, links, warn, maxInflate)
+}
+
+// walkFS reads the bundle name of fsys (a directory, "." for all of fsys, an archive
+// or one file) as walkPath reads one on disk.
+func walkFS(fsys fs.FS, name string, visit visitor, links *linkSet, warn *diag.Sink, maxInflate inflateLimits) (string, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return "", fmt.Errorf("cannot open bundle: %w", err)
+	}
+	if st.IsDir() {
+		walkDirFS(fsys, name, visit, links, warn, maxInflate)
+		return FormatDirectory, nil
+	}
+	if !st.Mode().IsRegular() {
+		return "", fmt.Errorf("cannot read bundle %s: not a directory or a regular file", name)
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return "", fmt.Errorf("cannot open bundle: %w", err)
+	}
+	defer f.Close()
+	return walkFile(f, name, path.Base(name), st.Size(), st.ModTime(), visit, links, warn, maxInflate)
+}
+
+// walkFile reads one file of size bytes that is the bundle: an archive (a zip is read
+// in place when f is an io.ReaderAt, else from memory) or a single file, shown as p.
+func walkFile(f io.Reader, p, base string, size int64, mtime time.Time, visit visitor, links *linkSet, warn *diag.Sink, maxInflate inflateLimits) (string, error) {
+	b := newBudget(maxInflate, size)
 	defer b.tell(warn)
-	head := make([]byte, 512)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	if bytes.HasPrefix(head, magicZip) || bytes.HasPrefix(head, magicZip0) {
-		if err := walkZip(f, st.Size(), "", visit, links, warn, b); err != nil {
+	br := bufio.NewReaderSize(f, 256<<10)
+	head, _ := br.Peek(512)
+	if isZip(head) {
+		ra, ok := f.(io.ReaderAt)
+		if !ok {
+			data, err := io.ReadAll(io.LimitReader(br, maxNestedZipBytes+1))
+			if err == nil && len(data) > maxNestedZipBytes {
+				err = fmt.Errorf("larger than %d bytes and not seekable", maxNestedZipBytes)
+			}
+			if err != nil {
+				return FormatZip, fmt.Errorf("cannot read zip bundle %s: %w", p, err)
+			}
+			ra, size = bytes.NewReader(data), int64(len(data))
+		}
+		if err := walkZip(ra, size, "", visit, links, warn, b); err != nil {
 			return FormatZip, fmt.Errorf("cannot read zip bundle %s: %w", p, err)
 		}
 		return FormatZip, nil
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return "", err
-	}
-	br := bufio.NewReaderSize(f, 256<<10)
-	head, _ = br.Peek(512)
 	dr, comp, err := decompress(br, head)
 	if err != nil {
 		return "", fmt.Errorf("cannot read bundle %s (%s): %w", p, comp, err)
@@ -331,7 +363,7 @@ func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink, maxInfla
 	if comp == "" {
 		inner = br
 	} else {
-		inner = bufio.NewReaderSize(b.count(dr, filepath.Base(p)), 256<<10)
+		inner = bufio.NewReaderSize(b.count(dr, base), 256<<10)
 	}
 	ihead, _ := inner.Peek(512)
 	if isTar(ihead) {
@@ -350,7 +382,7 @@ func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink, maxInfla
 		return format, nil
 	}
 	// One file: an object dump or a log, possibly compressed (kept under its own name).
-	visit(member{rel: capName(filepath.Base(p)), size: sizeIf(comp == "", st.Size()), mtime: st.ModTime(), budget: b}, b.guard(inner))
+	visit(member{rel: capName(base), size: sizeIf(comp == "", size), mtime: mtime, budget: b}, b.guard(inner))
 	return FormatFile, nil
 }
 
@@ -358,7 +390,7 @@ func walkPath(p string, visit visitor, links *linkSet, warn *diag.Sink, maxInfla
 // blocking if it has been replaced by a FIFO or a device since, and checks that what
 // was opened is still a regular file.
 func openRegular(p string) (*os.File, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(p, os.O_RDONLY|nonBlock, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -684,6 +716,67 @@ func walkDir(root string, visit visitor, links *linkSet, warn *diag.Sink, maxInf
 	})
 }
 
+// walkDirFS walks the directory root of fsys in lexical order, as walkDir walks one on
+// disk. A symbolic link is read when fsys can (fs.ReadLinkFS) and resolved after the
+// walk, inside the bundle only.
+func walkDirFS(fsys fs.FS, root string, visit visitor, links *linkSet, warn *diag.Sink, maxInflate inflateLimits) {
+	_ = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		rel := p
+		if root != "." {
+			rel = strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
+		}
+		rel = capName(rel)
+		if err != nil {
+			warn.Add(rel, 0, "cannot read: %v", err)
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			raw, err := fs.ReadLink(fsys, p)
+			if err != nil {
+				warn.Add(rel, 0, "cannot read symlink: %v", err)
+				return nil
+			}
+			target := resolveLink(rel, raw)
+			if target != "" {
+				if _, serr := fs.Stat(fsys, p); serr != nil {
+					target = brokenTarget // (or a loop: fs.FS does not say which)
+				}
+			}
+			links.add(rel, target, raw)
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			warn.Add(rel, 0, "cannot stat: %v", err)
+			return nil
+		}
+		if !info.Mode().IsRegular() {
+			warn.Add(rel, 0, "not a regular file (%s), skipped", info.Mode().Type())
+			return nil
+		}
+		if info.Size() == 0 {
+			visit(member{rel: rel, size: 0, mtime: info.ModTime()}, strings.NewReader(""))
+			return nil
+		}
+		f, err := fsys.Open(p)
+		if err != nil {
+			warn.Add(rel, 0, "cannot open: %v", err)
+			return nil
+		}
+		b := newBudget(maxInflate, info.Size())
+		visit(member{rel: rel, size: info.Size(), mtime: info.ModTime(), budget: b}, f)
+		b.tell(warn)
+		f.Close()
+		return nil
+	})
+}
+
 func within(root, p string) bool {
 	r, err := filepath.Rel(root, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
@@ -771,14 +864,14 @@ func isZip(head []byte) bool {
 const maxNestedZipBytes = 256 << 20
 
 // nestedZip reads a zip archive found inside the bundle: a file of a bundle directory
-// in place (orig is the open file), else from memory. Its members count against the
+// in place (orig is the open file, an io.ReaderAt), else from memory. Its members count against the
 // budget of the file on disk that holds it.
 func (l *loader) nestedZip(m member, orig, src io.Reader, compressed bool) {
 	var (
 		ra   io.ReaderAt
 		size int64
 	)
-	if f, ok := orig.(*os.File); ok && !compressed && m.size > 0 {
+	if f, ok := orig.(io.ReaderAt); ok && !compressed && m.size > 0 {
 		ra, size = f, m.size
 	} else {
 		data, err := io.ReadAll(io.LimitReader(src, maxNestedZipBytes+1))

@@ -61,6 +61,7 @@ func (l *loader) textResult(m member, res *text.Result) {
 	for _, nl := range res.NamespaceLists {
 		l.nsLists = append(l.nsLists, NamespaceList{File: m.rel, Line: nl.Line, Namespaces: nl.Rows, Rendering: nl.Rendering, Command: nl.Command})
 	}
+	l.rec.Messages = append(l.rec.Messages, res.Messages...)
 	if res.Log != nil {
 		res.Log.Mtime = m.mtime
 		l.logFiles = append(l.logFiles, &logFile{f: res.Log, rel: m.rel})

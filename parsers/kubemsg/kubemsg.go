@@ -193,6 +193,9 @@ var nsDeletionFailed = regexp.MustCompile(`deletion of namespace (?:\{[^\s{}]+ )
 // "deletion of namespace %v failed: %v" (1.16+). It returns the namespace and the error.
 // A capture that is not a namespace name (a DNS-1123 label) is not this message.
 func ParseNamespaceDeletionFailed(text string) (namespace, err string, ok bool) {
+	if m := kcpDeletion.FindStringSubmatchIndex(text); m != nil && IsNamespaceName(text[m[2]:m[3]]) {
+		return text[m[2]:m[3]], strings.TrimSpace(text[m[1]:]), true // kcp: "{root NAME}"
+	}
 	m := nsDeletionFailed.FindStringSubmatchIndex(text)
 	if m == nil || !IsNamespaceName(text[m[2]:m[3]]) {
 		return "", "", false

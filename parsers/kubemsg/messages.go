@@ -193,6 +193,9 @@ var (
 // The 1.8-1.15 controller logged the bare error (namespace_controller.go:148] <err>),
 // which names no namespace; see ParseDiscoveryFailure and ParseContentStillRemains.
 func ParseNamespaceDeletionFailure(text string) (namespace, errText string, ok bool) {
+	if m := kcpDeletion.FindStringSubmatchIndex(text); m != nil && IsNamespaceName(text[m[2]:m[3]]) {
+		return text[m[2]:m[3]], strings.TrimSpace(quotedTail(text, m[1])), true // kcp: "{root NAME}"
+	}
 	if m := nsDeletionFailed.FindStringSubmatchIndex(text); m != nil && IsNamespaceName(text[m[2]:m[3]]) {
 		errText = quotedTail(text, m[1])
 		if i := strings.Index(errText, `" logger=`); i >= 0 && strings.Contains(text, `\"`) {
@@ -305,7 +308,9 @@ var (
 	// "Operation cannot be fulfilled on namespaces %q: The system is ensuring all
 	// content is removed from this namespace.  Upon completion, ..." (quotes escaped
 	// when the line is a JSON string or Go-quoted)
-	nsConflict = regexp.MustCompile(`namespaces? \\?"([a-z0-9][a-z0-9.-]*)\\?": [Tt]he system is ensuring all content is removed from this namespace`)
+	// (also v1.2's NewConflict wording `namespaces "X" cannot be updated: ...`, and a
+	// retyped line that lost the closing quote)
+	nsConflict = regexp.MustCompile(`namespaces? \\?"([a-z0-9][a-z0-9.-]*)\\?"?(?: cannot be updated)?: [Tt]he system is ensuring all content is removed from this namespace`)
 	// the NamespaceLifecycle admission plugin's refusal of a create (1.8+):
 	// "unable to create new content in namespace %s because it is being terminated"
 	// (1.8-1.10 with a final period), wrapped by NewForbidden. Runs of spaces (a

@@ -216,3 +216,40 @@ func (mt *matcher) contains(b []byte) bool {
 	}
 	return false
 }
+
+// matchers holds the matchers built so far by their literals: every file of a bundle is
+// scanned for the same key phrases, and a matcher (its shift table and buckets, about
+// 1.5 MB) is read-only once built, so the files share one instead of building and
+// clearing one each (most of the time spent on a bundle of many small logs).
+var matchers struct {
+	sync.Mutex
+	m map[string]*matcher
+}
+
+// maxMatchers bounds the cache (callers with ever new phrase sets start it over).
+const maxMatchers = 16
+
+// sharedMatcher is newMatcher(pats, markers...), built once per distinct set of literals.
+func sharedMatcher(pats [][]byte, markers ...marker) *matcher {
+	var key []byte
+	for _, p := range pats {
+		key = binary.AppendUvarint(key, uint64(len(p)))
+		key = append(key, p...)
+	}
+	for _, mk := range markers {
+		key = append(key, 0xff, mk.bit)
+		key = binary.AppendUvarint(key, uint64(len(mk.lit)))
+		key = append(key, mk.lit...)
+	}
+	matchers.Lock()
+	defer matchers.Unlock()
+	if mt, ok := matchers.m[string(key)]; ok {
+		return mt
+	}
+	if matchers.m == nil || len(matchers.m) >= maxMatchers {
+		matchers.m = map[string]*matcher{}
+	}
+	mt := newMatcher(pats, markers...)
+	matchers.m[string(key)] = mt
+	return mt
+}

@@ -87,7 +87,7 @@ func (s *scanner) initMatcher() {
 	if s.match == nil {
 		// The CRI partial tags (10 bytes) are not searched with the keywords: they would
 		// shorten the matcher's window and its skips; mayHavePartial gates them instead.
-		s.match = newMatcher(s.keywords, marker{sectionStart, seenSection})
+		s.match = sharedMatcher(s.keywords, marker{sectionStart, seenSection})
 	}
 }
 

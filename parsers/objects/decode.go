@@ -43,9 +43,19 @@ func DecodeJSON(r io.Reader, path string, opts Options, warn *diag.Sink, emit fu
 	if opts.MaxObjectBytes <= 0 {
 		opts.MaxObjectBytes = DefaultMaxObjectBytes
 	}
-	sp := newSplitter(r, opts.MaxObjectBytes)
-	if runtime.GOMAXPROCS(0) > 1 {
-		return decodeParallel(sp, path, opts, warn, emit, &n)
+	// A small file (most of a bundle's: a cluster-info dump holds thousands of a few KB)
+	// is read whole and decoded on this goroutine, in a buffer of its size: the parallel
+	// decoder's goroutines and 256 KiB buffers cost more than such a file's decoding.
+	head, err := readSmall(r, smallFile)
+	var sp *jsonSplitter
+	switch {
+	case err != nil || len(head) <= smallFile:
+		sp = newSplitterSize(&errAfter{bytes.NewReader(head), err}, opts.MaxObjectBytes, len(head)+512)
+	default:
+		sp = newSplitter(io.MultiReader(bytes.NewReader(head), r), opts.MaxObjectBytes)
+		if runtime.GOMAXPROCS(0) > 1 {
+			return decodeParallel(sp, path, opts, warn, emit, &n)
+		}
 	}
 	var st splitState
 	d := newItemDecoder(opts.Keep)
@@ -233,4 +243,43 @@ func decodeItem(it item, body []byte, path string, yamlLine int, opts Options, w
 		warn.Add(path, it.line, "object has a field of the wrong type (%s: %s), the rest of it was read", te.Field, te.Value)
 	}
 	return o
+}
+
+// smallFile: JSON input up to this size is read whole and decoded on the calling
+// goroutine (decodeParallel's goroutines and batch buffers cost more than that).
+const smallFile = 64 << 10
+
+// readSmall reads r until EOF or until it holds more than limit bytes, in a buffer that
+// grows with what it reads. err is a read error other than io.EOF.
+func readSmall(r io.Reader, limit int) ([]byte, error) {
+	buf := make([]byte, 0, 4<<10)
+	for len(buf) <= limit {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+	return buf, nil
+}
+
+// errAfter reads r, then ends with err instead of io.EOF (when err is set): the read
+// error readSmall met, after the bytes it read.
+type errAfter struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errAfter) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err == io.EOF && e.err != nil {
+		return n, e.err
+	}
+	return n, err
 }

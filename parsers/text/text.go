@@ -71,6 +71,10 @@ type Result struct {
 	NamespaceLists []Listing
 	// Commands are the command lines seen (after a prompt, or bare).
 	Commands []Command
+	// Messages are the catalogued messages the message scan found that the readers
+	// above did not read from the same lines (see Messages); those that are no
+	// condition of a known namespace are in Log too.
+	Messages []Message
 }
 
 // Listing is one namespace listing.
@@ -162,6 +166,12 @@ func Parse(r io.Reader, path string, opts Options, warn *diag.Sink) (res *Result
 	defer func() {
 		p.remap()
 		warn.Merge(local)
+		var read []logs.Entry
+		if res.Log != nil {
+			read = res.Log.Entries
+		}
+		res.Messages = Messages(data, path, res.Objects, read)
+		res.Log = AddMessageEntries(res.Log, path, res.Messages)
 	}()
 	if opts.Command != "" {
 		if c := parseCommand("$ "+opts.Command, 0); c != nil && c.Tool == "kubectl" {

@@ -129,7 +129,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			Finding: fmt.Sprintf("deleting content fails: webhook %q rejects the call: %s", name, detail), Evidence: append(append([]analyzer.Evidence{}, ev...), analyzer.SampleLines(nsLines, 4)...)}}
 		if len(kasOnly) > 0 {
 			analyzer.SortEntries(kasOnly)
-			chain = append(chain, analyzer.Link{Component: "kube-apiserver (admission)", Fault: true, Finding: fmt.Sprintf("%d lines: calling webhook %q fails (%s: %s)", len(kasOnly), name, cl.Code, cl.Meaning), Evidence: analyzer.SampleLines(kasOnly, 4)})
+			chain = append(chain, analyzer.Link{Component: "kube-apiserver (admission)", Fault: true, Finding: fmt.Sprintf("%d %s: calling webhook %q fails (%s: %s)", len(kasOnly), analyzer.Plural(len(kasOnly), "lines", "line"), name, cl.Code, cl.Meaning), Evidence: analyzer.SampleLines(kasOnly, 4)})
 		}
 		cfg, wh := ix.FindWebhook(name)
 		s := fmt.Sprintf("admission webhook %q", name)

@@ -231,6 +231,9 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		if cond == nil {
 			return nil, "no NamespaceDeletionDiscoveryFailure condition, no discovery error in the logs and no unavailable APIService in the bundle"
 		}
+		if cond.Status == "True" {
+			return []analyzer.Cause{unnamedDiscovery(cond, causeEvidence, notes)}, ""
+		}
 		return nil, ""
 	}
 
@@ -447,7 +450,7 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 				classes[c.Code] = c
 			}
 		}
-		finding := fmt.Sprintf("kube-apiserver reports APIService %s failing (%d lines)", name, len(sorted))
+		finding := fmt.Sprintf("kube-apiserver reports APIService %s failing (%d %s)", name, len(sorted), analyzer.Plural(len(sorted), "lines", "line"))
 		for _, code := range order {
 			finding += "; " + code + ": " + classes[code].Meaning
 		}
@@ -598,4 +601,17 @@ func filterGV(es []*logs.Entry, gv string) []*logs.Entry {
 	}
 	analyzer.SortEntries(out)
 	return out
+}
+
+// unnamedDiscovery is the cause a NamespaceDeletionDiscoveryFailure condition proves
+// when its message does not name the group/version (the paste cut it, "... 1 failing:
+// unable t"): the namespace deleter writes the condition only when discovery failed.
+func unnamedDiscovery(cond *objects.Condition, ev []analyzer.Evidence, notes []string) analyzer.Cause {
+	finding := "NamespaceDeletionDiscoveryFailure is True: " + analyzer.Clip(cond.Message, 160)
+	return analyzer.Cause{Confidence: "low", Finalizers: []string{}, Objects: []analyzer.ObjectRef{},
+		GroupVersions: []string{}, APIServices: []string{},
+		Chain:    []analyzer.Link{{Component: "namespace controller", Finding: finding, Fault: true, Evidence: ev}},
+		Evidence: ev, Notes: notes,
+		Summary: "Discovery of some API group/version fails (the namespace's NamespaceDeletionDiscoveryFailure condition), but the message the bundle shows does not name it: " +
+			"the namespace controller cannot list the namespace's content, so it keeps the namespace's \"kubernetes\" finalizer (collect: kubectl get apiservice; kubectl get ns NAME -o yaml)."}
 }

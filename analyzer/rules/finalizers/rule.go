@@ -255,9 +255,7 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 		if analyzer.HasMechanism(f) {
 			continue // its mechanism says what holds it (above), not "restart its controller"
 		}
-		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
-			Command: analyzer.Comment(fmt.Sprintf("reinstall or restart the controller that owns %s, then watch: ", f)) + analyzer.Cmd("kubectl", "get", "ns", p.Namespace, "-w"),
-			Why:     fmt.Sprintf("Only the owner of %s knows what it guards (cloud resources, data, other objects); letting it finish is the only clean way.", f)})
+		steps = append(steps, p.Index.OwnerStep(f, p.Namespace, nil))
 	}
 	// a group of a few objects gets a command per object; a larger one, one loop
 	key := func(kind, ns string, fins []string) string {

@@ -40,6 +40,9 @@ func runNamespaceFinalizer(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	extra = append(extra, o.Finalizers...)
 	if len(extra) == 0 {
+		if !analyzer.FinalizersShown(o) {
+			return nil, "the Namespace's finalizers are not shown: the bundle has it only as a kubectl get table or describe output, which never shows them"
+		}
 		if len(o.SpecFinalizers) == 0 {
 			return nil, "the Namespace carries no finalizer (spec.finalizers and metadata.finalizers are empty)"
 		}
@@ -65,9 +68,10 @@ func runNamespaceFinalizer(p *analyzer.Pass) ([]analyzer.Cause, string) {
 }
 
 func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
-	steps := []analyzer.RemediationStep{{Risk: analyzer.RiskSafe,
-		Command: analyzer.Comment(fmt.Sprintf("restore the controller that owns %s on namespace %s", strings.Join(c.Finalizers, ", "), p.Namespace)),
-		Why:     "The namespace's own extra finalizers belong to another controller; it must remove them."}}
+	var steps []analyzer.RemediationStep
+	for _, f := range c.Finalizers {
+		steps = append(steps, p.Index.OwnerStep(f, p.Namespace, nil))
+	}
 	var meta []string
 	for _, f := range c.Finalizers {
 		if p.Object != nil && slices.Contains(p.Object.Finalizers, f) {

@@ -239,9 +239,9 @@ func conditionsCheck(p *analyzer.Pass, pods []*objects.Object) (analyzer.Link, b
 func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 	var steps []analyzer.RemediationStep
 	for _, f := range c.Finalizers {
-		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
-			Command: analyzer.Comment("restore the controller that removes "+f+" from the pods, then watch: ") + analyzer.Cmd("kubectl", "-n", p.Namespace, "get", "pods", "-w"),
-			Why:     "Once the pods are gone the namespace controller deletes the rest of the namespace on its next pass."})
+		st := p.Index.OwnerStep(f, p.Namespace, nil)
+		st.Why += " Once the pods are gone the namespace controller deletes the rest of the namespace on its next pass."
+		steps = append(steps, st)
 	}
 	for _, g := range c.Groups {
 		if len(g.Finalizers) > 0 {

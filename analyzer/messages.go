@@ -1,0 +1,85 @@
+package analyzer
+
+import (
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
+	"github.com/nsanalyze/nsanalyze/parsers/text"
+)
+
+// RenderingMessage is the Source.Rendering of a Namespace the analyzer knows from
+// namespace condition messages alone (text.Message): the namespace deleter writes them
+// only while it deletes the namespace, so the message shows the deletion.
+const RenderingMessage = "message"
+
+// addMessages gives each namespace condition message found in text (rec.Messages) to
+// its namespace: the one its context names, or, when nothing names one, the only
+// namespace the bundle shows being deleted. The namespace's copy gains the condition
+// (unless it has a condition of that type with a message already) and shows its
+// deletion; a namespace the bundle has no object for is created from the message.
+// A message that has no namespace stays a log entry of its file (rules read it as a
+// cluster-wide line: a discovery failure is a latent risk).
+func (ix *Index) addMessages(ms []text.Message) {
+	var orphans []text.Message
+	for _, m := range ms {
+		if m.CondType == "" {
+			continue
+		}
+		if m.Context == "" {
+			orphans = append(orphans, m)
+			continue
+		}
+		ix.giveCondition(m.Context, m)
+	}
+	if len(orphans) == 0 {
+		return
+	}
+	only := ""
+	for name, o := range ix.Namespaces {
+		if o.Deleting() || o.Phase == "Terminating" {
+			if only != "" {
+				return // several: the message cannot be attributed
+			}
+			only = name
+		}
+	}
+	if only == "" {
+		return
+	}
+	for _, m := range orphans {
+		ix.giveCondition(only, m)
+	}
+}
+
+func (ix *Index) giveCondition(ns string, m text.Message) {
+	c := objects.Condition{Type: m.CondType, Status: m.CondStatus, Message: m.Text, Line: m.Line}
+	old := ix.Namespaces[ns]
+	if old == nil {
+		o := &objects.Object{APIVersion: "v1", Kind: "Namespace", Name: ns, Phase: "Terminating", DeletionShown: true,
+			Source: objects.Source{File: m.File, Line: m.Line, Rendering: RenderingMessage}, Conditions: []objects.Condition{c}}
+		ix.Namespaces[ns] = o
+		ix.ByKind["Namespace"] = append(ix.ByKind["Namespace"], o)
+		return
+	}
+	if cur := old.Condition(m.CondType); cur != nil && cur.Message != "" {
+		return
+	}
+	o := *old
+	o.Conditions = append([]objects.Condition{c}, old.Conditions...)
+	for i := 1; i < len(o.Conditions); i++ {
+		if o.Conditions[i].Type == m.CondType {
+			o.Conditions = append(o.Conditions[:i], o.Conditions[i+1:]...)
+			break
+		}
+	}
+	if !o.Deleting() && m.Deleting {
+		o.DeletionShown = true
+	}
+	if o.Phase == "" || o.Phase == "Active" && m.Deleting {
+		o.Phase = "Terminating"
+	}
+	ix.Namespaces[ns] = &o
+	for i, p := range ix.ByKind["Namespace"] {
+		if p == old {
+			ix.ByKind["Namespace"][i] = &o
+		}
+	}
+}

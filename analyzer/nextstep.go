@@ -1,0 +1,102 @@
+package analyzer
+
+import (
+	"strings"
+)
+
+// NextStep is what to ask the customer for when the report cannot name the cause: the
+// state is unknown, or a stuck namespace's cause is undetermined. Renderers write it as
+// the note a support engineer pastes (render's -o reply); they never re-parse it.
+type NextStep struct {
+	// Seen says what the bundle shows, in one sentence.
+	Seen string `json:"seen"`
+	// Missing are what the bundle lacks that would show the cause, with why each matters
+	// (Gap.Collect is the command that gathers it alone).
+	Missing []Gap `json:"missing"`
+	// Make is what the support engineer runs to make the customer's script;
+	// Command is the one command the customer runs (read-only, no Secret values).
+	Make    string `json:"make,omitempty"`
+	Command string `json:"command"`
+	// Commands are the two or three commands that suffice instead of the script.
+	Commands []string `json:"commands,omitempty"`
+	// Platform is the platform the commands are written for ("" for kubeadm and unknown).
+	Platform string `json:"platform,omitempty"`
+}
+
+// maxAsk is how many missing pieces the note names, and how many commands it offers
+// instead of the script.
+const maxAsk = 3
+
+// nextStep writes the report's next step when it is inconclusive (nil otherwise).
+func nextStep(ix *Index, r *Report) *NextStep {
+	var undetermined []string
+	for _, p := range r.Problems {
+		if p.CauseType == CauseUndetermined {
+			for _, n := range p.Namespaces {
+				undetermined = append(undetermined, n.Name)
+			}
+		}
+	}
+	if r.State != StateUnknown && len(undetermined) == 0 {
+		return nil
+	}
+	platform := ix.Platform()
+	ns := &NextStep{Platform: platform}
+	switch {
+	case r.State == StateUnknown:
+		reason, _, _ := strings.Cut(r.StateReason, "; collect: ") // the commands are asked for below
+		ns.Seen = "The bundle cannot show whether a namespace is stuck in Terminating: " + strings.TrimSuffix(reason, ".") + "."
+	default:
+		ns.Seen = "Namespace" + Plural(len(undetermined), "s ", " ") + strings.Join(firstN(undetermined, 5), ", ") + Plural(len(undetermined), " are", " is") +
+			" stuck in Terminating, and nothing in the bundle shows what holds " + Plural(len(undetermined), "them", "it") + "."
+	}
+	for _, g := range r.Coverage {
+		if len(ns.Missing) == maxAsk {
+			break
+		}
+		if w := whyMissing(g.Missing); w != "" && g.Why == "" {
+			g.Why = w
+		}
+		ns.Missing = append(ns.Missing, g)
+		if !CommentOnly(g.Collect) && len(ns.Commands) < maxAsk {
+			ns.Commands = append(ns.Commands, g.Collect)
+		}
+	}
+	if platform == PlatformOpenShift {
+		ns.Command = "oc adm must-gather"
+		if len(undetermined) > 0 {
+			if c, ok := SafeCmd(append([]any{"oc", "adm", "inspect"}, nsWords(undetermined)...)...); ok {
+				ns.Command += " && " + c
+			}
+		}
+		return ns
+	}
+	ns.Make = "nsanalyze collect --output-file collect.sh"
+	ns.Command = "sh collect.sh"
+	return ns
+}
+
+func nsWords(names []string) []any {
+	var out []any
+	for _, n := range firstN(names, 5) {
+		out = append(out, NS(n).In("ns/", ""))
+	}
+	return out
+}
+
+// Why a missing piece matters, by what it is (for the note to the customer).
+func whyMissing(missing string) string {
+	switch {
+	case strings.Contains(missing, "kube-controller-manager log"):
+		return "the namespace controller runs in kube-controller-manager; its log says which call fails for the namespace"
+	case strings.Contains(missing, "APIService"):
+		return "an APIService that is not Available stops every namespace deletion"
+	case strings.Contains(missing, "webhook"):
+		return "a webhook that refuses or times out blocks the namespace controller's deletes"
+	case strings.Contains(missing, "Namespace") || strings.Contains(missing, "namespace"):
+		return "its status.conditions name what is left and what fails"
+	case strings.Contains(missing, "kube-apiserver log"):
+		return "it shows the refused calls and failing API groups"
+	}
+	return ""
+}

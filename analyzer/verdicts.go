@@ -1,0 +1,41 @@
+package analyzer
+
+// FinalizerVerdict is the plain verdict on one finalizer that blocks: the state of its
+// controller in the bundle and what clearing it by hand does, from the bundle's
+// evidence and the catalog only.
+type FinalizerVerdict struct {
+	Finalizer string `json:"finalizer"`
+	// Controller is the state of its controller: OwnerBuiltIn, OwnerRunning ("still
+	// working"), OwnerFailing, OwnerNotFound or OwnerUnknown ("not in the bundle").
+	Controller string `json:"controller"`
+	// Clearing says what removing it by hand does.
+	Clearing string `json:"clearing"`
+}
+
+// clearingEffect says what removing a finalizer by hand does, for the finalizers whose
+// effect is known; the others skip their controller's cleanup, whatever it guards.
+func clearingEffect(f string) string {
+	switch f {
+	case "foregroundDeletion":
+		return "safe: the garbage collector's marker; its dependents are deleted anyway, in the background"
+	case "orphan":
+		return "safe: the dependents are left in place, as asked"
+	case "kubernetes.io/pvc-protection":
+		return "safe once no pod uses the claim; while one does, the volume may be detached under it"
+	case "kubernetes.io/pv-protection":
+		return "safe once the volume is unbound; the storage behind it is kept or deleted by its reclaim policy"
+	case "kubernetes":
+		return "only through /finalize; whatever is still stored for the namespace is orphaned in etcd"
+	}
+	return "skips its controller's cleanup: whatever it guards outside Kubernetes (cloud resources, volumes, registrations) may be orphaned; only its controller knows what"
+}
+
+// verdicts gives each finalizer a cause names its verdict.
+func verdicts(ix *Index, c *Cause) []FinalizerVerdict {
+	var out []FinalizerVerdict
+	for _, f := range c.Finalizers {
+		_, v := ix.FinalizerOwner(f, nil)
+		out = append(out, FinalizerVerdict{Finalizer: f, Controller: v, Clearing: clearingEffect(f)})
+	}
+	return out
+}

@@ -1,0 +1,89 @@
+//go:build js && wasm
+
+// Command nsanalyze-web is nsanalyze compiled to WebAssembly for its offline page
+// (`make web` builds bin/nsanalyze.html; docs/web.md). It registers one function,
+// nsanalyzeRun(files, options), that reads the files as one bundle and returns the
+// report, and calls nsanalyzeReady() when it is there. The reading, the analysis and
+// the rendering are the command's own (internal/web, internal/pipeline).
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"syscall/js"
+	"time"
+
+	"github.com/nsanalyze/nsanalyze/internal/web"
+)
+
+func main() {
+	debug.SetMemoryLimit(256 << 20) // as the command: the collector works harder near it
+	js.Global().Set("nsanalyzeRun", js.FuncOf(run))
+	web.Analyze([]web.File{{Name: web.PasteName, Data: []byte(warmUp)}}, web.Options{})
+	if ready := js.Global().Get("nsanalyzeReady"); ready.Type() == js.TypeFunction {
+		ready.Invoke()
+	}
+	select {}
+}
+
+// warmUp is a small ticket analysed once before the page is told the analyser is
+// ready: the browser compiles a WebAssembly function when it is first called, and the
+// first analysis would otherwise pay for compiling most of nsanalyze (seconds).
+const warmUp = `$ kubectl get ns
+NAME   STATUS        AGE
+shop   Terminating   3d
+$ kubectl get ns shop -o json
+{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"shop","creationTimestamp":"2026-01-01T00:00:00Z","deletionTimestamp":"2026-01-02T00:00:00Z"},"spec":{"finalizers":["kubernetes"]},"status":{"phase":"Terminating","conditions":[{"type":"NamespaceDeletionDiscoveryFailure","status":"True","lastTransitionTime":"2026-01-02T00:00:05Z","reason":"DiscoveryFailed","message":"Discovery failed for some groups, 1 failing: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request"}]}}
+E0102 00:00:10.000000       1 namespace_controller.go:162] "Unhandled Error" err="deletion of namespace shop failed: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request"
+$ kubectl describe ns shop
+Name:         shop
+Labels:       kubernetes.io/metadata.name=shop
+Status:       Terminating
+`
+
+// run is nsanalyzeRun(files, options): files is an array of {name: string, data:
+// Uint8Array, lastModified: ms since 1970 (optional)}, options {redact: bool, namespaces: string (comma-separated)}.
+func run(_ js.Value, args []js.Value) (out any) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = map[string]any{"exitCode": 2, "error": fmt.Sprintf("nsanalyze failed: %v", r)}
+		}
+	}()
+	if len(args) < 1 || args[0].Type() != js.TypeObject {
+		return map[string]any{"exitCode": 2, "error": "nsanalyzeRun(files, options): no files"}
+	}
+	var files []web.File
+	for i, n := 0, args[0].Length(); i < n; i++ {
+		f := args[0].Index(i)
+		data := f.Get("data")
+		b := make([]byte, data.Get("length").Int())
+		js.CopyBytesToGo(b, data)
+		wf := web.File{Name: f.Get("name").String(), Data: b}
+		if mt := f.Get("lastModified"); mt.Type() == js.TypeNumber {
+			wf.ModTime = time.UnixMilli(int64(mt.Float()))
+		}
+		files = append(files, wf)
+	}
+	var o web.Options
+	if len(args) > 1 && args[1].Type() == js.TypeObject {
+		o.Redact = args[1].Get("redact").Truthy()
+		if ns := args[1].Get("namespaces"); ns.Type() == js.TypeString {
+			for _, n := range strings.Split(ns.String(), ",") {
+				if n = strings.TrimSpace(n); n != "" {
+					o.Namespaces = append(o.Namespaces, n)
+				}
+			}
+		}
+	}
+	res := web.Analyze(files, o)
+	notes := make([]any, len(res.Notes))
+	for i, n := range res.Notes {
+		notes[i] = n
+	}
+	return map[string]any{
+		"name": res.Name, "state": res.State, "summary": res.Summary, "exitCode": res.ExitCode,
+		"html": string(res.HTML), "json": string(res.JSON), "markdown": string(res.Markdown), "text": string(res.Text),
+		"error": res.Error, "notes": notes, "elapsedMs": res.Elapsed.Milliseconds(),
+	}
+}

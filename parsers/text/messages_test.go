@@ -1,0 +1,65 @@
+package text
+
+import (
+	"testing"
+
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
+)
+
+// TestMessagesContext: the shapes tickets show a namespace condition message in (issue
+// #30), each with the namespace its context gives it, or none.
+func TestMessagesContext(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, cond, context string
+		line                    int
+	}{
+		{"yq of the last condition, bare mapping",
+			"$ kubectl get ns shop -o yaml | yq '.status.conditions[-1]'\nlastTransitionTime: \"2024-01-01T00:00:00Z\"\nmessage: 'Some content in the namespace has finalizers remaining: kubernetes.io/pvc-protection\n  in 2 resource instances'\nreason: SomeFinalizersRemain\n",
+			"NamespaceFinalizersRemaining", "shop", 3},
+		{"web console export: type first, 'True', folded, four spaces",
+			"- type: NamespaceDeletionDiscoveryFailure\n    status: 'True'\n    lastTransitionTime: '2021-03-01T10:00:00Z'\n    reason: DiscoveryFailed\n    message: >-\n        Discovery failed for some groups, 1 failing: unable to retrieve the\n        complete list of server APIs: metrics.k8s.io/v1beta1: the server is\n        currently unable to handle the request\n",
+			"NamespaceDeletionDiscoveryFailure", "", 6},
+		{"describe rows without their header, after describe ns",
+			"kubectl describe ns team-a\n  NamespaceContentRemaining     True    Mon, 01 Jan 2024 10:00:00 +0000  SomeResourcesRemain   Some resources are remaining: widgets.example.com has 3 resource instances\n  NamespaceFinalizersRemaining  True    Mon, 01 Jan 2024 10:00:00 +0000  SomeFinalizersRemain  Some content in the namespace has finalizers remaining: example.com/cleanup in 3 resource instances\n",
+			"NamespaceContentRemaining", "team-a", 2},
+		{"inline code in a sentence, chat export",
+			"[10:42 AM] Dana: the ns is stuck and shows `Some content in the namespace has finalizers remaining: foo.io/bar in 1 resource instances` forever\n",
+			"NamespaceFinalizersRemaining", "", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ms := Messages([]byte(tc.in), "ticket.txt", nil, nil)
+			if len(ms) == 0 {
+				t.Fatal("no message")
+			}
+			m := ms[0]
+			if m.CondType != tc.cond || m.Context != tc.context || m.Line != tc.line || !m.Deleting {
+				t.Errorf("got %s context %q line %d deleting %v (%q), want %s context %q line %d", m.CondType, m.Context, m.Line, m.Deleting, m.Text, tc.cond, tc.context, tc.line)
+			}
+		})
+	}
+}
+
+// TestMessagesReadAlready: a message a structured reader read (a condition of an
+// object of the file) is not reported again.
+func TestMessagesReadAlready(t *testing.T) {
+	in := "status:\n  conditions:\n  - message: 'Some resources are remaining: pods. has 2 resource instances'\n    type: NamespaceContentRemaining\n"
+	o := &objects.Object{Kind: "Namespace", Name: "x", Conditions: []objects.Condition{{Type: "NamespaceContentRemaining", Status: "True",
+		Message: "Some resources are remaining: pods. has 2 resource instances"}}}
+	if ms := Messages([]byte(in), "a.yaml", []*objects.Object{o}, nil); len(ms) != 0 {
+		t.Errorf("read twice: %+v", ms)
+	}
+	if ms := Messages([]byte(in), "a.yaml", nil, nil); len(ms) != 1 {
+		t.Errorf("%d messages without the object, want 1", len(ms))
+	}
+	if es := MessageEntries(Messages([]byte(in), "a.yaml", nil, nil)); len(es) != 1 || es[0].Line != 3 {
+		t.Errorf("entries %+v, want one on line 3", es)
+	}
+}
+
+// TestStructuredMessage: a structured line rebuilt by the scan gives its message and keys.
+func TestStructuredMessage(t *testing.T) {
+	msg, f, ok := structured(`"Deletion of namespace failed" err="failed calling webhook "a.b.io": x" logger="UnhandledError" namespace="shop"`)
+	if !ok || msg != "Deletion of namespace failed" || f["namespace"] != "shop" || f["err"] != `failed calling webhook "a.b.io": x` {
+		t.Errorf("got %q %v %v", msg, f, ok)
+	}
+}
