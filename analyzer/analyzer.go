@@ -250,10 +250,25 @@ func findStuck(ix *Index) []stuckNamespace {
 				}
 			}
 		}
-		if s.deletion.IsZero() && o.Ages != nil && o.Ages.Age > 0 {
-			// a table row: no deletion time, but the namespace's AGE bounds it
-			s.since = fmt.Sprintf("deletion time not in the bundle; the namespace was %s old when %s:%d was printed, so it has been Terminating for at most %s",
-				objects.FmtAge(o.Ages.Age), o.Ages.File, o.Ages.Line, objects.FmtAge(o.Ages.Age))
+		if s.deletion.IsZero() {
+			// a rendering without times (a table row, describe): the namespace
+			// controller's first failure bounds the deletion from above
+			if e := firstTimed(ix.NamespaceDeletionFailed[name]); e != nil {
+				s.deletion = e.Time
+				s.since = fmt.Sprintf("first namespace controller failure in the log (%s:%d; no deletion time in the bundle's %s; deleted at or before this time)",
+					e.File, e.Line, o.Source.File)
+			}
+		}
+		if o.Ages != nil && o.Ages.Age > 0 && s.since != "metadata.deletionTimestamp" {
+			// a table row's AGE counts from the namespace's creation, not its deletion: it
+			// says how long it existed, and bounds how long it can have been Terminating
+			if s.since == "" {
+				s.since = fmt.Sprintf("deletion time not in the bundle; the namespace was %s old when %s:%d was printed, so it has been Terminating for at most %s",
+					objects.FmtAge(o.Ages.Age), o.Ages.File, o.Ages.Line, objects.FmtAge(o.Ages.Age))
+			} else {
+				s.since += fmt.Sprintf("; the namespace was at least %s old when %s:%d was printed (AGE counts from its creation: it existed that long)",
+					objects.FmtAge(o.Ages.Age), o.Ages.File, o.Ages.Line)
+			}
 		}
 		out = append(out, s)
 	}
@@ -294,6 +309,17 @@ func findStuck(ix *Index) []stuckNamespace {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
+}
+
+// firstTimed returns the earliest of lines that has a time, nil when none has.
+func firstTimed(lines []*logs.Entry) *logs.Entry {
+	var first *logs.Entry
+	for _, e := range lines {
+		if !e.Time.IsZero() && (first == nil || e.Time.Before(first.Time)) {
+			first = e
+		}
+	}
+	return first
 }
 
 // Stateless reports whether a Namespace object says nothing of its state: no
@@ -398,6 +424,21 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		d := p.Index.CapturedAt.Sub(s.deletion)
 		nr.StuckFor = FmtDuration(d)
 		nr.StuckSeconds = int64(d / time.Second)
+	}
+	if o := s.obj; o != nil && o.Ages != nil && o.Ages.TerminatingFor > time.Duration(nr.StuckSeconds)*time.Second &&
+		!p.Index.CapturedAt.IsZero() && s.since != "metadata.deletionTimestamp" {
+		// (with the deletionTimestamp, the capture time already includes the bound: CaptureBounds)
+		// describe's "Terminating (lasts 2d)": deleted at least that long before it was
+		// printed, which was at or before the capture
+		d := o.Ages.TerminatingFor
+		nr.StuckFor = FmtDuration(d)
+		nr.StuckSeconds = int64(d / time.Second)
+		why := fmt.Sprintf("%s:%d says Terminating (lasts %s): deleted at least that long before it was printed", o.Ages.File, o.Ages.Line, objects.FmtAge(d))
+		if nr.StuckSince == "" {
+			nr.StuckSince = why
+		} else {
+			nr.StuckSince += "; " + why
+		}
 	}
 	ruledOut := map[string]string{}
 	var notApplicable []string // rules that found nothing they read (said nothing)

@@ -262,7 +262,7 @@ func TestVerbosityDebugListsEveryFile(t *testing.T) {
 			}
 		}
 		for _, w := range []string{"debug: logs/kube-controller-manager.log: read as log (klog), 523 log lines, 31 matched",
-			"debug: README.md: not read: .md files are never objects or logs\n",
+			"debug: README.md: read as log (plain), ", // Markdown is text: read (prose is a log without times)
 			"debug: cluster/crds.json: read as objects (json), 0 objects: nothing read: no Kubernetes object in it",
 			"debug: cluster/namespaces.json: layout kubectl-get, read as objects (json), 5 objects\n",
 			"debug: files of the bundle files=" + strconv.Itoa(len(files)) + " "} {

@@ -15,6 +15,8 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
 	"github.com/nsanalyze/nsanalyze/fixtures/damage"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
+	"github.com/nsanalyze/nsanalyze/parsers/mail"
+	"github.com/nsanalyze/nsanalyze/parsers/markup"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 	"github.com/nsanalyze/nsanalyze/parsers/text"
 )
@@ -98,6 +100,9 @@ func textFiles(t testing.TB, dir string) []string {
 		head = head[:n]
 		if objects.Sniff(head) != "text" {
 			return nil // JSON and YAML dumps are collected, not pasted
+		}
+		if markup.LooksHTML(head, strings.HasSuffix(rel, ".html")) || mail.Looks(head) {
+			return nil // a document (a saved page, an e-mail): framing or quoting it breaks its format, not a paste
 		}
 		if !text.Sniff(head) {
 			// a log pasted or saved as it is: a text case of the real-world tickets

@@ -273,24 +273,28 @@ type loader struct {
 	fileObjects map[string]int
 	errStart    int // index of this bundle's first collector error
 	logFiles    []*logFile
-	crs         []crRef         // custom resources waiting for their CRD's kind
-	stdoutFiles map[string]bool // files read as cluster-info dump stdout streams
-	textFiles   map[string]bool // files read as kubectl text renderings
-	nsFiles     map[string]*nsCount
-	nsLists     []NamespaceList
-	textObjs    []*objects.Object // objects of text renderings, emitted last
-	newest      time.Time
-	objStart    int // index of this bundle's first object in rec.Objects
-	podStart    int // index of this bundle's first row in rec.SlimPods
-	readable    int
-	depth       int
-	empty       int                  // empty files seen
-	strip       func(string) string  // bundle path → reported path
-	links       map[string]string    // resolved symlinks (full paths)
-	reads       map[string]*FileRead // how each file was read (Options.RecordReads), by full path
-	clockRel    string               // the file of the bundle's capture clock (full path)
-	boundStart  int                  // index of this bundle's first capture bound
-	clockLogs   map[string]bool      // logs whose last line is the collector's clock (RoleLogClock)
+	// mailClock is the newest Date of the e-mails read (mailClockFile): the text they
+	// quote was captured before it
+	mailClock     time.Time
+	mailClockFile string
+	crs           []crRef         // custom resources waiting for their CRD's kind
+	stdoutFiles   map[string]bool // files read as cluster-info dump stdout streams
+	textFiles     map[string]bool // files read as kubectl text renderings
+	nsFiles       map[string]*nsCount
+	nsLists       []NamespaceList
+	textObjs      []*objects.Object // objects of text renderings, emitted last
+	newest        time.Time
+	objStart      int // index of this bundle's first object in rec.Objects
+	podStart      int // index of this bundle's first row in rec.SlimPods
+	readable      int
+	depth         int
+	empty         int                  // empty files seen
+	strip         func(string) string  // bundle path → reported path
+	links         map[string]string    // resolved symlinks (full paths)
+	reads         map[string]*FileRead // how each file was read (Options.RecordReads), by full path
+	clockRel      string               // the file of the bundle's capture clock (full path)
+	boundStart    int                  // index of this bundle's first capture bound
+	clockLogs     map[string]bool      // logs whose last line is the collector's clock (RoleLogClock)
 	// serverVersionHere: Records.ServerVersionFile is a path of this bundle, not yet stripped
 	serverVersionHere bool
 }
@@ -419,9 +423,9 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// skippedExt are files that are never objects or logs.
-var skippedExt = map[string]bool{".md": true, ".cmdline": true, ".pem": true, ".crt": true, ".key": true,
-	".png": true, ".jpg": true, ".html": true, ".svg": true, ".pdf": true}
+// skippedExt are files that are never objects or logs: a process's argument vector
+// (NUL-separated). Every other file is judged by its content (document, filekind).
+var skippedExt = map[string]bool{".cmdline": true}
 
 func excluded(rel string, ex []string) bool {
 	alt := rel
@@ -463,6 +467,11 @@ func (l *loader) member(m member, r io.Reader) {
 	}
 	if ext := strings.ToLower(path.Ext(m.rel)); skippedExt[ext] {
 		l.skip(m.rel, "%s files are never objects or logs", ext)
+		return
+	}
+	if pathHint(m.rel).Role == RoleNotLog {
+		// (before the empty check: an empty ConfigMap value is no cut dump)
+		l.skip(m.rel, "a file the layout keeps beside logs and objects that is neither (a debug dump, a ConfigMap value)")
 		return
 	}
 	if m.size == 0 {
@@ -533,6 +542,9 @@ func (l *loader) member(m member, r io.Reader) {
 			return
 		}
 		l.nestedZip(m, r, src, comp != "")
+		return
+	}
+	if l.document(m, name, head, src) {
 		return
 	}
 	kind := objects.Sniff(head)
@@ -892,31 +904,25 @@ func (l *loader) finishLogs() {
 			aliases[target] = c
 		}
 	}
-	ref, basis := l.newest, "the newest object timestamp of the bundle"
-	if ref.IsZero() && !l.rec.NewestObjectTime.IsZero() {
-		ref, basis = l.rec.NewestObjectTime, "the newest object timestamp of the bundles read together"
-	}
-	if ref.IsZero() {
-		for _, lf := range l.logFiles {
-			if !lf.f.Info.YearInferred && lf.f.Info.Last.After(ref) {
-				ref, basis = lf.f.Info.Last, "the newest timestamped log line of the bundle"
-			}
-		}
-	}
+	ref, basis := l.yearReference()
 	for _, ch := range rotationChains(l.logFiles) {
 		r, b := ref, basis
 		if r.IsZero() {
 			if mt := ch[len(ch)-1].f.Mtime; !mt.IsZero() {
 				r, b = mt, "the modification time of "+strip(ch[len(ch)-1].rel)
-			} else {
-				r, b = time.Now(), "the current date (nothing in the bundle carries a year)"
 			}
 		}
 		files := make([]*logs.File, len(ch))
 		for i, lf := range ch {
 			files[i] = lf.f
 		}
-		logs.ResolveYears(files, r, b)
+		if r.IsZero() {
+			// nothing dated, not even a file time: the year is not known (the clock of
+			// the machine running the analysis says nothing of the bundle)
+			logs.DropYearless(files, "nothing in the bundle carries a year")
+		} else {
+			logs.ResolveYears(files, r, b)
+		}
 		for _, lf := range ch {
 			if l.clockLogs[lf.rel] && lf.f.Info.Last.After(l.rec.CaptureClock) {
 				// the collector's own log: its last line is when it finished

@@ -64,7 +64,7 @@ func TestFileReads(t *testing.T) {
 		{path: "logs/kube-controller-manager.log", as: ReadLog, format: "klog", lines: 2, matched: 1, line: "2 log lines, 1 matched"},
 		{path: "logs/empty.log", skipped: "empty", nothing: "empty", line: "not read: empty"},
 		{path: "raw/skip.json", skipped: "excluded (--exclude)"},
-		{path: "README.md", skipped: ".md files are never"},
+		{path: "README.md", as: ReadLog, lines: 1, line: "read as log (plain), 1 log line"},
 		{path: "blob.bin", skipped: "binary"},
 		{path: "nodes.tar", as: ReadArchive, format: "tar"},
 		{path: "nodes.tar/node1/kubelet.log", as: ReadLog, lines: 1},

@@ -46,6 +46,11 @@ func (l *loader) countNamespace(o *objects.Object) {
 func (l *loader) text(m member, name string, r io.Reader) {
 	h := pathHint(name)
 	res := text.Parse(r, m.rel, text.Options{Logs: l.logOptions(m.rel), Command: h.Command}, l.warn)
+	l.textResult(m, res)
+}
+
+// textResult adds what the text reader read from one file to the bundle's records.
+func (l *loader) textResult(m member, res *text.Result) {
 	l.textFiles[m.rel] = true
 	// emitted once the bundle's JSON and YAML are: where the same object is also
 	// dumped, the dump (with its timestamps and finalizers) comes first

@@ -186,7 +186,8 @@ func GroupVersionOfAPIService(name string) string {
 	return schema.GroupVersion{Group: group, Version: version}.String()
 }
 
-var nsDeletionFailed = regexp.MustCompile(`deletion of namespace (\S+) failed: `)
+// (kcp's namespace controller keys namespaces by logical cluster: `{root foo}`)
+var nsDeletionFailed = regexp.MustCompile(`deletion of namespace (?:\{[^\s{}]+ )?([^\s{}]+)\}? failed: `)
 
 // ParseNamespaceDeletionFailed parses the namespace controller's
 // "deletion of namespace %v failed: %v" (1.16+). It returns the namespace and the error.

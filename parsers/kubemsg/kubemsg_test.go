@@ -178,6 +178,11 @@ func TestParseNamespaceDeletionFailed(t *testing.T) {
 			"deletion of namespace tobedeleted failed: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: stale GroupVersion discovery: metrics.k8s.io/v1beta1",
 			"tobedeleted", "unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: stale GroupVersion discovery: metrics.k8s.io/v1beta1", true},
 		{"dashed name", "deletion of namespace management-ui failed: x", "management-ui", "x", true},
+		// kcp's controller prints its key, {logical-cluster name} (nsKey formatted with %v)
+		{"kcp logical cluster", "E1123 10:00:00.000000       1 namespace_controller.go:170] deletion of namespace {root team-a} failed: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: x",
+			"team-a", "unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: x", true},
+		{"kcp nested cluster path", "deletion of namespace {root:org:ws default} failed: x", "default", "x", true},
+		{"braces without a cluster", "deletion of namespace {shop failed: x", "", "", false},
 		// Captures that cannot be namespace names (DNS-1123 labels) are rejected; the
 		// hand-written parser returned them.
 		{"terminal escape (cmd/nsanalyze hostile test)",

@@ -96,6 +96,33 @@ func ResolveYears(chain []*File, ref time.Time, basis string) {
 	}
 }
 
+// DropYearless is ResolveYears when nothing dates the log: the year-less times are
+// dropped (a time without its year is no time), the files say why in YearBasis.
+func DropYearless(chain []*File, basis string) {
+	for _, f := range chain {
+		if !f.provisional {
+			continue
+		}
+		for j := range f.Entries {
+			if e := &f.Entries[j]; e.YearInferred {
+				e.Time = time.Time{}
+			}
+		}
+		if f.firstProv {
+			f.Info.First = time.Time{}
+		}
+		if f.lastProv {
+			f.Info.Last = time.Time{}
+		}
+		for k := range f.Info.Sections {
+			f.Info.Sections[k].First, f.Info.Sections[k].Last = time.Time{}, time.Time{}
+			f.Info.Sections[k].YearInferred, f.Info.Sections[k].YearBasis = true, basis
+		}
+		f.Info.YearInferred, f.Info.YearBasis = true, basis
+		f.provisional = false
+	}
+}
+
 // inRange returns t, or no time (counted in OutOfRange) when the year chosen puts it
 // outside years 0001-9999.
 func (f *File) inRange(t time.Time) time.Time {

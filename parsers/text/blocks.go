@@ -49,6 +49,9 @@ func (p *parser) jsonBlock(i int) int {
 	j := i
 	for ; j < len(p.lines); j++ {
 		l := p.lines[j]
+		if p.newBlock(i, j) {
+			break
+		}
 		if j > i && depth > 0 && !str.In {
 			if c := parseCommand(l, j+1); c != nil && c.Tool == "kubectl" {
 				break
@@ -85,6 +88,9 @@ func (p *parser) yamlBlock(i int) int {
 	open, literal := quoteOpen(0, p.lines[i]), blockScalar(p.lines[i])
 	for ; j < len(p.lines); j++ {
 		l := p.lines[j]
+		if p.newBlock(i, j) {
+			break
+		}
 		if open != 0 {
 			open = quoteOpen(open, strings.TrimSpace(l)) // a quoted scalar over lines (flattened: at the margin)
 			continue

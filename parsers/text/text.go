@@ -47,6 +47,15 @@ type Options struct {
 	Command string
 	// MaxBytes caps the bytes read (default DefaultMaxBytes).
 	MaxBytes int64
+	// Lines is, for text converted from another document (HTML, Markdown, e-mail:
+	// parsers/markup, parsers/mail), the line of the original file each of its lines
+	// starts on; records and warnings then cite those lines. nil: the text is the file.
+	Lines []int
+	// Blocks is, for each line, the block of the original document it belongs to (a
+	// <pre> block, the prose between two, an e-mail part): a YAML or JSON document is
+	// never read on past its block's end (a value cut at the end of a <pre> block is
+	// closed there, not continued into the page's prose). nil: one block.
+	Blocks []int
 }
 
 // Result is what one text file holds.
@@ -101,8 +110,14 @@ type parser struct {
 	// loose are YAML blocks that are no object (a `status:` block or a list of
 	// conditions pasted without the object): each multi-line value joined, by line,
 	// for the log scan (a discovery failure they quote is a cluster-wide finding)
-	loose map[int]string
-	synth []synth
+	loose  map[int]string
+	synth  []synth
+	blocks []int // the document block of each line (Options.Blocks), nil: one block
+}
+
+// newBlock reports whether line j is in another block of the original document than line i.
+func (p *parser) newBlock(i, j int) bool {
+	return p.blocks != nil && j < len(p.blocks) && p.blocks[i] != p.blocks[j]
 }
 
 // Parse reads one text file (path is its bundle-relative name). Problems become
@@ -133,6 +148,21 @@ func Parse(r io.Reader, path string, opts Options, warn *diag.Sink) (res *Result
 		raw[i] = strings.TrimRight(l, "\r")
 	}
 	p.lines, p.orig = normalize(raw)
+	if opts.Blocks != nil {
+		p.blocks = make([]int, len(p.orig))
+		for i, o := range p.orig {
+			if o >= 1 && o <= len(opts.Blocks) {
+				p.blocks[i] = opts.Blocks[o-1]
+			}
+		}
+	}
+	if opts.Lines != nil {
+		for i, o := range p.orig {
+			if o >= 1 && o <= len(opts.Lines) {
+				p.orig[i] = opts.Lines[o-1]
+			}
+		}
+	}
 	defer func() {
 		p.remap()
 		warn.Merge(local)
