@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -258,6 +259,12 @@ var damageClasses = []damageClass{
 		match: func(c *damageCase, d damage.Damage) bool {
 			return hasStep(d, func(s damage.Step) bool { return s.Family == "blank" && !strings.Contains(s.Name, "every") })
 		}},
+	{name: "dedent-structure", why: "FOUND.md §11: a dedent deeper than a YAML document's nesting flattens it (metadata's " +
+		"keys land beside metadata:): the message scan still finds the condition messages, but the Namespace around them " +
+		"is lost, so the namespace is not named",
+		match: func(c *damageCase, d damage.Damage) bool {
+			return hasStep(d, func(s damage.Step) bool { return strings.HasPrefix(s.Name, "indent(-") })
+		}},
 	{name: "one-line-prefix", why: "FOUND.md §4: before the only line of a text, a gutter's number or a mark is recognised by " +
 		"nothing (parsers/paste recognises a prefix on two lines or more; the message scanner's prefix-free view does not reach " +
 		"the table readers)",
@@ -275,6 +282,9 @@ var damageTriage = map[string]string{
 	`indent(-2)+entities(m,p=85%,seed=51796)+indent(+4) on realworld/eks-116-upgrade-namespace-yaml-in-xml-fence-cut-after-name`:                  "FOUND.md §10",
 	`indent(-5)+gutter(from=7636,pad=true,sep="│")+stamp("[2:44 AM] Bob Smith: ") on realworld/eks-117-metrics-namespace-yaml-outside-code-block`: "FOUND.md §10",
 	`quote(">> ")+wrap-80 on realworld/rancher-fleet-system-json-flattened-backslashes-stripped`:                                                  "FOUND.md §10",
+	`zerowidth(p=72‰,seed=31096)+stamp("[12:15 PM] oncall-bot: ")+indent(-11) on handmade/text-yaml-elisions`:                                     "FOUND.md §10",
+	`entities(n,p=98%,seed=11275)+entities(qam,p=48%,seed=65005) on realworld/aks-111-get-ns-two-terminating-describe-no-conditions`:              "FOUND.md §10",
+	`zerowidth(p=56‰,seed=49824)+prefix("# ")+wrap-120 on realworld/crossplane-2026-describe-without-name-line-upjet-aws`:                         "FOUND.md §10",
 }
 
 // damageExcluded returns the class of damage d on c that keeps its diagnosis from being
@@ -323,9 +333,11 @@ func FuzzDamage(f *testing.F) {
 // damageDraws is how many seeded damages TestDamageDrawn runs per case.
 const damageDraws = 6
 
-// damageOpenCeiling is how many of TestDamageDrawn's runs may fail in an open class
-// (FOUND.md): a ratchet, lowered as the readers learn the classes.
-const damageOpenCeiling = 51
+// damageOpenPermille is how many of TestDamageDrawn's runs, per thousand, may fail in an
+// open class of damage (FOUND.md: damage the readers do not undo yet, each with its
+// reproducer): a ratchet, lowered as classes are fixed; a rate, so that adding cases
+// does not move it by itself.
+const damageOpenPermille = 55
 
 // TestDamageDrawn runs damageDraws seeded damages of the generator over every text
 // case: the class FuzzDamage searches, checked on every `go test` at a fixed cost.
@@ -334,9 +346,9 @@ func TestDamageDrawn(t *testing.T) {
 	tmp := t.TempDir()
 	runs, fails := 0, 0
 	open := map[string]int{}
-	for i, c := range cases {
+	for _, c := range cases {
 		for k := range damageDraws {
-			seed := uint64(i*damageDraws + k)
+			seed := caseSeed(c.rel, k)
 			d := damage.Draw(damage.Seeded(seed))
 			runs++
 			var known *classFailure
@@ -352,10 +364,18 @@ func TestDamageDrawn(t *testing.T) {
 		}
 	}
 	t.Logf("%d cases × %d drawn damages = %d runs; failures in known classes: %v", len(cases), damageDraws, runs, open)
-	if fails > damageOpenCeiling {
-		t.Errorf("%d runs fail in open classes of damage, more than %d: a reader lost what it read", fails, damageOpenCeiling)
+	if ceiling := runs * damageOpenPermille / 1000; fails > ceiling {
+		t.Errorf("%d of %d runs fail in open classes of damage, more than %d‰ (%d): a reader lost what it read", fails, runs, damageOpenPermille, ceiling)
+	} else if fails < ceiling*3/4 {
+		t.Errorf("only %d of %d runs fail in open classes of damage: lower damageOpenPermille to %d", fails, runs, fails*1000/runs+1)
 	}
-	if fails < damageOpenCeiling*3/4 {
-		t.Errorf("only %d runs fail in open classes of damage: lower damageOpenCeiling to %d", fails, fails)
-	}
+}
+
+// caseSeed is the seed of a case's k-th drawn damage: from the case's name, so that
+// adding a case draws nothing new for the others (a seed that was a case's index
+// re-drew every case after it, and a new fixture could fail the test elsewhere).
+func caseSeed(rel string, k int) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(rel))
+	return h.Sum64() + uint64(k)*0x9e3779b97f4a7c15
 }
