@@ -98,6 +98,3 @@ func loadCatalog(files []string) (*knownissues.Catalog, error) {
 	}
 	return cat, nil
 }
-
-// annotate adds the known issues that fit each problem's fingerprint.
-func (f *loadFlags) annotate(r *analyzer.Report) { f.catalog.Annotate(r) }

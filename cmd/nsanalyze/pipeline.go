@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	ipipeline "github.com/nsanalyze/nsanalyze/internal/pipeline"
 	"io"
 	"os"
 	"sort"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
-	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
@@ -77,7 +77,7 @@ func (e *pipelineError) Error() string { return e.msg }
 func (p *pipeline) run(sides ...*side) error {
 	var rd *redactpkg.Redactor
 	if p.redact {
-		rd = newRedactor(p.args, p.namespaces)
+		rd = ipipeline.NewRedactor(p.args, p.namespaces)
 		p.rd = rd
 	}
 	// fail logs what the sides read so far said, then returns the error, redacted
@@ -131,7 +131,7 @@ func (p *pipeline) run(sides ...*side) error {
 			p.log.WithFields(logrus.Fields{"objects": rec.ObjectCount, "logFiles": len(rec.LogFiles), "logEntries": len(rec.Entries),
 				"elapsed": time.Since(start).Round(time.Millisecond)}).Info("bundle read")
 		}
-		if !readable(rec) {
+		if !ipipeline.Readable(rec) {
 			return fail(&pipelineError{code: exitUsage, unreadable: true, msg: fmt.Sprintf("nothing in %s could be read as a Kubernetes support bundle (%d files looked at: no Kubernetes object, component log or kubectl output; see the warnings above). Collect one with: nsanalyze collect > collect.sh && sh collect.sh",
 				s.name, len(rec.Files))}, "")
 		}
@@ -147,10 +147,8 @@ func (p *pipeline) run(sides ...*side) error {
 			s.archives = severalArchives(s)
 		}
 		t := time.Now()
-		s.report = analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: p.namespaces})
+		s.report = ipipeline.Report(rec, p.namespaces, p.load.catalog) // rules, known issues, secrets removed
 		s.missing = s.report.NotInBundle
-		p.load.annotate(s.report)            // known issues (--known-issues), before --redact
-		s.report = redactpkg.Scrub(s.report) // secrets never reach a report, --redact or not
 		s.report.Generator = generator()
 		s.analysed = time.Since(t)
 	}
@@ -234,22 +232,6 @@ func newSide(args, paths []string) *side {
 		}
 	}
 	return s
-}
-
-// readable reports whether anything of the bundle reads as Kubernetes evidence: an
-// object, kubectl output, a collector's error, or a log with a known component, a
-// timestamped line or a line a rule matched. Unrelated files and archives with no
-// readable member are not a bundle (exit 2, never "no namespace is stuck").
-func readable(rec *bundle.Records) bool {
-	if rec.ObjectCount > 0 || len(rec.TextFiles) > 0 || len(rec.CollectorErrors) > 0 {
-		return true
-	}
-	for _, f := range rec.LogFiles {
-		if f.Matched > 0 || !f.First.IsZero() || (f.Component != "" && f.Component != "unknown") {
-			return true
-		}
-	}
-	return false
 }
 
 // identity is what the records show of the cluster they come from.

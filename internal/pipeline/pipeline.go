@@ -67,13 +67,21 @@ func NewRedactor(paths, namespaces []string) *redact.Redactor {
 // then, with a Redactor, customer identifiers replaced (the report's, and every name
 // of the records quoted in it); the Redactor then redacts diagnostics the same way.
 func Analyze(rec *bundle.Records, o Options) *analyzer.Report {
-	report := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: o.Namespaces})
-	o.Catalog.Annotate(report)    // before --redact
-	report = redact.Scrub(report) // secrets never reach a report, --redact or not
+	report := Report(rec, o.Namespaces, o.Catalog)
 	if rd := o.Redactor; rd != nil {
 		rd.Records(rec)
 		rd.Report(report)
 		report = rd.Apply(report)
 	}
 	return report
+}
+
+// Report is the analysis of one bundle before --redact: the rules, then the known
+// issues (before --redact: they match the readable fingerprints), then the secrets
+// removed (a report never holds one, --redact or not). The command runs it for each
+// side of a diff and redacts the sides with one mapping; Analyze redacts one bundle.
+func Report(rec *bundle.Records, namespaces []string, cat *knownissues.Catalog) *analyzer.Report {
+	report := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: namespaces})
+	cat.Annotate(report)
+	return redact.Scrub(report)
 }
