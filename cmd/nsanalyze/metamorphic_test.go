@@ -31,10 +31,6 @@ import (
 // and why; docs/usage.md's "Damaged text" section says the same. The test fails when such
 // a diagnosis is kept after all (remove the entry).
 var fixtureKept = map[string]map[string]string{
-	"md-backslash": {
-		"handmade/text-denied-kyverno-yaml": "the condition message is a double-quoted YAML scalar with escaped quotes and newlines " +
-			"(Kyverno's denial quotes the webhook's name): without its backslashes the scalar ends at the first inner quote and the document is not YAML",
-	},
 	"collapse-spaces": {
 		"realworld/openshift-311-oc-get-projects-display-name-kubevirt-hco": "`oc get projects` leaves DISPLAY NAME empty: " +
 			"once the padding is collapsed an empty cell cannot be told from none, so the rows no longer fit the header",

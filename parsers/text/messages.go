@@ -19,6 +19,9 @@ type Message struct {
 	// does not name one: the command that printed it (`kubectl get ns X -o yaml`,
 	// `describe ns X`), the Namespace object it stands in; "" when nothing does.
 	Context string
+	// Logged: the file's log reader already holds the line (as a line, not as the
+	// namespace's condition): it is not added to the log again.
+	Logged bool
 }
 
 // MaxMessageScanBytes caps the files the message scan reads: a ticket's paste is
@@ -41,42 +44,50 @@ func Messages(data []byte, path string, read []*objects.Object, entries []logs.E
 	lines := strings.Split(s, "\n")
 	var out []Message
 	for _, f := range facts {
-		if readAlready(f, read, entries) {
+		byObject, byLog := readAlready(f, read, entries)
+		if byObject {
 			continue
 		}
 		m := Message{Fact: f, File: path}
 		if f.Namespace == "" && f.CondType != "" {
 			m.Context = contextNamespace(lines, f.Line, read)
 		}
+		// a log line holding a condition message says it, but not as the namespace's
+		// condition: the fact is kept all the same (which lines the log reader keeps
+		// depends on its prefilter, and the diagnosis must not)
+		if byLog && f.CondType == "" {
+			continue
+		}
+		m.Logged = byLog
 		out = append(out, m)
 	}
 	return out
 }
 
 // readAlready reports a fact that a structured reader read from the same lines: a
-// condition with the same message, a log line holding it.
-func readAlready(f kubemsg.Fact, read []*objects.Object, entries []logs.Entry) bool {
+// condition or event with the same message (byObject), a log line holding it (byLog).
+func readAlready(f kubemsg.Fact, read []*objects.Object, entries []logs.Entry) (byObject, byLog bool) {
 	sq := squeezeText(f.Text)
 	if len(sq) > 80 {
 		sq = sq[:80]
 	}
 	for _, o := range read {
 		if o.Event != nil && o.Event.Message != "" && strings.Contains(squeezeText(o.Event.Message), sq) {
-			return true
+			return true, false
 		}
 		for _, c := range o.Conditions {
 			if c.Message != "" && strings.Contains(squeezeText(c.Message), sq) {
-				return true
+				return true, false
 			}
 		}
 	}
 	for i := range entries {
 		e := &entries[i]
 		if e.Line >= f.Line && e.Line <= f.EndLine && strings.Contains(squeezeText(e.Text), sq) {
-			return true
+			return false, true
 		}
 	}
-	return false
+	return false, false
 }
 
 func squeezeText(s string) string {
@@ -137,8 +148,8 @@ func contextNamespace(lines []string, line int, read []*objects.Object) string {
 func MessageEntries(ms []Message) []logs.Entry {
 	var out []logs.Entry
 	for _, m := range ms {
-		if m.CondType != "" && m.Context != "" || weakForms[m.Form] {
-			continue // a condition of a known namespace: the analyzer adds it there
+		if m.CondType != "" && m.Context != "" || weakForms[m.Form] || m.Logged {
+			continue // a condition of a known namespace (the analyzer adds it there), or a line the log has
 		}
 		e := logs.Entry{File: m.File, Line: m.Line, Component: messageComponent(m.Family, m.Channel), Message: m.Text, Text: m.Text}
 		if msg, fields, ok := structured(m.Text); ok {
