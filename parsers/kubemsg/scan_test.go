@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/nsanalyze/nsanalyze/internal/work"
 )
@@ -110,7 +111,7 @@ func damage(r *rand.Rand, s string, words map[string]bool) (string, []int) {
 			lineOf[i] = len(lines)
 			continue
 		}
-		if col >= width && !startsKey(s[i:]) {
+		if col >= width && !startsKey(s[i:]) && !startsMarkup(s[i:]) {
 			if midWord {
 				if hyphens && i > 0 && unicode.IsLetter(rune(s[i-1])) && unicode.IsLetter(rune(c)) && wordAt(i) {
 					cur.WriteByte('-')
@@ -163,6 +164,19 @@ func startsKey(s string) bool {
 	s = strings.TrimLeft(s, " ")
 	loc := keyAfterBreak.FindStringIndex(s)
 	return loc != nil && loc[1] < len(s) && s[loc[1]] == ' '
+}
+
+// startsMarkup: a line starting here would start with a character the view reads as a
+// line's markup (a quote mark, a bar, a comment mark: markup), so the message's own
+// character would be taken for a prefix (klog's "<internal error: ...>" cut before its
+// ">"): the second place where a wrap changes what a text says, written in the README.
+func startsMarkup(s string) bool {
+	t := strings.TrimLeft(s, " ")
+	if t == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(t)
+	return markup(r)
 }
 
 // typed is what a fact says that the analysis reads: the exact identifiers.
