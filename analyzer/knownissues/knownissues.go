@@ -93,13 +93,24 @@ func LoadFile(path string, causeTypes []string) ([]*Entry, error) {
 		return nil, fmt.Errorf("--known-issues: %s", analyzer.EscapeText(err.Error()))
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxFileBytes {
-		return nil, fmt.Errorf("--known-issues: %s: %d bytes, more than the %d a known-issues file may hold", name, st.Size(), MaxFileBytes)
+	// one buffer of the file's size or the cap (and a byte), filled once: no growth
+	// past what is allowed (a device such as /dev/zero reads the cap and stops)
+	size := int64(MaxFileBytes + 1)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		if st.Size() > MaxFileBytes {
+			return nil, fmt.Errorf("--known-issues: %s: %d bytes, more than the %d a known-issues file may hold", name, st.Size(), MaxFileBytes)
+		}
+		size = st.Size() + 1
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
+	data := make([]byte, size)
+	n, err := io.ReadFull(f, data)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("--known-issues: %s: %s", name, analyzer.EscapeText(err.Error()))
 	}
+	if int64(n) == size && size <= MaxFileBytes {
+		return nil, fmt.Errorf("--known-issues: %s: the file grew while it was read", name)
+	}
+	data = data[:n]
 	if len(data) > MaxFileBytes {
 		return nil, fmt.Errorf("--known-issues: %s: more than the %d bytes a known-issues file may hold", name, MaxFileBytes)
 	}
