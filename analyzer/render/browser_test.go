@@ -15,23 +15,13 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
+	"github.com/nsanalyze/nsanalyze/internal/browser"
 )
 
-// chromiumPath finds a headless-capable Chromium: $NSANALYZE_CHROMIUM, then the usual
-// names (Debian's package is "chromium").
-func chromiumPath() string {
-	if p := os.Getenv("NSANALYZE_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
+// chromiumPath finds a headless-capable Chromium (internal/browser.Find, the page's
+// test uses the same).
+func chromiumPath() string { return browser.Find() }
 
-// runChromium runs a headless Chromium with a fresh profile and no background traffic.
 func runChromium(t *testing.T, bin string, args ...string) []byte {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hostile.HangCap(90*time.Second))
