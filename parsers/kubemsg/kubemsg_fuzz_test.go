@@ -127,6 +127,7 @@ func FuzzParseNamespaceMessages(f *testing.F) {
 		"Some finalizers are remaining: a in 99999999999999999999999 resource instances",
 		"Failed to delete all resource types, 1 remaining: Internal error occurred: failed calling webhook \"x\": context deadline exceeded",
 		"deletion of namespace tobedeleted failed: unable to retrieve the complete list of server APIs: v1: x",
+		"deletion of namespace {root 0} failed: x", // kcp's logical-cluster form
 		"All content successfully deleted, may be waiting on finalization",
 		"All content-preserving finalizers finished")
 	f.Fuzz(func(t *testing.T, text string) {
@@ -150,7 +151,7 @@ func FuzzParseNamespaceMessages(f *testing.F) {
 			}
 		}
 		if ns, errText, ok := ParseNamespaceDeletionFailed(text); ok {
-			if ns == "" || strings.ContainsAny(ns, " \t\n") || !strings.Contains(text, "deletion of namespace "+ns+" failed: ") || !strings.HasSuffix(strings.TrimSpace(text), errText) {
+			if ns == "" || strings.ContainsAny(ns, " \t\n") || !strings.Contains(text, "deletion of namespace "+ns+" failed: ") && !strings.Contains(text, " "+ns+"} failed: ") || !strings.HasSuffix(strings.TrimSpace(text), errText) {
 				t.Fatalf("deletion failed %q %q", ns, errText)
 			}
 		}
