@@ -96,7 +96,7 @@ install-check:
 # .cache/bench, several GB; prints a table of medians). BENCHARGS=-only=objects etc.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(BENCHFLAGS) ./parsers/logs ./parsers/objects ./cmd/genbundle
-	$(GO) test -run '^$$' -bench Page -benchtime 1x ./internal/web
+	$(GO) test -run '^$$' -bench Page -benchtime 1x ./cmd/internal/web
 	$(GO) run ./bench -cache .cache/bench $(BENCHARGS)
 
 # Rebuild real fixtures from real Kubernetes binaries (not part of `make test`):

@@ -19,12 +19,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nsanalyze/nsanalyze/internal/work"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
+	"github.com/nsanalyze/nsanalyze/parsers/work"
 )
 
 // Options tune the analysis.
@@ -530,7 +530,7 @@ func Contains(list []string, s string) bool {
 	return false
 }
 
-// The work counters of the analysis' inner loops (internal/work: counted only in the
+// The work counters of the analysis' inner loops (parsers/work: counted only in the
 // tests that hold the analysis linear).
 var (
 	containsOps = work.New("elements compared by Contains")

@@ -3,11 +3,11 @@ package analyzer
 import (
 	"fmt"
 
-	"github.com/nsanalyze/nsanalyze/internal/shellsafe"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // Shell quoting, Kubernetes name checks and escaping live in the leaf package
-// internal/shellsafe (shared with `nsanalyze collect` and the renderers); these are
+// analyzer/shellsafe (shared with `nsanalyze collect` and the renderers); these are
 // the names the rules use.
 
 // Cmd joins a command's words for a POSIX shell (shellsafe.Cmd): every word that holds

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/internal/shellsafe"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"

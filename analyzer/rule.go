@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nsanalyze/nsanalyze/internal/shellsafe"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"

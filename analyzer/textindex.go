@@ -6,8 +6,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/nsanalyze/nsanalyze/internal/work"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/work"
 )
 
 // LineHolds reports whether text, the text of log entry e (its Detail, say), holds

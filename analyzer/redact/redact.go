@@ -42,10 +42,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-	"github.com/nsanalyze/nsanalyze/internal/strwalk"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 	"github.com/nsanalyze/nsanalyze/parsers/resources"
+	"github.com/nsanalyze/nsanalyze/parsers/strwalk"
 )
 
 // Redactor learns the values to tokenise (Records, Names, Report, Text), then, once

@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/fixtures/browser"
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
-	"github.com/nsanalyze/nsanalyze/internal/browser"
 )
 
-// chromiumPath finds a headless-capable Chromium (internal/browser.Find, the page's
+// chromiumPath finds a headless-capable Chromium (fixtures/browser.Find, the page's
 // test uses the same).
 func chromiumPath() string { return browser.Find() }
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-	"github.com/nsanalyze/nsanalyze/internal/strwalk"
+	"github.com/nsanalyze/nsanalyze/parsers/strwalk"
 )
 
 // printable returns a copy of the report in which every string is safe to print on a

@@ -48,7 +48,7 @@ func BenchmarkAnalyze(b *testing.B) {
 }
 
 // BenchmarkShape runs a scale shape as cmd/nsanalyze does, in pieces: the parse alone
-// (bench/parseonly's work), the analysis, the secret scrub every report goes through,
+// (cmd/bench/parseonly's work), the analysis, the secret scrub every report goes through,
 // and the text and JSON renderings. SHAPE_N (default 20000) sets the shape's n; issue
 // 22 wants the pieces after the parse to cost less than the parse.
 func BenchmarkShape(b *testing.B) {

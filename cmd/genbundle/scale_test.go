@@ -16,8 +16,8 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
-	"github.com/nsanalyze/nsanalyze/internal/work"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/work"
 )
 
 // loadShape writes a scale shape of size n and reads it as cmd/nsanalyze does.
@@ -65,12 +65,12 @@ const bytesGrowth = 3.0
 // compared as if they were this large.
 const opsSlack = 64
 
-// opsGrowth says, for each counter of internal/work that grows more than 2.2× from
+// opsGrowth says, for each counter of parsers/work that grows more than 2.2× from
 // n to 2n (a counter absent at n counts 0), how; and when nothing was counted at all.
 func opsGrowth(n int, ops1, ops2 map[string]int64) []string {
 	var out []string
 	if len(ops2) == 0 {
-		out = append(out, "no operation counted (internal/work counters not reached)")
+		out = append(out, "no operation counted (parsers/work counters not reached)")
 	}
 	for name, c2 := range ops2 {
 		c1 := ops1[name]

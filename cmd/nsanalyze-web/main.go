@@ -4,7 +4,7 @@
 // (`make web` builds bin/nsanalyze.html; docs/web.md). It registers one function,
 // nsanalyzeRun(files, options), that reads the files as one bundle and returns the
 // report, and calls nsanalyzeReady() when it is there. The reading, the analysis and
-// the rendering are the command's own (internal/web, internal/pipeline).
+// the rendering are the command's own (cmd/internal/web, cmd/internal/pipeline).
 package main
 
 import (
@@ -14,7 +14,7 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/nsanalyze/nsanalyze/internal/web"
+	"github.com/nsanalyze/nsanalyze/cmd/internal/web"
 )
 
 func main() {

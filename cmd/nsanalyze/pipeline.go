@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	ipipeline "github.com/nsanalyze/nsanalyze/internal/pipeline"
+	ipipeline "github.com/nsanalyze/nsanalyze/cmd/internal/pipeline"
 	"io"
 	"os"
 	"sort"

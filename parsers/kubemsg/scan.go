@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/nsanalyze/nsanalyze/internal/work"
+	"github.com/nsanalyze/nsanalyze/parsers/work"
 )
 
 // scanWork counts the view bytes the scan walks: each anchor's search, each capture's

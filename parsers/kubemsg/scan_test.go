@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/nsanalyze/nsanalyze/internal/work"
+	"github.com/nsanalyze/nsanalyze/parsers/work"
 )
 
 // TestScanTable: real messages in the shapes tickets show them.

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/internal/work"
+	"github.com/nsanalyze/nsanalyze/parsers/work"
 )
 
 // matchItems returns, in order, the records to parse: lines containing a keyword, and
@@ -187,5 +187,5 @@ func (s *scanner) parseMatch(data []byte, it item, lineNo int) {
 	}
 }
 
-// linesParsed counts the matching lines parsed (internal/work, the linear-work tests).
+// linesParsed counts the matching lines parsed (parsers/work, the linear-work tests).
 var linesParsed = work.New("log lines parsed")

@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/internal/web"
+	"github.com/nsanalyze/nsanalyze/cmd/internal/web"
 )
 
 func main() {

@@ -20,7 +20,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/knownissues"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
-	"github.com/nsanalyze/nsanalyze/internal/pipeline"
+	"github.com/nsanalyze/nsanalyze/cmd/internal/pipeline"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 

@@ -71,7 +71,7 @@ func TestAnalyzeRealworld(t *testing.T) {
 		{"agones-133-apiservice-row-only-inconclusive/leftover.txt", 3},
 		{"k3s-journald-helm-ns-413-metrics-log-only/susetest-paste.txt", 1},
 	} {
-		text, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "realworld", filepath.FromSlash(c.file)))
+		text, err := os.ReadFile(filepath.Join("..", "..", "..", "fixtures", "realworld", filepath.FromSlash(c.file)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,7 @@ func TestAnalyzeRealworld(t *testing.T) {
 		}
 	}
 	var folder []File
-	root := filepath.Join("..", "..", "fixtures", "realdata", "a-discovery-failure")
+	root := filepath.Join("..", "..", "..", "fixtures", "realdata", "a-discovery-failure")
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			data, _ := os.ReadFile(p)

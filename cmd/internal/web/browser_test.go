@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/fixtures/browser"
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
-	"github.com/nsanalyze/nsanalyze/internal/browser"
 )
 
 // page is a browser with the page open, for tests: every error fails the test.
@@ -89,7 +89,7 @@ func goTool() string {
 func buildPage(t testing.TB, dir string) (string, int) {
 	t.Helper()
 	wasm := filepath.Join(dir, "nsanalyze-web.wasm")
-	cmd := exec.Command(goTool(), "build", "-trimpath", "-ldflags=-s -w", "-o", wasm, "../../cmd/nsanalyze-web")
+	cmd := exec.Command(goTool(), "build", "-trimpath", "-ldflags=-s -w", "-o", wasm, "../../../cmd/nsanalyze-web")
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building the WebAssembly module: %v\n%s", err, out)
@@ -221,7 +221,7 @@ func TestPageInBrowser(t *testing.T) {
 	pagePath, size := buildPage(t, dir)
 	t.Logf("WebAssembly module: %d bytes", size)
 	cli := filepath.Join(dir, "nsanalyze")
-	if out, err := exec.Command(goTool(), "build", "-o", cli, "../../cmd/nsanalyze").CombinedOutput(); err != nil {
+	if out, err := exec.Command(goTool(), "build", "-o", cli, "../../../cmd/nsanalyze").CombinedOutput(); err != nil {
 		t.Fatalf("building nsanalyze: %v\n%s", err, out)
 	}
 	downloads := t.TempDir()
@@ -254,7 +254,7 @@ func TestPageInBrowser(t *testing.T) {
 	}
 
 	t.Run("paste", func(t *testing.T) {
-		src := filepath.Join("..", "..", "fixtures", "realworld", "gke-autopilot-129-numeric-namespace-names-table", "cloudshell.txt")
+		src := filepath.Join("..", "..", "..", "fixtures", "realworld", "gke-autopilot-129-numeric-namespace-names-table", "cloudshell.txt")
 		text, err := os.ReadFile(src)
 		if err != nil {
 			t.Fatal(err)
@@ -289,7 +289,7 @@ func TestPageInBrowser(t *testing.T) {
 
 	t.Run("drop-archive", func(t *testing.T) {
 		archive := filepath.Join(t.TempDir(), "a-discovery-failure.tar.gz")
-		tarGz(t, filepath.Join("..", "..", "fixtures", "realdata", "a-discovery-failure"), archive)
+		tarGz(t, filepath.Join("..", "..", "..", "fixtures", "realdata", "a-discovery-failure"), archive)
 		reset()
 		b.drop(t, archive)
 		analysed(t, "the dropped archive")
@@ -300,7 +300,7 @@ func TestPageInBrowser(t *testing.T) {
 	})
 
 	t.Run("pick-folder", func(t *testing.T) {
-		folder, err := filepath.Abs(filepath.Join("..", "..", "fixtures", "realdata", "b-finalizer-remaining"))
+		folder, err := filepath.Abs(filepath.Join("..", "..", "..", "fixtures", "realdata", "b-finalizer-remaining"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,7 @@ package shellsafe
 import (
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/internal/work"
+	"github.com/nsanalyze/nsanalyze/parsers/work"
 )
 
 // Guard keeps names Kubernetes would refuse out of commands. It is built once from
@@ -38,7 +38,7 @@ type acNode struct {
 // that hold it linear.
 var guardSteps int
 
-// guardOps and validations count the same for internal/work (the linear-work tests).
+// guardOps and validations count the same for parsers/work (the linear-work tests).
 var (
 	guardOps    = work.New("guard automaton steps")
 	validations = work.New("names validated")

@@ -8,7 +8,7 @@
 // wall time, CPU time and peak RSS. It prints a Markdown table of medians and ratios,
 // and checks that nsanalyze found exactly what the generator planted.
 //
-// Usage: go run ./bench [-cache .cache/bench] [-runs 3] [-scale 1]
+// Usage: go run ./cmd/bench [-cache .cache/bench] [-runs 3] [-scale 1]
 package main
 
 import (
@@ -49,7 +49,7 @@ func main() {
 	nsa := filepath.Join(*cacheDir, "nsanalyze")
 	run("go", "build", "-o", nsa, "./cmd/nsanalyze")
 	parseOnly := filepath.Join(*cacheDir, "parseonly")
-	run("go", "build", "-o", parseOnly, "./bench/parseonly")
+	run("go", "build", "-o", parseOnly, "./cmd/bench/parseonly")
 	kw := filepath.Join(*cacheDir, "keywords.txt")
 	must(os.WriteFile(kw, []byte(strings.Join(rules.Phrases, "\n")+"\n"), 0o644))
 
@@ -155,7 +155,7 @@ func main() {
 	}
 
 	// Scale shapes (issue 22): one dimension of the analysis grows in each; nsanalyze
-	// beside the reading alone of the same bundle (bench/parseonly): the analysis and
+	// beside the reading alone of the same bundle (cmd/bench/parseonly): the analysis and
 	// the report must cost less than the parse (nsanalyze < 2× parse-only). loglines
 	// stays at 1,000 (the scanner keeps 1,000 lines of one shape per file and warns
 	// beyond, and the bench stops on any warning); loggvs at 1,000 (one 100 KB log line
@@ -333,7 +333,7 @@ type stat struct {
 
 // parseOnlyCmd reads the bundle as nsanalyze does, without the analysis and report.
 func parseOnlyCmd(bin, path string) command {
-	return command{label: "parse only (bench/parseonly)", argv: []string{bin, "--exclude", "expected.json", path}, limit: 2.0, strict: true}
+	return command{label: "parse only (cmd/bench/parseonly)", argv: []string{bin, "--exclude", "expected.json", path}, limit: 2.0, strict: true}
 }
 
 // shapeBundle generates a scale shape (cmd/genbundle -shape) once into the cache.

@@ -11,7 +11,7 @@
 package strwalk
 
 import (
-	"github.com/nsanalyze/nsanalyze/internal/work"
+	"github.com/nsanalyze/nsanalyze/parsers/work"
 	"reflect"
 	"sync"
 	"unsafe"

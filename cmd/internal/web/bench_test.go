@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
-	"github.com/nsanalyze/nsanalyze/internal/browser"
+	"github.com/nsanalyze/nsanalyze/fixtures/browser"
 )
 
 // BenchmarkPage measures the offline page in headless Chromium (the budgets of issue
@@ -34,7 +34,7 @@ func BenchmarkPage(b *testing.B) {
 	archive := filepath.Join(dir, "bundle-50MB.tar.gz")
 	tarGz(b, genDir, archive)
 	st, _ := os.Stat(archive)
-	ticket, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "realworld", "gke-autopilot-129-numeric-namespace-names-table", "cloudshell.txt"))
+	ticket, err := os.ReadFile(filepath.Join("..", "..", "..", "fixtures", "realworld", "gke-autopilot-129-numeric-namespace-names-table", "cloudshell.txt"))
 	if err != nil {
 		b.Fatal(err)
 	}
