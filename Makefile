@@ -97,7 +97,7 @@ install-check:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(BENCHFLAGS) ./parsers/logs ./parsers/objects ./cmd/genbundle
 	$(GO) test -run '^$$' -bench Page -benchtime 1x ./cmd/internal/web
-	$(GO) run ./bench -cache .cache/bench $(BENCHARGS)
+	$(GO) run ./cmd/bench -cache .cache/bench $(BENCHARGS)
 
 # Rebuild real fixtures from real Kubernetes binaries (not part of `make test`):
 #   make fixtures-real VERSION=v1.29.5 [LOG_FORMAT=text|json|both] [SCENARIOS="a b"]
