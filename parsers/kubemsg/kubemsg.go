@@ -186,8 +186,27 @@ func GroupVersionOfAPIService(name string) string {
 	return schema.GroupVersion{Group: group, Version: version}.String()
 }
 
-// (kcp's namespace controller keys namespaces by logical cluster: `{root foo}`)
-var nsDeletionFailed = regexp.MustCompile(`deletion of namespace (?:\{[^\s{}]+ )?([^\s{}]+)\}? failed: `)
+// (kcp's namespace controller keys namespaces by logical cluster: `{root foo}`). The
+// braces come as a pair or not at all: with each optional on its own, "{x abc failed: "
+// and "abc} failed: " read as namespace abc, a form no controller prints.
+var nsDeletionFailed = regexp.MustCompile(`deletion of namespace (?:\{[^\s{}]+ ([^\s{}]+)\}|([^\s{}]+)) failed: `)
+
+// nsDeletionMatch finds nsDeletionFailed in text: the namespace, where the error text
+// starts, and whether the capture is a namespace name (a DNS-1123 label).
+func nsDeletionMatch(text string) (namespace string, rest int, ok bool) {
+	m := nsDeletionFailed.FindStringSubmatchIndex(text)
+	if m == nil {
+		return "", 0, false
+	}
+	s, e := m[2], m[3] // {cluster NAME}
+	if s < 0 {
+		s, e = m[4], m[5] // NAME
+	}
+	if !IsNamespaceName(text[s:e]) {
+		return "", 0, false
+	}
+	return text[s:e], m[1], true
+}
 
 // ParseNamespaceDeletionFailed parses the namespace controller's
 // "deletion of namespace %v failed: %v" (1.16+). It returns the namespace and the error.
@@ -196,12 +215,12 @@ func ParseNamespaceDeletionFailed(text string) (namespace, err string, ok bool) 
 	if m := kcpDeletion.FindStringSubmatchIndex(text); m != nil && IsNamespaceName(text[m[2]:m[3]]) {
 		return text[m[2]:m[3]], strings.TrimSpace(text[m[1]:]), true // kcp: "{root NAME}"
 	}
-	m := nsDeletionFailed.FindStringSubmatchIndex(text)
-	if m == nil || !IsNamespaceName(text[m[2]:m[3]]) {
+	ns, rest, ok := nsDeletionMatch(text)
+	if !ok {
 		return "", "", false
 	}
 	// 1.26 JSON logging keeps printf's trailing newline inside "msg"
-	return text[m[2]:m[3]], strings.TrimSpace(text[m[1]:]), true
+	return ns, strings.TrimSpace(text[rest:]), true
 }
 
 // IsNamespaceName reports whether s can be the name of a namespace (a DNS-1123 label,

@@ -183,6 +183,9 @@ func TestParseNamespaceDeletionFailed(t *testing.T) {
 			"team-a", "unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: x", true},
 		{"kcp nested cluster path", "deletion of namespace {root:org:ws default} failed: x", "default", "x", true},
 		{"braces without a cluster", "deletion of namespace {shop failed: x", "", "", false},
+		// the braces come in pairs: a lost one is no form a controller prints
+		{"kcp key without its closing brace (FuzzParseNamespaceMessages)", "deletion of namespace {root shop failed: x", "", "", false},
+		{"closing brace alone", "deletion of namespace shop} failed: x", "", "", false},
 		// Captures that cannot be namespace names (DNS-1123 labels) are rejected; the
 		// hand-written parser returned them.
 		{"terminal escape (cmd/nsanalyze hostile test)",

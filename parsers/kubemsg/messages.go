@@ -196,12 +196,12 @@ func ParseNamespaceDeletionFailure(text string) (namespace, errText string, ok b
 	if m := kcpDeletion.FindStringSubmatchIndex(text); m != nil && IsNamespaceName(text[m[2]:m[3]]) {
 		return text[m[2]:m[3]], strings.TrimSpace(quotedTail(text, m[1])), true // kcp: "{root NAME}"
 	}
-	if m := nsDeletionFailed.FindStringSubmatchIndex(text); m != nil && IsNamespaceName(text[m[2]:m[3]]) {
-		errText = quotedTail(text, m[1])
+	if ns, rest, ok := nsDeletionMatch(text); ok {
+		errText = quotedTail(text, rest)
 		if i := strings.Index(errText, `" logger=`); i >= 0 && strings.Contains(text, `\"`) {
 			errText = errText[:i]
 		}
-		return text[m[2]:m[3]], strings.TrimSpace(errText), true
+		return ns, strings.TrimSpace(errText), true
 	}
 	if nsDeletionStructured.MatchString(text) {
 		ns, found := fieldValue(text, "namespace")

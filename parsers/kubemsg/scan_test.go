@@ -308,4 +308,17 @@ func TestKcpNamespaceKey(t *testing.T) {
 	if ns, _, ok := ParseNamespaceDeletionFailure(line); !ok || ns != "team-a" {
 		t.Errorf("ParseNamespaceDeletionFailure = %q %v", ns, ok)
 	}
+	// braces in pairs or none: a half key names no namespace (FuzzParseNamespaceMessages'
+	// seed "{0 0 failed: "); a whole one still does when its cluster is not kcpDeletion's
+	for text, want := range map[string]string{
+		"deletion of namespace {root team-a failed: x":    "",
+		"deletion of namespace team-a} failed: x":         "",
+		"deletion of namespace {Root_1 team-a} failed: x": "team-a",
+	} {
+		ns, _, _ := ParseNamespaceDeletionFailed(text)
+		ns2, _, _ := ParseNamespaceDeletionFailure(text)
+		if ns != want || ns2 != want {
+			t.Errorf("%q: ParseNamespaceDeletionFailed %q, ParseNamespaceDeletionFailure %q, want %q", text, ns, ns2, want)
+		}
+	}
 }
