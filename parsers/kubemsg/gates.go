@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // FeatureGateRefusal is a component's refusal of its --feature-gates flag at start-up:
@@ -57,16 +59,20 @@ var (
 // (pkg/controller/finalizer/crd_finalizer.go:245, V(2)): printf
 // "%s.%s waiting for %d items to be removed" (1.8-1.35) and structured
 // `"Waiting for items to be removed" resource="<plural>" group="<group>" count=<n>` (1.36+).
+// The resource and the group must be names the API server accepts there (a DNS-1123
+// label, a DNS-1123 subdomain): a field's value is unquoted, which turns an invalid
+// byte into U+FFFD, and a key can sit inside another value (resource="\x82 group=0"
+// gave resource "\uFFFD group=0", not in the text, and group `0"`).
 func ParseCRDWaiting(text string) (CRDWaiting, bool) {
 	if strings.Contains(text, "Waiting for items to be removed") {
 		r, ok1 := fieldValue(text, "resource")
 		g, ok2 := fieldValue(text, "group")
 		c, ok3 := fieldValue(text, "count")
 		n, err := strconv.Atoi(c)
-		if ok1 && ok2 && ok3 && err == nil && r != "" && g != "" {
+		if ok1 && ok2 && ok3 && err == nil && crdNames(r, g) {
 			return CRDWaiting{Resource: r, Group: g, Count: n}, true
 		}
-		if ok1 && ok2 && r != "" && g != "" {
+		if ok1 && ok2 && crdNames(r, g) {
 			// JSON renders count as a number, which fieldValue does not take
 			if m := jsonCount.FindStringSubmatch(text); m != nil {
 				n, _ = strconv.Atoi(m[1])
@@ -74,11 +80,16 @@ func ParseCRDWaiting(text string) (CRDWaiting, bool) {
 			}
 		}
 	}
-	if m := crdWaitingPrintf.FindStringSubmatch(text); m != nil {
+	if m := crdWaitingPrintf.FindStringSubmatch(text); m != nil && crdNames(m[1], m[2]) {
 		n, _ := strconv.Atoi(m[3])
 		return CRDWaiting{Resource: m[1], Group: m[2], Count: n}, true
 	}
 	return CRDWaiting{}, false
+}
+
+// crdNames reports whether resource and group can be a CRD's plural and group.
+func crdNames(resource, group string) bool {
+	return len(validation.IsDNS1123Label(resource)) == 0 && len(validation.IsDNS1123Subdomain(group)) == 0
 }
 
 // CRDTerminatingRefusal is the phrase of apiextensions-apiserver's refusal to create a

@@ -1,6 +1,9 @@
 package kubemsg
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestMemcacheStructured: client-go v0.37's "Couldn't get resource list" names its
 // group/version in a key of its own (groupVersion= at memcache.go:403, gv= at :133), in
@@ -53,6 +56,11 @@ func TestCRDWaiting(t *testing.T) {
 		{`{"ts":1796105649207.731,"caller":"finalizer/crd_finalizer.go:245","msg":"Waiting for items to be removed","v":2,"resource":"widgets","group":"example.com","count":7}`, "widgets", "example.com", 7},
 		{`I0312 10:02:40.000123       1 crd_finalizer.go:219] etcdclusters.etcd.database.coreos.com waiting for 1 items to be removed`, "etcdclusters", "etcd.database.coreos.com", 1},
 		{`I1202 06:22:05.118274   50112 crd_finalizer.go:245] "Waiting for items to be removed"`, "", "", 0},
+		// names that cannot be a plural and a group: an invalid byte unquoted to U+FFFD,
+		// a key inside another value (FuzzParseNewMessages); a plural of 64 bytes
+		{"Waiting for items to be removed resource=\"\x82 group=0\" count=0", "", "", 0},
+		{`"Waiting for items to be removed" resource="Widgets" group="example.com" count=2`, "", "", 0},
+		{strings.Repeat("a", 64) + ".example.com waiting for 1 items to be removed", "", "", 0},
 	} {
 		w, ok := ParseCRDWaiting(tc.line)
 		if ok != (tc.resource != "") || w.Resource != tc.resource || w.Group != tc.group || w.Count != tc.count {

@@ -278,7 +278,8 @@ func FuzzParseNewMessages(f *testing.F) {
 			}
 		}
 		if w, ok := ParseCRDWaiting(text); ok {
-			if w.Resource == "" || w.Group == "" || w.Count < 0 || !strings.Contains(text, w.Resource) || !strings.Contains(strings.ToLower(text), "waiting for") {
+			// a plural is a DNS-1123 label (what IsNamespaceName checks), a group a subdomain
+			if !IsNamespaceName(w.Resource) || !isGroupName(w.Group) || w.Count < 0 || !strings.Contains(text, w.Resource) || !strings.Contains(text, w.Group) || !strings.Contains(strings.ToLower(text), "waiting for") {
 				t.Fatalf("ParseCRDWaiting %+v", w)
 			}
 			utf("crd waiting", w.Resource+w.Group)
