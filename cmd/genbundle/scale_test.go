@@ -108,7 +108,8 @@ func (w *countWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p
 // a pods-first deletion).
 func TestScaleWorkLinear(t *testing.T) {
 	sizes := map[string]int{"finalizers": 1000, "crds": 500, "apiservices": 200, "webhooks": 500, "namespaces": 200,
-		"loggvs": 300, "backendpods": 1000, "events": 1000, "loglines": 1000, "deadnodepods": 1000, "orderedpods": 1000}
+		"loggvs": 300, "backendpods": 1000, "events": 1000, "loglines": 1000, "deadnodepods": 1000, "orderedpods": 1000,
+		"activenamespaces": 2000}
 	for _, shape := range gen.Shapes {
 		t.Run(shape, func(t *testing.T) {
 			n := sizes[shape]
