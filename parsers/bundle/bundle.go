@@ -96,7 +96,7 @@ type Records struct {
 	// SlimPods. EachObject walks all three in the order they were read.
 	SlimNamespaces *objects.SlimNamespaces
 	Entries        []logs.Entry
-	LogFiles []logs.FileInfo
+	LogFiles       []logs.FileInfo
 	// Files lists every file of the bundle (relative paths), read or not.
 	Files []string
 	// ObjectFiles lists the files objects were read from.

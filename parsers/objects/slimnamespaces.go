@@ -46,11 +46,11 @@ type slimNamespace struct {
 }
 
 const (
-	nsLabelsName   = 1 << iota // Labels is {"kubernetes.io/metadata.name": Name}
-	nsLabelsEmpty              // Labels is an empty, non-nil map
-	nsSpecKube                 // SpecFinalizers is ["kubernetes"]
-	nsSpecEmpty                // SpecFinalizers is empty, not nil
-	nsFieldsEmpty              // Source.Fields is an empty, non-nil map
+	nsLabelsName  = 1 << iota // Labels is {"kubernetes.io/metadata.name": Name}
+	nsLabelsEmpty             // Labels is an empty, non-nil map
+	nsSpecKube                // SpecFinalizers is ["kubernetes"]
+	nsSpecEmpty               // SpecFinalizers is empty, not nil
+	nsFieldsEmpty             // Source.Fields is an empty, non-nil map
 )
 
 // MetadataNameLabel is the label Kubernetes sets on every Namespace to its name.
