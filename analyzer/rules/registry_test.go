@@ -388,6 +388,9 @@ func TestSlimNamespacesSameReport(t *testing.T) {
 	slimmed := 0
 	for _, dir := range append(fixtureBundles(t), gen) {
 		rel, _ := filepath.Rel(filepath.Join("..", "..", "fixtures"), dir)
+		if dir == gen {
+			rel = "generated-activenamespaces"
+		}
 		t.Run(rel, func(t *testing.T) {
 			report := func(whole bool, asked []string) string {
 				rec, err := bundle.Load(dir, bundle.Options{Keywords: rules.Phrases, KeepObject: rules.KeepObject, WholeNamespaces: whole,
