@@ -993,14 +993,19 @@ func (l *loader) finishLogs() {
 // EachObject calls fn with every kept object in the order they were read: the whole
 // objects of Objects, the pods of SlimPods and the namespaces of SlimNamespaces,
 // materialized one at a time (fn may keep them; each call makes a new one).
-func (r *Records) EachObject(fn func(*objects.Object)) { r.walk((*objects.SlimPods).Pod, fn) }
+func (r *Records) EachObject(fn func(*objects.Object)) {
+	r.walk((*objects.SlimPods).Pod, (*objects.SlimNamespaces).Namespace, fn)
+}
 
-// EachObjectHead is EachObject with the pods of SlimPods given as heads only
-// (objects.SlimPods.Head: kind, name, namespace, source, node), for walks over names
-// (the namespaces of SlimNamespaces are whole: a row is little more than its head).
-func (r *Records) EachObjectHead(fn func(*objects.Object)) { r.walk((*objects.SlimPods).Head, fn) }
+// EachObjectHead is EachObject with the pods of SlimPods and the namespaces of
+// SlimNamespaces given as heads only (objects.SlimPods.Head: kind, name, namespace,
+// source, node; objects.SlimNamespaces.Head: kind, name, source, spec.finalizers), for
+// walks over names.
+func (r *Records) EachObjectHead(fn func(*objects.Object)) {
+	r.walk((*objects.SlimPods).Head, (*objects.SlimNamespaces).Head, fn)
+}
 
-func (r *Records) walk(row func(*objects.SlimPods, int) *objects.Object, fn func(*objects.Object)) {
+func (r *Records) walk(row func(*objects.SlimPods, int) *objects.Object, nsRow func(*objects.SlimNamespaces, int) *objects.Object, fn func(*objects.Object)) {
 	t, u := r.SlimPods, r.SlimNamespaces
 	i, rows := 0, t.Len()
 	j, nsRows := 0, u.Len()
@@ -1012,7 +1017,7 @@ func (r *Records) walk(row func(*objects.SlimPods, int) *objects.Object, fn func
 			ns := j < nsRows && u.Before(j) <= n
 			switch {
 			case ns && (!pod || u.Pods(j) <= i):
-				fn(u.Namespace(j))
+				fn(nsRow(u, j))
 				j++
 			case pod:
 				fn(row(t, i))

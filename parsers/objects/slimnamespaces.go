@@ -175,6 +175,22 @@ func (t *SlimNamespaces) Namespace(i int) *Object {
 	return o
 }
 
+// Head materializes only what a walk over names reads of row i: API version, kind,
+// name, phase, source file and line, and spec.finalizers (no labels, field lines,
+// creation time or ages).
+func (t *SlimNamespaces) Head(i int) *Object {
+	r := t.rows.at(i)
+	o := &Object{APIVersion: t.strs[r.apiVersion], Kind: "Namespace", Name: t.name(r), Phase: "Active",
+		Source: Source{File: t.strs[r.file], Line: int(r.line)}}
+	switch {
+	case r.flags&nsSpecKube != 0:
+		o.SpecFinalizers = []string{"kubernetes"}
+	case r.flags&nsSpecEmpty != 0:
+		o.SpecFinalizers = []string{}
+	}
+	return o
+}
+
 // Name is the name of row i. It shares the table's memory (no copy): a million names
 // kept in a map cost no string each.
 func (t *SlimNamespaces) Name(i int) string {

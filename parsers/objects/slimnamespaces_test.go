@@ -42,6 +42,11 @@ func checkSlimNamespaces(t testing.TB, name string, data []byte) (rows int) {
 		if got := tab.Namespace(r); !reflect.DeepEqual(got, &want) {
 			t.Errorf("%s: %s does not come back as read:\n got  %+v\n want %+v", name, o.Ref(), got, &want)
 		}
+		head := &Object{APIVersion: o.APIVersion, Kind: o.Kind, Name: o.Name, Phase: o.Phase, SpecFinalizers: o.SpecFinalizers,
+			Source: Source{File: o.Source.File, Line: o.Source.Line}}
+		if got := tab.Head(r); !reflect.DeepEqual(got, head) {
+			t.Errorf("%s: %s: head %+v, want %+v", name, o.Ref(), got, head)
+		}
 		if tab.Name(r) != o.Name || tab.Before(r) != i || tab.Pods(r) != 2*i {
 			t.Errorf("%s: %s: row accessors disagree with the namespace", name, o.Ref())
 		}
