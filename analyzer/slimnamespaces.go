@@ -15,9 +15,12 @@ import (
 // addSlimNamespace indexes row r of Records.SlimNamespaces unless an earlier copy of the
 // namespace was indexed (the first copy keeps its place; a slim copy, saying nothing
 // but that the namespace exists, never says more than another).
-func (ix *Index) addSlimNamespace(r int, wholeSeen bool) {
+func (ix *Index) addSlimNamespace(r int) {
 	name := ix.Records.SlimNamespaces.Name(r)
-	if _, ok := ix.slimNS[name]; ok || wholeSeen {
+	if _, ok := ix.slimNS[name]; ok {
+		return
+	}
+	if _, ok := ix.Namespaces[name]; ok {
 		return
 	}
 	ix.slimNS[name] = int32(r)

@@ -152,10 +152,7 @@ func (ix *Index) indexObjects(rec *bundle.Records) {
 	}
 	ns := rec.SlimNamespaces
 	ix.slimNS = make(map[string]int32, ns.Len())
-	addNamespaceRow := func(r int) {
-		_, whole := seen[objectKey{"Namespace", "", ns.Name(r)}]
-		ix.addSlimNamespace(r, whole)
-	}
+	addNamespaceRow := ix.addSlimNamespace
 	rows, row := s.t.Len(), 0
 	nsRows, nsRow := ns.Len(), 0
 	for i, o := range rec.Objects {
