@@ -379,13 +379,8 @@ func podGroups(pods []*objects.Object) string {
 // reached from the control plane).
 func (ix *Index) nodeLinks(pods []*objects.Object) []Link {
 	var out []Link
-	seen := map[string]bool{}
-	for _, pod := range pods {
-		if pod.Pod == nil || pod.Pod.NodeName == "" || seen[pod.Pod.NodeName] {
-			continue
-		}
-		seen[pod.Pod.NodeName] = true
-		n := ix.Find("Node", "", pod.Pod.NodeName)
+	for _, pn := range ix.PodNodes(pods) {
+		n := pn.Node
 		if n == nil {
 			continue
 		}

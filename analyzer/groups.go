@@ -208,20 +208,14 @@ func (ix *Index) PodGroups(pods []*objects.Object) []ObjectGroup {
 			node = pod.Pod.NodeName
 		}
 		nodeOf[pod.Name] = node
-		if _, ok := state[node]; ok {
-			continue
+		if node == "" {
+			state[""] = PodNotScheduled
 		}
-		switch n := ix.findNode(node); {
-		case node == "":
-			state[node] = PodNotScheduled
-		case n == nil:
-			state[node] = "on node " + node
-		default:
-			if c := n.Condition("Ready"); c != nil && c.Status != "True" {
-				state[node] = "on node " + node + ", not Ready"
-			} else {
-				state[node] = "on node " + node
-			}
+	}
+	for _, pn := range ix.PodNodes(pods) {
+		state[pn.Name] = "on node " + pn.Name
+		if pn.NotReady() != nil {
+			state[pn.Name] += ", not Ready"
 		}
 	}
 	gs := GroupObjects(refs, func(o ObjectRef) string { return state[nodeOf[o.Name]] })
