@@ -29,7 +29,8 @@ import (
 
 // Options tune the analysis.
 type Options struct {
-	// Rules are the rules to run, in reporting order (analyzer/rules.All).
+	// Rules are the rules to run, in reporting order (analyzer/rules.All); the order
+	// they run in is derived from their declarations (NewPlan).
 	Rules []*Rule
 	// Namespaces limits the report to these namespaces (empty = all).
 	Namespaces []string
@@ -62,6 +63,11 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 	r.Bundle.KubernetesVersion, r.Bundle.KubernetesVersionSource = ix.KubernetesVersion, ix.KubernetesVersionSource
 	r.Bundle.CapturedAtRecorded = ix.CaptureRecorded
 	r.Bundle.Layouts = append([]string{}, rec.Layouts...)
+	plan, err := NewPlan(opts.Rules)
+	if err != nil {
+		// the registry is validated when the program starts (rules.All): a programming error
+		panic("nsanalyze rules: " + err.Error())
+	}
 	stuck := findStuck(ix)
 	stuckSet := map[string]bool{}
 	for _, s := range stuck {
@@ -72,9 +78,10 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 			continue
 		}
 		pass := &Pass{Index: ix, Namespace: s.name, Object: s.obj, Deletion: s.deletion, Stuck: stuckSet}
-		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s, opts.Rules))
+		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s, opts.Rules, plan))
 	}
 	r.Warnings = append(r.Warnings, ix.premiseWarnings...)
+	r.Warnings = append(r.Warnings, ix.ruleWarnings...)
 	splitDeleting(ix, r)
 	groupProblems(r)
 	r.Risks = latentRisks(ix, r, opts.Rules)
@@ -398,7 +405,7 @@ func goneInLaterList(ix *Index, o *objects.Object) bool {
 	return false
 }
 
-func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport {
+func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) NamespaceReport {
 	nr := NamespaceReport{Name: s.name, DeletionTimestamp: TimePtr(s.deletion), StuckSince: s.since,
 		SpecFinalizers: []string{}, MetadataFinalizers: []string{}, Conditions: []ConditionReport{},
 		Causes: []Cause{}, RuledOut: []RuledOut{}, Remediation: []RemediationStep{}}
@@ -441,30 +448,36 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		}
 	}
 	ruledOut := map[string]string{}
-	var notApplicable []string // rules that found nothing they read (said nothing)
+	said := make([]bool, len(rules)) // the rule found causes or a ruled-out reason
 	byRule := make([][]Cause, len(rules))
-	p.claims = newNamespaceClaims()
-	// specific rules first, then the generic ones, which see only what nobody claimed
-	for _, generic := range []bool{false, true} {
-		for i, rule := range rules {
-			if rule.Generic != generic {
-				continue
-			}
-			p.Rule = rule
-			causes, why := rule.Run(p)
-			for j := range causes {
-				causes[j].Type = rule.Name
-				p.claims.add(&causes[j])
-			}
-			byRule[i] = causes
-			if len(causes) == 0 && why != "" {
-				ruledOut[rule.Name] = why
-			} else if len(causes) == 0 {
-				notApplicable = append(notApplicable, rule.Name)
-			}
+	p.claims = newNamespaceClaims(plan)
+	// in the order derived from the rules' declarations: a rule that yields sees the
+	// claims of every rule it yields to
+	for _, i := range plan.Run {
+		rule := rules[i]
+		p.Rule = rule
+		causes, why := rule.Run(p)
+		for j := range causes {
+			causes[j].Type = rule.Name
+			p.Index.checkKinds(rule, &causes[j])
+			p.claims.add(&causes[j])
 		}
+		byRule[i] = causes
+		if len(causes) == 0 && why != "" {
+			ruledOut[rule.Name] = why
+		}
+		said[i] = len(causes) > 0 || why != ""
+	}
+	for _, c := range p.claims.conflicts {
+		p.Index.ruleWarning(c, " (namespace "+p.Namespace+")")
 	}
 	p.Rule = nil
+	var notApplicable []string // rules that found nothing they read (said nothing), in reporting order
+	for i, rule := range rules {
+		if !said[i] {
+			notApplicable = append(notApplicable, rule.Name)
+		}
+	}
 	for _, cs := range byRule {
 		nr.Causes = append(nr.Causes, cs...)
 	}

@@ -71,6 +71,9 @@ type Index struct {
 	nameWarnings []diag.Warning
 	// premiseWarnings are rungs left out because their premise failed (premise.go).
 	premiseWarnings []diag.Warning
+	// ruleWarnings are rule errors: undeclared claims (order.go), once each.
+	ruleWarnings []diag.Warning
+	ruleWarned   map[string]bool
 
 	CapturedAt       time.Time
 	CapturedAtSource string
