@@ -32,6 +32,8 @@ type Options struct {
 	// Rules are the rules to run, in reporting order (analyzer/rules.All); the order
 	// they run in is derived from their declarations (NewPlan).
 	Rules []*Rule
+	// Plan is the order the rules run in (nil: NewPlan(Rules)).
+	Plan *Plan
 	// Namespaces limits the report to these namespaces (empty = all).
 	Namespaces []string
 }
@@ -63,10 +65,16 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 	r.Bundle.KubernetesVersion, r.Bundle.KubernetesVersionSource = ix.KubernetesVersion, ix.KubernetesVersionSource
 	r.Bundle.CapturedAtRecorded = ix.CaptureRecorded
 	r.Bundle.Layouts = append([]string{}, rec.Layouts...)
-	plan, err := NewPlan(opts.Rules)
-	if err != nil {
-		// the registry is validated when the program starts (rules.All): a programming error
-		panic("nsanalyze rules: " + err.Error())
+	plan := opts.Plan
+	if plan == nil {
+		var err error
+		if plan, err = NewPlan(opts.Rules); err != nil {
+			// the registry is validated when the program starts (rules.All): a programming error
+			panic("nsanalyze rules: " + err.Error())
+		}
+	}
+	if !slices.Equal(plan.rules, opts.Rules) {
+		panic("nsanalyze rules: Options.Plan is not the plan of Options.Rules")
 	}
 	stuck := findStuck(ix)
 	stuckSet := map[string]bool{}

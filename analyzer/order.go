@@ -81,6 +81,12 @@ type Plan struct {
 // rule that is not among rules is left out (a rule run alone, in its own tests). It
 // fails on a cycle, naming the declarations that make it.
 func NewPlan(rules []*Rule) (*Plan, error) {
+	return NewPlanTies(rules, func(a, b *Rule) bool { return a.Name < b.Name })
+}
+
+// NewPlanTies is NewPlan with the rules the declarations leave unordered taken in the
+// order of less: every such order gives the same report (TestRunOrderIrrelevant).
+func NewPlanTies(rules []*Rule, less func(a, b *Rule) bool) (*Plan, error) {
 	n := len(rules)
 	idx := make(map[*Rule]int, n)
 	for i, r := range rules {
@@ -105,7 +111,7 @@ func NewPlan(rules []*Rule) (*Plan, error) {
 			}
 		}
 	}
-	// Kahn's algorithm, the ready rule with the smallest name first
+	// Kahn's algorithm, the least ready rule first
 	indeg := make([]int, n)
 	for b := range rules {
 		indeg[b] = len(after[b])
@@ -116,7 +122,7 @@ func NewPlan(rules []*Rule) (*Plan, error) {
 			ready = append(ready, i)
 		}
 	}
-	byName := func(s []int) { sort.Slice(s, func(i, j int) bool { return rules[s[i]].Name < rules[s[j]].Name }) }
+	byName := func(s []int) { sort.Slice(s, func(i, j int) bool { return less(rules[s[i]], rules[s[j]]) }) }
 	p := &Plan{rules: rules}
 	for len(ready) > 0 {
 		byName(ready)
