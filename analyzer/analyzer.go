@@ -9,7 +9,9 @@
 // latent risks and an example, in the spirit of golang.org/x/tools/go/analysis. The
 // rules live one package each under analyzer/rules/, registered in analyzer/rules.All;
 // this package knows no cause type but "undetermined". Adding a cause is adding one
-// directory under analyzer/rules/ (with testdata/ run by ruletest) and one registry line.
+// directory under analyzer/rules/ (with testdata/ run by ruletest) and one registry line;
+// the order the rules run in is derived from what they declare they claim, yield to and
+// require (order.go).
 package analyzer
 
 import (
