@@ -57,7 +57,7 @@ func TestPlanOrder(t *testing.T) {
 func TestPlanCycle(t *testing.T) {
 	a := fakeRule("a", []ClaimKind{ClaimsObjects}, nil)
 	b := fakeRule("b", []ClaimKind{ClaimsContent}, []ClaimKind{ClaimsObjects}) // after a
-	a.Requires = []*Rule{b}                                                     // and a after b
+	a.Requires = []*Rule{b}                                                    // and a after b
 	c := fakeRule("c", nil, nil)
 	err := Validate([]*Rule{c, a, b})
 	if err == nil {
