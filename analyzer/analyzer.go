@@ -114,7 +114,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 	collect := "kubectl get namespaces -o json"
 	partial := len(ix.Namespaces) > 0 && !ix.NamespaceListed && len(asked) == 0
 	if partial {
-		r.Coverage = append(r.Coverage, Gap{Missing: "a listing of all namespaces: " + coveredOnly(ix, 8, true) + ", the others were not collected", Collect: collect})
+		r.Coverage = append(r.Coverage, Gap{Kind: GapNamespaceListing, Missing: "a listing of all namespaces: " + coveredOnly(ix, 8, true) + ", the others were not collected", Collect: collect})
 	}
 	if len(r.Namespaces) > 0 {
 		r.State = StateStuck
@@ -144,7 +144,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 			r.NotInBundle = missing
 			r.State = StateUnknown
 			r.StateReason = fmt.Sprintf("namespace %s is not in the bundle (neither a Namespace object nor a log line of the namespace controller names it)", strings.Join(missing, ", "))
-			r.Coverage = append(r.Coverage, Gap{Missing: "namespace " + strings.Join(missing, ", "), Collect: Cmd(append([]string{"kubectl", "get", "namespace"}, missing...)...) + " -o json"})
+			r.Coverage = append(r.Coverage, Gap{Kind: GapNamespace, Object: strings.Join(missing, ", "), Missing: "namespace " + strings.Join(missing, ", "), Collect: Cmd(append([]string{"kubectl", "get", "namespace"}, missing...)...) + " -o json"})
 			return
 		}
 		if unknown := stateless(ix, asked); len(unknown) > 0 {
@@ -202,7 +202,7 @@ func statelessState(r *Report, unknown []*objects.Object, collect string) {
 	r.State = StateUnknown
 	r.StateReason = fmt.Sprintf("%s %s in the bundle by name only, without a state (first %s:%d: no status.phase, no deletionTimestamp), so whether %s being deleted is not shown; collect: %s",
 		Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, 8), ", "), o.Source.File, o.Source.Line, Plural(len(names), "they are", "it is"), collect)
-	r.Coverage = append(r.Coverage, Gap{Missing: "the state of " + Plural(len(names), "namespaces", "namespace") + " " + strings.Join(firstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
+	r.Coverage = append(r.Coverage, Gap{Kind: GapNamespaceState, Missing: "the state of " + Plural(len(names), "namespaces", "namespace") + " " + strings.Join(firstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
 }
 
 // coveredOnly says which namespaces a bundle without a listing of all namespaces covers

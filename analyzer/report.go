@@ -343,10 +343,37 @@ type Risk struct {
 	Fix []RemediationStep `json:"fix,omitempty"`
 }
 
-// Gap is something the bundle lacked for a complete diagnosis.
+// Gap is something the bundle lacked for a complete diagnosis. Renderers read its
+// fields, never its sentence: gaps of one Kind with an Object say one thing about
+// several objects and are folded into one line.
 type Gap struct {
+	// Kind is what is missing, one of the Gap... constants.
+	Kind string `json:"kind"`
+	// Object is what the gap is about (a pod "NAMESPACE/NAME", a namespace), "" when it
+	// is about the bundle as a whole.
+	Object string `json:"object,omitempty"`
+	// Detail is what the gap says of its Object beyond its Kind (a pod's state).
+	Detail string `json:"detail,omitempty"`
+	// Missing says it in a sentence.
 	Missing string `json:"missing"`
 	Collect string `json:"collect"`
 	// Why says why it matters for the diagnosis, when that is not plain from Missing.
 	Why string `json:"why,omitempty"`
 }
+
+// The kinds of coverage gap (Gap.Kind).
+const (
+	GapNamespaces            = "namespaces"                  // no Namespace objects
+	GapNamespaceListing      = "namespace-listing"           // only some namespaces collected
+	GapNamespace             = "namespace"                   // a namespace asked for is not in the bundle
+	GapNamespaceState        = "namespace-state"             // namespaces listed by name only
+	GapNamespaceObjects      = "namespace-objects"           // no object of a stuck namespace dumped
+	GapAPIServices           = "apiservices"                 // no APIService objects
+	GapWebhookConfigurations = "webhook-configurations"      // no webhook configurations
+	GapControllerManagerLog  = "kube-controller-manager-log" // no kube-controller-manager log
+	GapAPIServerLog          = "kube-apiserver-log"          // no kube-apiserver log
+	GapBackendPodLogs        = "backend-pod-logs"            // logs of a backend pod not running normally
+	GapCollectorForbidden    = "collector-forbidden"         // the bundle collector was refused
+	GapCollectorFailed       = "collector-failed"            // the bundle collector failed otherwise
+	GapEncrypted             = "encrypted-members"           // archive members not read
+)
