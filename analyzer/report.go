@@ -213,8 +213,11 @@ type TimelineEvent struct {
 	// Problem is the ID of the report's problem whose cause the event supports (one of
 	// the namespace's problems), when it supports one: what a problem's timeline shows.
 	Problem string `json:"problem,omitempty"`
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
+	// Own says the event is about the namespace itself (its deletion, its conditions, a
+	// line or event that names it) rather than about the cluster around it.
+	Own  bool   `json:"own,omitempty"`
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
 	// cause is 1 + the index in the namespace's Causes of the cause the event supports
 	// (0: none), turned into Problem once problems are grouped.
 	cause int

@@ -29,27 +29,6 @@ func TestIDRanges(t *testing.T) {
 	}
 }
 
-func TestMentions(t *testing.T) {
-	for _, tc := range []struct {
-		text, name string
-		want       bool
-	}{
-		{"namespace team-a deleted", "team-a", true},
-		{"Pod/team-a/web-0 deleted", "team-a", true},
-		{"deleting team-a.", "team-a", true},
-		{"namespace team-ab deleted", "team-a", false},
-		{"namespace my-team-a deleted", "team-a", false},
-		{"x.team-a", "team-a", false},
-		{"team-a-b then team-a", "team-a", true}, // the second occurrence counts
-		{"", "team-a", false},
-		{"team-a", "", false},
-	} {
-		if got := mentions(tc.text, tc.name); got != tc.want {
-			t.Errorf("mentions(%q, %q) = %v, want %v", tc.text, tc.name, got, tc.want)
-		}
-	}
-}
-
 func TestSimilarKey(t *testing.T) {
 	key := func(fp string) string { return similarKey(&problemView{Problem: analyzer.Problem{Fingerprint: fp}}) }
 	same := [][2]string{
@@ -201,5 +180,18 @@ func TestGapsReadFieldsNotSentences(t *testing.T) {
 	}
 	if got := shape(groupGaps(&reworded)); got != want {
 		t.Errorf("rewording the sentences changes the groups:\n got  %s\n want %s", got, want)
+	}
+}
+
+// TestOwnEventsReadTheField: which timeline events are the namespace's own is the
+// analyzer's field (TimelineEvent.Own), never whether the text names the namespace.
+func TestOwnEventsReadTheField(t *testing.T) {
+	ns := &analyzer.NamespaceReport{Name: "team-a", Timeline: []analyzer.TimelineEvent{
+		{Component: "kube-controller-manager", Text: "namespace team-a: deletion failed"}, // names it, not own
+		{Component: "kube-controller-manager", Text: "something happened", Own: true},    // own, names nothing
+	}}
+	got := ownEvents(ns)
+	if len(got) != 1 || got[0].Text != "something happened" {
+		t.Errorf("own events %+v, want only the one marked own", got)
 	}
 }

@@ -147,7 +147,7 @@ func newView(r *analyzer.Report) *view {
 		}
 		first := p.NS[0]
 		for _, e := range first.Timeline {
-			if isOwn(first.Name, e) {
+			if e.Own { // about the namespace itself (analyzer.TimelineEvent.Own)
 				continue
 			}
 			// an event of another problem is that problem's story
@@ -189,42 +189,10 @@ func lastResort(ns *analyzer.NamespaceReport) (analyzer.RemediationStep, bool) {
 	return analyzer.RemediationStep{}, false
 }
 
-// isOwn tells whether a timeline event is about the namespace itself (its deletion, its
-// conditions, a log line naming it) rather than about the cluster around it.
-func isOwn(name string, e analyzer.TimelineEvent) bool {
-	if e.Component == "Namespace/"+name {
-		return true
-	}
-	return mentions(e.Text, name)
-}
-
-// mentions tells whether text names name as a whole word: not inside a longer name
-// (no letter, digit, "." or "-" before it, no letter, digit or "-" after it; a name
-// may end a sentence with a dot). A scan, no regexp per name.
-func mentions(text, name string) bool {
-	if name == "" {
-		return false
-	}
-	before := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' }
-	after := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' }
-	for from := 0; ; {
-		k := strings.Index(text[from:], name)
-		if k < 0 {
-			return false
-		}
-		k += from
-		end := k + len(name)
-		if (k == 0 || !before(text[k-1])) && (end == len(text) || !after(text[end])) {
-			return true
-		}
-		from = k + 1
-	}
-}
-
 func ownEvents(ns *analyzer.NamespaceReport) []analyzer.TimelineEvent {
 	var out []analyzer.TimelineEvent
 	for _, e := range ns.Timeline {
-		if isOwn(ns.Name, e) {
+		if e.Own {
 			out = append(out, e)
 		}
 	}
