@@ -188,7 +188,7 @@ func TestGapsReadFieldsNotSentences(t *testing.T) {
 func TestOwnEventsReadTheField(t *testing.T) {
 	ns := &analyzer.NamespaceReport{Name: "team-a", Timeline: []analyzer.TimelineEvent{
 		{Component: "kube-controller-manager", Text: "namespace team-a: deletion failed"}, // names it, not own
-		{Component: "kube-controller-manager", Text: "something happened", Own: true},    // own, names nothing
+		{Component: "kube-controller-manager", Text: "something happened", Own: true},     // own, names nothing
 	}}
 	got := ownEvents(ns)
 	if len(got) != 1 || got[0].Text != "something happened" {
