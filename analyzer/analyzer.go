@@ -65,6 +65,7 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 			Lines: f.Lines, Matched: f.Matched, First: TimePtr(f.First), Last: TimePtr(f.Last), YearInferred: f.YearInferred, YearBasis: f.YearBasis})
 	}
 	r.Bundle.KubernetesVersion, r.Bundle.KubernetesVersionSource = ix.KubernetesVersion, ix.KubernetesVersionSource
+	r.Bundle.KubernetesVersionKubelet = ix.KubernetesVersionKubelet
 	r.Bundle.CapturedAtRecorded = ix.CaptureRecorded
 	r.Bundle.Layouts = append([]string{}, rec.Layouts...)
 	plan := opts.Plan

@@ -150,6 +150,9 @@ type BundleInfo struct {
 	// KubernetesVersionSource says which.
 	KubernetesVersion       string `json:"kubernetesVersion,omitempty"`
 	KubernetesVersionSource string `json:"kubernetesVersionSource,omitempty"`
+	// KubernetesVersionKubelet: the version is the nodes' kubelet version (the control
+	// plane is this version or newer), not the server's.
+	KubernetesVersionKubelet bool `json:"kubernetesVersionKubelet,omitempty"`
 	// Layouts names the bundle layouts recognised (troubleshoot, must-gather, ...).
 	Layouts []string `json:"layouts"`
 	// Platform is what the bundle shows of the platform (analyzer.Platform*: aks, eks,

@@ -195,3 +195,15 @@ func TestOwnEventsReadTheField(t *testing.T) {
 		t.Errorf("own events %+v, want only the one marked own", got)
 	}
 }
+
+// TestKubeVersionReadsTheField: whether the version shown is the kubelet's is the
+// analyzer's field, never the wording of where it came from.
+func TestKubeVersionReadsTheField(t *testing.T) {
+	const kubelet = "(the nodes' kubelet version)"
+	if s := kubeVersion(analyzer.BundleInfo{KubernetesVersion: "v1.30.1", KubernetesVersionSource: "kubelet version of node a (nodes.json:3)"}); strings.Contains(s, kubelet) {
+		t.Errorf("a source sentence without the field: %q", s)
+	}
+	if s := kubeVersion(analyzer.BundleInfo{KubernetesVersion: "v1.30.1", KubernetesVersionSource: "nodes.json:3", KubernetesVersionKubelet: true}); !strings.Contains(s, kubelet) {
+		t.Errorf("the field without the sentence: %q", s)
+	}
+}

@@ -383,7 +383,7 @@ func kubeVersion(b analyzer.BundleInfo) string {
 	if b.KubernetesVersion == "" {
 		return "Kubernetes version not in the bundle"
 	}
-	if strings.HasPrefix(b.KubernetesVersionSource, "kubelet version") {
+	if b.KubernetesVersionKubelet {
 		return "Kubernetes " + b.KubernetesVersion + " (the nodes' kubelet version)"
 	}
 	return "Kubernetes " + b.KubernetesVersion
