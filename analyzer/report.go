@@ -5,6 +5,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // SchemaVersion identifies the JSON report shape. Fields may be added; none renamed.
@@ -383,3 +384,11 @@ const (
 	GapCollectorFailed       = "collector-failed"            // the bundle collector failed otherwise
 	GapEncrypted             = "encrypted-members"           // archive members not read
 )
+
+// ObjectRefOf is the reference to an object a report gives, its source as evidence.
+func ObjectRefOf(o *objects.Object) ObjectRef {
+	ref := o.Ref()
+	ev := Evidence{File: o.Source.File, Line: o.Source.Line, Object: ref, Text: ref}
+	return ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name,
+		Finalizers: o.Finalizers, Deletion: TimePtr(o.DeletionTimestamp), Source: &ev}
+}
