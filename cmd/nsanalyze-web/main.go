@@ -85,5 +85,6 @@ func run(_ js.Value, args []js.Value) (out any) {
 		"name": res.Name, "state": res.State, "summary": res.Summary, "exitCode": res.ExitCode,
 		"html": string(res.HTML), "json": string(res.JSON), "markdown": string(res.Markdown), "text": string(res.Text),
 		"error": res.Error, "notes": notes, "elapsedMs": res.Elapsed.Milliseconds(),
+		"readMs": res.Read.Milliseconds(), "analysisMs": res.Analysis.Milliseconds(), "renderMs": res.Render.Milliseconds(),
 	}
 }

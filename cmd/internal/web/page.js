@@ -96,6 +96,9 @@
     document.body.dataset.elapsed = String(Math.round(performance.now() - started));
     document.body.dataset.exitCode = String(r.exitCode);
     document.body.dataset.analysisMs = String(r.elapsedMs); // of which in nsanalyze itself
+    // (reading, analysing, writing the reports; and in the worker in all, with the copies
+    // of the input into the module and of the reports out of it)
+    document.body.dataset.phasesMs = [r.readMs, r.analysisMs, r.renderMs, r.workerMs].join(" ");
     const notes = $("notes");
     notes.textContent = "";
     for (const n of r.notes || []) {

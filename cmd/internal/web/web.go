@@ -57,6 +57,9 @@ type Result struct {
 	Error                      string   // why there is no report
 	Notes                      []string // what of the input was not read, and why
 	Elapsed                    time.Duration
+	// of which reading the bundle (bundle.LoadFS), analysing it and writing the four
+	// reports (BenchmarkPage reports them)
+	Read, Analysis, Render time.Duration
 }
 
 // Analyze reads files as one bundle and returns its report: one file is read as
@@ -76,6 +79,7 @@ func Analyze(files []File, o Options) (res Result) {
 	}
 	rd := pipelineRedactor(o, name)
 	rec, err := bundle.LoadFS(fsys, name, pipeline.BundleOptions())
+	res.Read = time.Since(start)
 	if rec != nil {
 		rec.Path = name
 	}
@@ -106,6 +110,7 @@ func Analyze(files []File, o Options) (res Result) {
 	report := pipeline.Analyze(rec, pipeline.Options{Namespaces: o.Namespaces, Catalog: cat, Redactor: rd})
 	res.Notes = append(res.Notes, refused(rec, rd)...)
 	report.Generator = generator()
+	res.Analysis = time.Since(start) - res.Read
 	res.State, res.Summary, res.ExitCode = report.State, report.Summary, exitCode(report)
 	for _, f := range []struct {
 		format string
@@ -117,6 +122,7 @@ func Analyze(files []File, o Options) (res Result) {
 		}
 		*f.out = b.Bytes()
 	}
+	res.Render = time.Since(start) - res.Read - res.Analysis
 	return res
 }
 

@@ -12,11 +12,13 @@ self.onmessage = async (e) => {
   }
   if (m.files) {
     let result;
+    const t0 = performance.now();
     try {
       result = self.nsanalyzeRun(m.files, m.options);
     } catch (err) {
       result = { exitCode: 2, error: "nsanalyze failed: " + err };
     }
+    result.workerMs = Math.round(performance.now() - t0);
     self.postMessage({ result });
   }
 };
