@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/api/validate/content"
 )
 
 // FeatureGateRefusal is a component's refusal of its --feature-gates flag at start-up:
@@ -89,7 +89,7 @@ func ParseCRDWaiting(text string) (CRDWaiting, bool) {
 
 // crdNames reports whether resource and group can be a CRD's plural and group.
 func crdNames(resource, group string) bool {
-	return len(validation.IsDNS1123Label(resource)) == 0 && len(validation.IsDNS1123Subdomain(group)) == 0
+	return len(content.IsDNS1123Label(resource)) == 0 && len(content.IsDNS1123Subdomain(group)) == 0
 }
 
 // CRDTerminatingRefusal is the phrase of apiextensions-apiserver's refusal to create a
