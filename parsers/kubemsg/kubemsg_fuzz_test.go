@@ -250,6 +250,12 @@ func FuzzParseNewMessages(f *testing.F) {
 		"failed to delete pods for namespace: a, err: ")
 	f.Fuzz(func(t *testing.T, text string) {
 		valid := utf8.ValidString(text)
+		// quoted: v is in the text as is, or is the unquoted value of the text's key=
+		// (klog quotes values, so namespace="\x7a\x7a" names namespace zz, a seed)
+		quoted := func(key, v string) bool {
+			fv, ok := fieldValue(text, key)
+			return strings.Contains(text, v) || ok && fv == v
+		}
 		utf := func(what, s string) {
 			if valid && !utf8.ValidString(s) {
 				t.Fatalf("%s: invalid UTF-8 %q from valid input", what, s)
@@ -279,7 +285,7 @@ func FuzzParseNewMessages(f *testing.F) {
 		}
 		if w, ok := ParseCRDWaiting(text); ok {
 			// a plural is a DNS-1123 label (what IsNamespaceName checks), a group a subdomain
-			if !IsNamespaceName(w.Resource) || !isGroupName(w.Group) || w.Count < 0 || !strings.Contains(text, w.Resource) || !strings.Contains(text, w.Group) || !strings.Contains(strings.ToLower(text), "waiting for") {
+			if !IsNamespaceName(w.Resource) || !isGroupName(w.Group) || w.Count < 0 || !quoted("resource", w.Resource) || !quoted("group", w.Group) || !strings.Contains(strings.ToLower(text), "waiting for") {
 				t.Fatalf("ParseCRDWaiting %+v", w)
 			}
 			utf("crd waiting", w.Resource+w.Group)
@@ -296,18 +302,18 @@ func FuzzParseNewMessages(f *testing.F) {
 			utf("ordered", e)
 		}
 		if ns, ok := ParsePodsStillRemain(text); ok {
-			if !strings.Contains(text, podsStillRemain) || ns != "" && !strings.Contains(text, ns) {
+			if !strings.Contains(text, podsStillRemain) || ns != "" && !quoted("namespace", ns) {
 				t.Fatalf("ParsePodsStillRemain %q", ns)
 			}
 		}
 		if ns, e, ok := ParseNamespaceDeletionFailure(text); ok {
-			if !IsNamespaceName(ns) || !strings.Contains(text, ns) || !strings.Contains(strings.ToLower(text), "eletion of namespace") {
+			if !IsNamespaceName(ns) || !quoted("namespace", ns) || !strings.Contains(strings.ToLower(text), "eletion of namespace") {
 				t.Fatalf("ParseNamespaceDeletionFailure %q %q", ns, e)
 			}
 			utf("deletion", e)
 		}
 		if ns, ok := ParseNamespaceDeleted(text); ok {
-			if !IsNamespaceName(ns) || !strings.Contains(text, ns) || !strings.Contains(text, "Namespace has been deleted") {
+			if !IsNamespaceName(ns) || !quoted("namespace", ns) || !strings.Contains(text, "Namespace has been deleted") {
 				t.Fatalf("ParseNamespaceDeleted %q", ns)
 			}
 		}
