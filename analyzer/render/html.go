@@ -551,13 +551,14 @@ func timelineSVG(ns analyzer.NamespaceReport, evs []analyzer.TimelineEvent, capt
 }
 
 var htmlFuncs = template.FuncMap{
-	"loc":    evidenceLoc,
-	"meta":   evidenceMeta,
-	"obj":    objectLine,
-	"ts":     ts,
-	"join":   strings.Join,
-	"inc":    func(i int) int { return i + 1 },
-	"plural": plural,
+	"loc":         evidenceLoc,
+	"meta":        evidenceMeta,
+	"obj":         objectLine,
+	"ts":          ts,
+	"join":        strings.Join,
+	"inc":         func(i int) int { return i + 1 },
+	"plural":      plural,
+	"verdictLine": verdictLine,
 	"folded": func(g timelineGroup) string {
 		if g.Count > 1 {
 			return fmt.Sprintf("x%d until %s: %s", g.Count, g.Last.UTC().Format("15:04:05"), g.Text)
@@ -652,7 +653,7 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 {{end}}</details>{{end}}
 {{if .Objects}}<ul class="objects">{{range .Objects}}<li><code>{{.}}</code></li>{{end}}{{if .MoreObj}}<li class="more">{{.MoreObj}}</li>{{end}}</ul>{{end}}
 {{if .Correlation}}<p><strong>Timing:</strong> {{.Correlation}}</p>{{end}}
-{{with .Cause}}{{range .Notes}}<p><strong>Note:</strong> {{.}}</p>{{end}}{{end}}
+{{with .Cause}}{{range .Verdicts}}<p><strong>Finalizer <code>{{.Finalizer}}</code>:</strong> {{verdictLine .}}</p>{{end}}{{range .Notes}}<p><strong>Note:</strong> {{.}}</p>{{end}}{{end}}
 <h3>What to do about {{.ID}} (safest first)</h3>
 <ol class="ladder">
 {{range .Steps}}<li><span class="badge risk-{{.Risk}}">{{.Risk}}</span> {{.Why}}{{.Note}}<pre><code>{{.Command}}</code></pre></li>
