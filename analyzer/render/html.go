@@ -628,7 +628,9 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 </div>
 {{end}}{{if .Listed}}<details class="more-problems"{{if le (len .Listed) 10}} open{{end}}><summary>{{len .Listed}} more problem{{plural (len .Listed)}}{{if .MoreListed}} (of many more){{end}}</summary>
 <ul>{{range .Listed}}<li>{{if .Anchor}}<a href="#{{.Anchor}}"><strong>{{.ID}}</strong></a>{{else}}<strong>{{.ID}}</strong>{{end}} {{.Text}}</li>{{end}}{{if .MoreListed}}<li class="more">{{.MoreListed}}</li>{{end}}</ul></details>{{end}}{{end}}
-{{if or .R.Risks .R.Coverage .R.Warnings}}<p class="muted">Also: {{len .R.Risks}} latent risk{{plural (len .R.Risks)}}, {{len .R.Coverage}} coverage gap{{plural (len .R.Coverage)}}, {{len .R.Warnings}} warning{{plural (len .R.Warnings)}} (at the end).</p>{{end}}
+{{with .R.NextStep}}<div class="next-step"><p><strong>Next step for the customer</strong> (<code>-o reply</code> writes the note for the ticket): {{if .Make}}send the read-only script (no Secret values) that <code>{{.Make}}</code> writes; they run:{{else}}they run the platform&#39;s read-only collection:{{end}}</p>
+<pre><code>{{.Command}}</code></pre></div>
+{{end}}{{if or .R.Risks .R.Coverage .R.Warnings}}<p class="muted">Also: {{len .R.Risks}} latent risk{{plural (len .R.Risks)}}, {{len .R.Coverage}} coverage gap{{plural (len .R.Coverage)}}, {{len .R.Warnings}} warning{{plural (len .R.Warnings)}} (at the end).</p>{{end}}
 </section>
 {{range $p := .Problems}}
 <section class="problem" id="{{.Anchor}}" data-problem="{{.ID}}">
