@@ -130,7 +130,7 @@ func htmlData(r *analyzer.Report) htmlReport {
 		full[pv] = true
 	}
 	line := func(pv *problemView) htmlLine {
-		s := "[" + pv.CauseType + "] " + clipProse(pv.Root, 160) + fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces)))
+		s := "[" + pv.CauseType + "] " + shortOf(pv) + fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces)))
 		if n := len(pv.Similar); n > 0 {
 			s += fmt.Sprintf("; and %s more like it", analyzer.Count(n))
 		}

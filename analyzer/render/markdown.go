@@ -245,7 +245,7 @@ func (m *mprinter) similar(pv *problemView) {
 
 // problemLine is a problem in one list item (the problems beyond the first screen).
 func (m *mprinter) problemLine(pv *problemView) {
-	s := fmt.Sprintf("%s (%d namespace%s)", clipProse(pv.Root, 160), len(pv.Namespaces), plural(len(pv.Namespaces)))
+	s := fmt.Sprintf("%s (%d namespace%s)", shortOf(pv), len(pv.Namespaces), plural(len(pv.Namespaces)))
 	if n := len(pv.Similar); n > 0 {
 		s += fmt.Sprintf("; and %s more like it", analyzer.Count(n))
 	}

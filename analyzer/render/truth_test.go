@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 )
@@ -46,8 +47,8 @@ func rungsOf(r *analyzer.Report) map[string][]analyzer.RemediationStep {
 //     reason says it empties spec.finalizers, not that it "removes the namespace";
 //   - no rung is a comment only, except the one that refuses a name Kubernetes would not
 //     accept ("# no command: ...");
-//   - the summary, every problem's root, headline and short form are composed to fit,
-//     never cut ("…");
+//   - the summary, every problem's root, headline and short form (Problem.Short, at most
+//     MaxShort) are composed to fit, never cut ("…"), and no report prints a root cut;
 //   - every inconclusive report (state unknown, or a cause undetermined) names the
 //     customer's next command (Report.NextStep) in text, Markdown, HTML and -o reply, and
 //     a conclusive one asks for no new bundle;
@@ -129,9 +130,19 @@ func reportLies(r *analyzer.Report, out map[string]string) []string {
 		lie("summary cut: %s", r.Summary)
 	}
 	for _, p := range r.Problems {
-		for what, s := range map[string]string{"root": p.Root, "headline": p.Headline} {
+		for what, s := range map[string]string{"root": p.Root, "headline": p.Headline, "short form": p.Short} {
 			if strings.HasSuffix(s, "…") {
 				lie("%s %s cut: %s", p.ID, what, s)
+			}
+		}
+		if r.State == analyzer.StateStuck && (p.Short == "" || utf8.RuneCountInString(p.Short) > analyzer.MaxShort) {
+			lie("%s: short form empty or over %d characters: %q", p.ID, analyzer.MaxShort, p.Short)
+		}
+		if cut := clipProse(p.Root, 160); strings.HasSuffix(cut, "…") {
+			for _, f := range []string{"text", "markdown", "html"} {
+				if strings.Contains(strings.Join(strings.Fields(out[f]), " "), strings.TrimSuffix(cut, "…")+"…") {
+					lie("%s: %s's root printed cut: %s", f, p.ID, cut)
+				}
 			}
 		}
 	}
@@ -217,6 +228,12 @@ func TestReportsTrueCatches(t *testing.T) {
 				Changes: analyzer.ChangesData, Risk: analyzer.RiskOf(analyzer.ChangesData)})
 		}},
 		{"summary cut", conclusive, "summary cut", func(r *analyzer.Report, _ map[string]string) { r.Summary += " and so…" }},
+		{"short form cut", conclusive, "short form cut", func(r *analyzer.Report, _ map[string]string) { r.Problems[0].Short += " and so…" }},
+		{"short form missing", conclusive, "short form empty", func(r *analyzer.Report, _ map[string]string) { r.Problems[0].Short = "" }},
+		{"root printed cut", conclusive, "root printed cut", func(r *analyzer.Report, out map[string]string) {
+			r.Problems[0].Root = strings.Repeat("a long root sentence ", 12)
+			out["text"] += clipProse(r.Problems[0].Root, 160) + "\n"
+		}},
 		{"root cut", conclusive, "root cut", func(r *analyzer.Report, _ map[string]string) { r.Problems[0].Root += " and so…" }},
 		{"no next step", inconclusive, "without the customer's next command", func(r *analyzer.Report, _ map[string]string) { r.NextStep = nil }},
 		{"next step not shown", inconclusive, "html: the next command", func(r *analyzer.Report, out map[string]string) {

@@ -737,3 +737,12 @@ func fitRow(s string, n int) string {
 	}
 	return f
 }
+
+// shortOf is a problem in one line, where a list gives it one: its structured short
+// form (analyzer.ShortOf), composed to fit, never its root sentence cut.
+func shortOf(pv *problemView) string {
+	if pv.Short != "" {
+		return pv.Short
+	}
+	return clipProse(pv.Root, 160) // a report written before Problem.Short
+}
