@@ -48,7 +48,8 @@ func rungsOf(r *analyzer.Report) map[string][]analyzer.RemediationStep {
 //   - no rung is a comment only, except the one that refuses a name Kubernetes would not
 //     accept ("# no command: ...");
 //   - the summary, every problem's root, headline and short form (Problem.Short, at most
-//     MaxShort) are composed to fit, never cut ("…"), and no report prints a root cut;
+//     MaxShort) and every namespace's verdict as printed are composed to fit, never cut
+//     ("…"), and no report prints a root cut;
 //   - every inconclusive report (state unknown, or a cause undetermined) names the
 //     customer's next command (Report.NextStep) in text, Markdown, HTML and -o reply, and
 //     a conclusive one asks for no new bundle;
@@ -166,7 +167,13 @@ func reportLies(r *analyzer.Report, out map[string]string) []string {
 	case r.NextStep != nil:
 		lie("a conclusive report (%s) asks for a new bundle", r.State)
 	}
-	for _, pv := range newView(r).Full {
+	v := newView(r)
+	for i := range r.Namespaces {
+		if s := v.verdict(&r.Namespaces[i]); strings.HasSuffix(strings.TrimSuffix(s, "."), "…") {
+			lie("namespace %s: verdict cut: %s", r.Namespaces[i].Name, s)
+		}
+	}
+	for _, pv := range v.Full {
 		if pv.Cause == nil {
 			continue
 		}
@@ -234,6 +241,7 @@ func TestReportsTrueCatches(t *testing.T) {
 			r.Problems[0].Root = strings.Repeat("a long root sentence ", 12)
 			out["text"] += clipProse(r.Problems[0].Root, 160) + "\n"
 		}},
+		{"verdict cut", conclusive, "verdict cut", func(r *analyzer.Report, _ map[string]string) { r.Namespaces[0].Verdict += " and so…" }},
 		{"root cut", conclusive, "root cut", func(r *analyzer.Report, _ map[string]string) { r.Problems[0].Root += " and so…" }},
 		{"no next step", inconclusive, "without the customer's next command", func(r *analyzer.Report, _ map[string]string) { r.NextStep = nil }},
 		{"next step not shown", inconclusive, "html: the next command", func(r *analyzer.Report, out map[string]string) {
