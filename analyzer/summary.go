@@ -311,13 +311,26 @@ func ShortOf(p *Problem) string {
 		}
 	}
 	var root string
+	rootName := ""
+	if rl != nil {
+		rootName = shortComponent(rl.Component)
+		if controlPlaneComponent(rl.Component) {
+			// kube-apiserver reports on an APIService or webhook further down the chain:
+			// that object is what the reader looks for
+			for i := len(p.Chain) - 1; i >= 0 && &p.Chain[i] != rl; i-- {
+				if c := p.Chain[i].Component; strings.HasPrefix(c, "APIService ") || strings.HasPrefix(c, "webhook ") {
+					rootName = shortComponent(c) + " (per " + rootName + ")"
+				}
+			}
+		}
+	}
 	switch {
 	case p.CauseType == CauseUndetermined:
 		root = "cause undetermined"
 	case rl != nil && backendState(p.Fingerprint) != "":
-		root = shortComponent(rl.Component) + ", " + backendState(p.Fingerprint)
+		root = rootName + ", " + backendState(p.Fingerprint)
 	case rl != nil:
-		root = phrase(shortComponent(rl.Component), rl.State)
+		root = phrase(rootName, rl.State)
 	case p.RootComponent != "":
 		root = shortComponent(p.RootComponent)
 	default:
