@@ -101,7 +101,11 @@ type Problem struct {
 	KnownIssues []KnownIssueRef `json:"knownIssues,omitempty"`
 	// Root is one sentence: the deepest link the evidence proves, and the component
 	// chain above it.
-	Root          string             `json:"root"`
+	Root string `json:"root"`
+	// Short is the problem in one structured line, composed from its chain's components
+	// and states to fit MaxShort, never cut (ShortOf): "tobedeleted: Pods kube-system
+	// k8s-app=metrics-server, pod unschedulable → APIService v1beta1.metrics.k8s.io".
+	Short         string             `json:"short"`
 	RootComponent string             `json:"rootComponent"`
 	Confidence    string             `json:"confidence"`
 	Namespaces    []ProblemNamespace `json:"namespaces"`
@@ -283,6 +287,9 @@ type Link struct {
 	Fault bool `json:"fault,omitempty"`
 	// Root marks the deepest fault link of the chain (set by the analyzer).
 	Root bool `json:"root,omitempty"`
+	// State is the link's state in a few words of a closed vocabulary (LinkState), from
+	// the facts its own evidence establishes about its component; "" when none does.
+	State string `json:"state,omitempty"`
 	// Fix is what acts on this link, when the rule knows it; the root's fix is the
 	// ladder's first rung.
 	Fix      *RemediationStep `json:"fix,omitempty"`

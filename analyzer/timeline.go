@@ -25,6 +25,13 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 		what       string // the text, or the component for a line of a file
 	}
 	seen := map[eventKey]bool{}
+	// the same event read twice (a log kept in two files, an Event in events.json and
+	// in a describe) is one row: what a row shows is its time, component, kind and text
+	type shownKey struct {
+		time                  int64
+		component, kind, text string
+	}
+	shown := map[shownKey]bool{}
 	add := func(ev TimelineEvent) {
 		if ev.Time.IsZero() {
 			return
@@ -33,10 +40,11 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 		if ev.File != "" && ev.Line > 0 && ev.Kind != EventDeletion {
 			key.what = ev.Component
 		}
-		if seen[key] {
+		sk := shownKey{ev.Time.UnixNano(), ev.Component, ev.Kind, ev.Text}
+		if seen[key] || shown[sk] {
 			return
 		}
-		seen[key] = true
+		seen[key], shown[sk] = true, true
 		ev.Time = ev.Time.UTC()
 		out = append(out, ev)
 	}

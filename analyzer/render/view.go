@@ -580,3 +580,56 @@ func firstKnown(pv *problemView) []analyzer.KnownIssueRef {
 	}
 	return pv.KnownIssues
 }
+
+// verdictLine is a finalizer's verdict as every format writes it, from its structured
+// fields: the state of its controller, then what clearing it by hand does.
+func verdictLine(fv analyzer.FinalizerVerdict) string {
+	return "controller: " + fv.Controller + "; clearing it by hand: " + fv.Clearing + "."
+}
+
+// clipRows clips the timeline rows' texts to their rooms with clipProse, the start of
+// a line being what names it; where two rows with the same head (time, kind,
+// component) would then print the same text although their lines differ, those are
+// composed with fitRow instead, which keeps their decisive, differing end.
+func clipRows(heads, texts []string, rooms []int) []string {
+	out := make([]string, len(texts))
+	first := map[string]string{} // head+clip → the full text of the first row printed so
+	collide := map[string]bool{}
+	for i, t := range texts {
+		out[i] = clipProse(t, rooms[i])
+		k := heads[i] + "\x00" + out[i]
+		if f, ok := first[k]; ok && f != t {
+			collide[k] = true
+		} else if !ok {
+			first[k] = t
+		}
+	}
+	for i, t := range texts {
+		if collide[heads[i]+"\x00"+out[i]] {
+			out[i] = fitRow(t, rooms[i])
+		}
+	}
+	return out
+}
+
+// fitRow composes a timeline row's text to n characters keeping its decisive end
+// (analyzer.FitText drops middle clauses), so two lines that differ only at their end
+// ("... failed with: http error: ResponseCode: 503" and "... failed with: could not get
+// list of group versions") never print as the same row; clipProse when the composed
+// text would leave a quotation open.
+func fitRow(s string, n int) string {
+	f := analyzer.FitText(s, n)
+	if i := strings.LastIndex(f, "…"); i >= 0 && strings.Count(f[:i], `"`)%2 == 1 {
+		return clipProse(s, n)
+	}
+	return f
+}
+
+// shortOf is a problem in one line, where a list gives it one: its structured short
+// form (analyzer.ShortOf), composed to fit, never its root sentence cut.
+func shortOf(pv *problemView) string {
+	if pv.Short != "" {
+		return pv.Short
+	}
+	return clipProse(pv.Root, 160) // a report written before Problem.Short
+}
