@@ -129,8 +129,12 @@ func FuzzParseNamespaceMessages(f *testing.F) {
 		"deletion of namespace tobedeleted failed: unable to retrieve the complete list of server APIs: v1: x",
 		"deletion of namespace {root 0} failed: x", // kcp's logical-cluster form
 		"All content successfully deleted, may be waiting on finalization",
-		"All content-preserving finalizers finished")
+		"All content-preserving finalizers finished",
+		`Error from server: Namespace "thtest" cannot be updated: Termination is in progress, waiting for [kubernetes]`)
 	f.Fuzz(func(t *testing.T, text string) {
+		if ns, ok := ParseNamespaceTerminating(text); ok && (!IsNamespaceName(ns) || !strings.Contains(text, ns)) {
+			t.Fatalf("namespace terminating %q not quoted from the text", ns)
+		}
 		rc := ParseContentRemaining(text)
 		if rc != nil && !strings.Contains(text, contentRemainingPrefix) {
 			t.Fatalf("content remaining %v without the prefix", rc)
