@@ -259,6 +259,13 @@ func FuzzParseNewMessages(f *testing.F) {
 				t.Fatalf("%s: invalid UTF-8 %q from valid input", what, s)
 			}
 		}
+		if r, ok := ParseNewFinalizersForbidden(text); ok {
+			if !strings.Contains(text, NewFinalizersForbidden) || !strings.Contains(text, r.Finalizers) ||
+				r.Name != "" && !strings.Contains(text, `"`+r.Name) || (r.Kind == "") != (r.Name == "") {
+				t.Fatalf("finalizers refusal %+v not from the text", r)
+			}
+			utf("finalizers refusal", r.Finalizers)
+		}
 		if g, ok := ParseGVR(text); ok {
 			if !strings.Contains(text, g.Resource) || !strings.Contains(text, g.Version) || !strings.Contains(text, g.Group) || g.Group != "" && !isGroupName(g.Group) {
 				t.Fatalf("ParseGVR %+v", g)
