@@ -474,7 +474,9 @@ func (p *parser) table(i int, cols []column) int {
 	for ; j < len(p.lines); j++ {
 		l := p.lines[j]
 		t := strings.TrimSpace(l)
-		if t == "" || parseCommand(l, j+1) != nil || stderrLine(strings.TrimLeft(l, " ")) || headerColumns(l) != nil {
+		// (a `set -x` trace line is a command even when it is no known one: no row
+		// starts with "+")
+		if t == "" || parseCommand(l, j+1) != nil || reTrace.MatchString(l) || stderrLine(strings.TrimLeft(l, " ")) || headerColumns(l) != nil {
 			break
 		}
 		cells, ok := splitRow(l, cols)

@@ -271,6 +271,32 @@ func TestNoCrashOnTruncation(t *testing.T) {
 
 var _ = sort.Strings
 
+// TestSetXTrace: a `set -x` trace (kubeflow/pipelines#768's e2e log, kfctl.sh's
+// delete loop): "+ CMD" lines are commands, the kubectl one names the table's
+// namespace, and the next trace lines (`+ echo`, `+ sleep`, `++ date`) end the table
+// instead of being read as its rows.
+func TestSetXTrace(t *testing.T) {
+	in := "+ kubectl get ns/kubeflow\nNAME       STATUS        AGE\nkubeflow   Terminating   1h\n+ echo 'namespace kubeflow not yet deleted. sleeping 10 seconds...'\n" +
+		"namespace kubeflow not yet deleted. sleeping 10 seconds...\n+ sleep 10\n+ kubectl get ns/kubeflow\nNAME       STATUS        AGE\nkubeflow   Terminating   1h\n+ sleep 10\n++ date +%s\n"
+	w := &diag.Sink{}
+	r := Parse(strings.NewReader(in), "trace.txt", Options{}, w)
+	var nss []string
+	for _, o := range r.Objects {
+		if o.Kind == "Namespace" {
+			nss = append(nss, o.Name+"="+o.Phase)
+		}
+	}
+	if strings.Join(nss, ",") != "kubeflow=Terminating,kubeflow=Terminating" || len(w.List) != 0 {
+		t.Fatalf("namespaces %v, warnings %v", nss, w.List)
+	}
+	if len(r.Commands) < 2 || r.Commands[0].Text != "kubectl get ns/kubeflow" || r.Commands[0].Verb != "get" {
+		t.Fatalf("commands %+v", r.Commands)
+	}
+	if len(r.NamespaceLists) != 0 {
+		t.Fatalf("a namespace asked for by name is no list: %+v", r.NamespaceLists)
+	}
+}
+
 func TestProjectsTable(t *testing.T) {
 	w := &diag.Sink{}
 	r := Parse(strings.NewReader("$ oc get projects\nNAME                DISPLAY NAME   STATUS\ndefault                            Active\nopenshift-storage                  Terminating\nmyproj              My Project     Active\nkube-system                        Active\n"), "p.txt", Options{}, w)
