@@ -402,9 +402,42 @@ func splitLoose(l string, want int) ([]string, bool) {
 	return out, false
 }
 
-// splitRow splits a row of a table under its header: by the header's column offsets
-// when the row is aligned with it, else at runs of two or more spaces, else loosely.
+// splitRow splits a row of a table under its header (splitCells). A trailing shell
+// comment a ticket's author added to a row (`kb-system   Terminating   73d  # 😱`) is
+// no cell: when the row does not split under the header with it, or its last cell
+// takes it, the row is split without it (except under a free-text MESSAGE column,
+// whose text may hold " # ").
 func splitRow(l string, cols []column) ([]string, bool) {
+	cells, ok := splitColumns(l, cols)
+	if len(cols) == 0 || cols[len(cols)-1].name == "MESSAGE" {
+		return cells, ok
+	}
+	if c, cut := cutComment(l); cut && (!ok || strings.Contains(cells[len(cells)-1], "#")) {
+		if cc, ok2 := splitColumns(c, cols); ok2 {
+			return cc, true
+		}
+	}
+	return cells, ok
+}
+
+// cutComment cuts a trailing shell comment from a line: a '#' after a space or tab,
+// followed by a space, a tab or the end, with something before it.
+func cutComment(l string) (string, bool) {
+	for i := 1; i < len(l); i++ {
+		if l[i] != '#' || l[i-1] != ' ' && l[i-1] != '\t' || i+1 < len(l) && l[i+1] != ' ' && l[i+1] != '\t' {
+			continue
+		}
+		if head := strings.TrimRight(l[:i], " \t"); strings.TrimSpace(head) != "" {
+			return head, true
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// splitColumns splits a row by the header's column offsets when the row is aligned
+// with it, else at runs of two or more spaces, else loosely.
+func splitColumns(l string, cols []column) ([]string, bool) {
 	if strings.ContainsRune(l, '\t') {
 		// tab-separated: each run of tabs ends a cell, whatever the tab stops
 		if f := strings.FieldsFunc(strings.TrimSpace(l), func(r rune) bool { return r == '\t' }); len(f) == len(cols) {

@@ -297,6 +297,43 @@ func TestSetXTrace(t *testing.T) {
 	}
 }
 
+// TestRowComments: rows of a `get ns` table a ticket's author ended with a shell
+// comment (the Korean blog post on KubeBlocks: `imprun-system   Terminating   18h  # 😱`)
+// are read aligned, with their spaces collapsed, and with tabs; a row whose only
+// content is the comment, and an events MESSAGE holding " # ", keep their reading.
+func TestRowComments(t *testing.T) {
+	for name, rows := range map[string]string{
+		"aligned":   "imprun-system   Terminating   18h  # 😱\nkb-system       Terminating   73d  # 😱😱😱\n",
+		"collapsed": "imprun-system Terminating 18h # 😱\nkb-system Terminating 73d # 😱😱😱\n",
+		"tabs":      "imprun-system\tTerminating\t18h\t# 😱\nkb-system\tTerminating\t73d\t# 😱😱😱\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := &diag.Sink{}
+			r := Parse(strings.NewReader("$ kubectl get ns\nNAME            STATUS        AGE\n"+rows), "session.txt", Options{}, w)
+			for _, ns := range []string{"imprun-system", "kb-system"} {
+				if o := find(r, "Namespace", ns); o == nil || o.Phase != "Terminating" {
+					t.Errorf("%s: %+v (warnings %v)", ns, o, w.List)
+				}
+			}
+			if len(w.List) != 0 {
+				t.Errorf("warnings %v", w.List)
+			}
+		})
+	}
+	for _, c := range []struct{ in, want string }{
+		{"kb-system Terminating 73d # 😱", "kb-system Terminating 73d"},
+		{"kb-system\tTerminating\t73d\t#", "kb-system\tTerminating\t73d"},
+		{"# 30분 후...", ""},
+		{"a#b c", ""},
+		{"issue #123", ""},
+	} {
+		got, ok := cutComment(c.in)
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("cutComment(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+		}
+	}
+}
+
 func TestProjectsTable(t *testing.T) {
 	w := &diag.Sink{}
 	r := Parse(strings.NewReader("$ oc get projects\nNAME                DISPLAY NAME   STATUS\ndefault                            Active\nopenshift-storage                  Terminating\nmyproj              My Project     Active\nkube-system                        Active\n"), "p.txt", Options{}, w)
