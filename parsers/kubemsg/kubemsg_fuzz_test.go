@@ -251,13 +251,17 @@ func FuzzParseNewMessages(f *testing.F) {
 		`"Deletion of namespace failed" err="\xff" namespace="a"`,
 		`err="couldn't get resource list for v1: \"x`,
 		`k="abc\"def" z`,
-		"failed to delete pods for namespace: a, err: ")
+		"failed to delete pods for namespace: a, err: ",
+		"module.cluster.kubernetes_namespace.gibson: Still destroying... [id=gibson, 04m50s elapsed]")
 	f.Fuzz(func(t *testing.T, text string) {
 		valid := utf8.ValidString(text)
 		utf := func(what, s string) {
 			if valid && !utf8.ValidString(s) {
 				t.Fatalf("%s: invalid UTF-8 %q from valid input", what, s)
 			}
+		}
+		if ns, d, ok := ParseTerraformNamespaceWait(text); ok && (!IsNamespaceName(ns) || d < 0 || !strings.Contains(text, "[id="+ns+", ")) {
+			t.Fatalf("terraform wait %q %v not from the text", ns, d)
 		}
 		if r, ok := ParseNewFinalizersForbidden(text); ok {
 			if !strings.Contains(text, NewFinalizersForbidden) || !strings.Contains(text, r.Finalizers) ||

@@ -205,6 +205,13 @@ func (p *parser) run() {
 			i++
 			continue
 		}
+		if _, _, ok := kubemsg.ParseTerraformNamespaceWait(l); ok {
+			// a client's own progress line (Terraform waiting for a namespace it
+			// deleted to be gone): a log line of the client, like kubectl's stderr
+			p.stderr[i+1] = true
+			i++
+			continue
+		}
 		if p.cmd != nil && p.cmd.Verb == "logs" {
 			p.logOut[i+1] = p.cmd
 			i++
@@ -922,7 +929,7 @@ func (p *parser) emit(o *objects.Object) {
 	p.res.Objects = append(p.res.Objects, o)
 }
 
-var stderrKeywords = []string{"rror", "nable", "couldn't", "No resources", "Warning", "refused", "] "}
+var stderrKeywords = []string{"rror", "nable", "couldn't", "No resources", "Warning", "refused", "] ", kubemsg.TerraformStillDestroying}
 
 func deletionConditions(o *objects.Object) bool {
 	for _, c := range o.Conditions {

@@ -334,6 +334,25 @@ func TestRowComments(t *testing.T) {
 	}
 }
 
+// TestTerraformProgressLines: Terraform's "Still destroying..." line of a
+// kubernetes_namespace (pangeo-data's 2020 EKS teardown) is a log line of the file,
+// for the analyzer to read the namespace's deletion from; other resources' are not.
+func TestTerraformProgressLines(t *testing.T) {
+	in := "Error: timeout while waiting for resource to be gone (last state: 'Terminating', timeout: 5m0s)\n\n" +
+		"kubernetes_namespace.support: Still destroying... [id=support, 5m0s elapsed]\n" +
+		"kubernetes_deployment.web: Still destroying... [id=default/web, 5m0s elapsed]\n"
+	r := Parse(strings.NewReader(in), "terraform-destroy.txt", Options{}, &diag.Sink{})
+	var lines []int
+	if r.Log != nil {
+		for _, e := range r.Log.Entries {
+			lines = append(lines, e.Line)
+		}
+	}
+	if fmt.Sprint(lines) != "[1 3]" {
+		t.Fatalf("log lines %v, want [1 3]", lines)
+	}
+}
+
 func TestProjectsTable(t *testing.T) {
 	w := &diag.Sink{}
 	r := Parse(strings.NewReader("$ oc get projects\nNAME                DISPLAY NAME   STATUS\ndefault                            Active\nopenshift-storage                  Terminating\nmyproj              My Project     Active\nkube-system                        Active\n"), "p.txt", Options{}, w)
