@@ -95,7 +95,7 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 // unknown too, with why and the command that would show it.
 func namespaceState(ix *Index, r *Report, asked []string) {
 	collect := "kubectl get namespaces -o json"
-	partial := len(ix.Namespaces) > 0 && !ix.NamespaceListed && len(asked) == 0
+	partial := ix.NamespaceCount() > 0 && !ix.NamespaceListed && len(asked) == 0
 	if partial {
 		r.Coverage = append(r.Coverage, Gap{Missing: "a listing of all namespaces: " + coveredOnly(ix, 8, true) + ", the others were not collected", Collect: collect})
 	}
@@ -104,7 +104,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 		var missing []string
 		for _, n := range asked {
 			if !slices.ContainsFunc(r.Namespaces, func(nr NamespaceReport) bool { return nr.Name == n }) {
-				if _, ok := ix.Namespaces[n]; !ok {
+				if !ix.NamespaceExists(n) {
 					missing = append(missing, n)
 				}
 			}
@@ -119,7 +119,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 	case len(asked) > 0:
 		var missing []string
 		for _, n := range asked {
-			if _, ok := ix.Namespaces[n]; !ok {
+			if !ix.NamespaceExists(n) {
 				missing = append(missing, n)
 			}
 		}
@@ -138,7 +138,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 		if len(r.Deleting) == 0 {
 			r.StateReason = fmt.Sprintf("namespace %s is in the bundle and not being deleted", strings.Join(asked, ", "))
 		}
-	case len(ix.Namespaces) == 0:
+	case ix.NamespaceCount() == 0:
 		r.State = StateUnknown
 		what := "the bundle holds no Namespace object and no namespace table"
 		if slices.ContainsFunc(ix.Records.Layouts, func(l string) bool { return strings.HasPrefix(l, "cluster-info-dump") }) {
@@ -149,15 +149,16 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 		r.State = StateUnknown
 		r.StateReason = fmt.Sprintf("%s, none of them stuck; the others were not collected (collect: %s)", coveredOnly(ix, 3, false), collect)
 	default:
+		// (a slim namespace is Active: never stateless)
 		if unknown := stateless(ix, SortedKeys(ix.Namespaces)); len(unknown) > 0 {
 			statelessState(r, unknown, collect)
 			return
 		}
 		r.State = StateNoneStuck
 		if len(r.Deleting) == 0 {
-			r.StateReason = fmt.Sprintf("none of the %d namespaces in the bundle is being deleted", len(ix.Namespaces))
+			r.StateReason = fmt.Sprintf("none of the %d namespaces in the bundle is being deleted", ix.NamespaceCount())
 		} else {
-			r.StateReason = fmt.Sprintf("the bundle lists all %d namespaces", len(ix.Namespaces))
+			r.StateReason = fmt.Sprintf("the bundle lists all %d namespaces", ix.NamespaceCount())
 		}
 	}
 }
@@ -191,7 +192,7 @@ func statelessState(r *Report, unknown []*objects.Object, collect string) {
 // coveredOnly says which namespaces a bundle without a listing of all namespaces covers
 // (the first n of them), and with explain what kind of bundle gathers only some.
 func coveredOnly(ix *Index, n int, explain bool) string {
-	names := SortedKeys(ix.Namespaces)
+	names := ix.NamespaceNames()
 	what, why := "the bundle", ""
 	for _, l := range ix.Records.Layouts {
 		switch l {
@@ -228,6 +229,8 @@ type stuckNamespace struct {
 // a namespace the namespace controller keeps failing to delete according to its log.
 func findStuck(ix *Index) []stuckNamespace {
 	var out []stuckNamespace
+	// the slim namespaces are Active, read from dumps: never deleting, and no line
+	// shows them deleting despite that (deletingDespite)
 	for name, o := range ix.Namespaces {
 		if o.DeletionTimestamp.IsZero() && o.Phase != "Terminating" {
 			if s, ok := deletingDespite(ix, name, o); ok {
@@ -273,7 +276,7 @@ func findStuck(ix *Index) []stuckNamespace {
 		out = append(out, s)
 	}
 	for name, lines := range ix.NamespaceDeletionFailed {
-		if _, ok := ix.Namespaces[name]; ok || ix.NamespaceListed {
+		if ix.NamespaceExists(name) || ix.NamespaceListed {
 			continue // the dump is authoritative: present and not deleting, or gone
 		}
 		last := lines[len(lines)-1]
@@ -290,7 +293,7 @@ func findStuck(ix *Index) []stuckNamespace {
 			since: "first namespace controller failure in the log (no Namespace object in the bundle; deleted at or before this time)"})
 	}
 	for name, lines := range ix.NamespaceTerminating {
-		if _, ok := ix.Namespaces[name]; ok || ix.NamespaceListed || len(ix.NamespaceDeletionFailed[name]) > 0 {
+		if ix.NamespaceExists(name) || ix.NamespaceListed || len(ix.NamespaceDeletionFailed[name]) > 0 {
 			continue
 		}
 		first := lines[0]
@@ -298,14 +301,14 @@ func findStuck(ix *Index) []stuckNamespace {
 			since: "the API server refused an operation because the namespace is being deleted (no Namespace object in the bundle; deleted at or before this time, when the line has one)"})
 	}
 	for name, lines := range ix.NamespaceDeleteWaits {
-		if _, ok := ix.Namespaces[name]; ok || ix.NamespaceListed || len(ix.NamespaceDeletionFailed[name]) > 0 || len(ix.NamespaceTerminating[name]) > 0 {
+		if ix.NamespaceExists(name) || ix.NamespaceListed || len(ix.NamespaceDeletionFailed[name]) > 0 || len(ix.NamespaceTerminating[name]) > 0 {
 			continue
 		}
 		out = append(out, stuckNamespace{name: name, deletion: lines[0].Time,
 			since: "a client that deleted the namespace was still waiting for it to be gone (Terraform's kubernetes provider waits while the namespace is Terminating; no Namespace object in the bundle)"})
 	}
 	for name, lines := range ix.NamespaceControllerDeletes {
-		if _, ok := ix.Namespaces[name]; ok || ix.NamespaceListed || len(ix.NamespaceDeletionFailed[name]) > 0 || len(ix.NamespaceTerminating[name]) > 0 || len(ix.NamespaceDeleteWaits[name]) > 0 {
+		if ix.NamespaceExists(name) || ix.NamespaceListed || len(ix.NamespaceDeletionFailed[name]) > 0 || len(ix.NamespaceTerminating[name]) > 0 || len(ix.NamespaceDeleteWaits[name]) > 0 {
 			continue
 		}
 		if del := ix.NamespaceDeleted[name]; len(del) > 0 && !del[len(del)-1].Time.Before(lines[len(lines)-1].Time) {

@@ -21,7 +21,11 @@ type Index struct {
 	platformDone bool
 	Records      *bundle.Records
 
-	Namespaces  map[string]*objects.Object // by name (the newest copy when a namespace is dumped twice)
+	// Namespaces are the whole Namespace objects by name (the newest copy when a
+	// namespace is dumped twice). The Active namespaces of Records.SlimNamespaces are
+	// not in it: NamespaceExists, NamespaceCount, NamespaceNames and Namespace see both
+	// (slimnamespaces.go).
+	Namespaces  map[string]*objects.Object
 	APIServices map[string]*objects.Object // by name
 	// ByNamespace and ByKind hold the whole objects (Records.Objects). The pods of
 	// Records.SlimPods are not in them: InNamespace, EachOfKind, Find, Has and
@@ -65,6 +69,9 @@ type Index struct {
 	cloud map[string]*cloudLines
 	// slim is the index of Records.SlimPods (slimpods.go).
 	slim slimIndex
+	// slimNS are the rows of Records.SlimNamespaces by name: the namespaces whose
+	// first copy is slim (slimnamespaces.go).
+	slimNS map[string]int32
 	// ruleLines are the lines each rule's matchers kept: rule name -> key -> lines.
 	ruleLines  map[string]map[string][]*logs.Entry
 	collectors []*Rule

@@ -275,7 +275,7 @@ func (ix *Index) BackendBroken(ref *objects.ServiceReference) (bool, string) {
 func coverage(ix *Index, r *Report) []Gap {
 	gaps := []Gap{}
 	add := func(missing, collect string) { gaps = append(gaps, Gap{Missing: missing, Collect: collect}) }
-	if len(ix.Namespaces) == 0 {
+	if ix.NamespaceCount() == 0 {
 		add("no Namespace objects", "kubectl get namespaces -o json")
 	}
 	if !ix.Has("APIService") && !ix.Dumped("apiservice") {

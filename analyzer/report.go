@@ -5,6 +5,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // SchemaVersion identifies the JSON report shape. Fields may be added; none renamed.
@@ -349,4 +350,12 @@ type Gap struct {
 	Collect string `json:"collect"`
 	// Why says why it matters for the diagnosis, when that is not plain from Missing.
 	Why string `json:"why,omitempty"`
+}
+
+// ObjectRefOf is the reference to an object a report gives, its source as evidence.
+func ObjectRefOf(o *objects.Object) ObjectRef {
+	ref := o.Ref()
+	ev := Evidence{File: o.Source.File, Line: o.Source.Line, Object: ref, Text: ref}
+	return ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name,
+		Finalizers: o.Finalizers, Deletion: TimePtr(o.DeletionTimestamp), Source: &ev}
 }

@@ -101,7 +101,9 @@ func TestFingerprintsAcrossBundles(t *testing.T) {
 	root := filepath.Join("..", "..", "fixtures")
 	var golden, owners strings.Builder
 	stories := map[string]map[string][]string{} // story -> fingerprints joined -> bundles
-	for _, dir := range fixtureDirs(t) {
+	dirs := fixtureDirs(t)
+	warmFixtureRuns(dirs, nil, []string{"--redact"})
+	for _, dir := range dirs {
 		rel, _ := filepath.Rel(root, dir)
 		rel = filepath.ToSlash(rel)
 		rep := fixtureReport(t, dir)
