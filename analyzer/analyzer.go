@@ -9,7 +9,9 @@
 // latent risks and an example, in the spirit of golang.org/x/tools/go/analysis. The
 // rules live one package each under analyzer/rules/, registered in analyzer/rules.All;
 // this package knows no cause type but "undetermined". Adding a cause is adding one
-// directory under analyzer/rules/ (with testdata/ run by ruletest) and one registry line.
+// directory under analyzer/rules/ (with testdata/ run by ruletest) and one registry line;
+// the order the rules run in is derived from what they declare they claim, yield to and
+// require (order.go).
 package analyzer
 
 import (
@@ -29,8 +31,11 @@ import (
 
 // Options tune the analysis.
 type Options struct {
-	// Rules are the rules to run, in reporting order (analyzer/rules.All).
+	// Rules are the rules to run, in reporting order (analyzer/rules.All); the order
+	// they run in is derived from their declarations (NewPlan).
 	Rules []*Rule
+	// Plan is the order the rules run in (nil: NewPlan(Rules)).
+	Plan *Plan
 	// Namespaces limits the report to these namespaces (empty = all).
 	Namespaces []string
 }
@@ -60,8 +65,20 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 			Lines: f.Lines, Matched: f.Matched, First: TimePtr(f.First), Last: TimePtr(f.Last), YearInferred: f.YearInferred, YearBasis: f.YearBasis})
 	}
 	r.Bundle.KubernetesVersion, r.Bundle.KubernetesVersionSource = ix.KubernetesVersion, ix.KubernetesVersionSource
+	r.Bundle.KubernetesVersionKubelet = ix.KubernetesVersionKubelet
 	r.Bundle.CapturedAtRecorded = ix.CaptureRecorded
 	r.Bundle.Layouts = append([]string{}, rec.Layouts...)
+	plan := opts.Plan
+	if plan == nil {
+		var err error
+		if plan, err = NewPlan(opts.Rules); err != nil {
+			// the registry is validated when the program starts (rules.All): a programming error
+			panic("nsanalyze rules: " + err.Error())
+		}
+	}
+	if !slices.Equal(plan.rules, opts.Rules) {
+		panic("nsanalyze rules: Options.Plan is not the plan of Options.Rules")
+	}
 	stuck := findStuck(ix)
 	stuckSet := map[string]bool{}
 	for _, s := range stuck {
@@ -72,9 +89,10 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 			continue
 		}
 		pass := &Pass{Index: ix, Namespace: s.name, Object: s.obj, Deletion: s.deletion, Stuck: stuckSet}
-		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s, opts.Rules))
+		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s, opts.Rules, plan))
 	}
 	r.Warnings = append(r.Warnings, ix.premiseWarnings...)
+	r.Warnings = append(r.Warnings, ix.ruleWarnings...)
 	splitDeleting(ix, r)
 	groupProblems(r)
 	r.Risks = latentRisks(ix, r, opts.Rules)
@@ -97,7 +115,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 	collect := "kubectl get namespaces -o json"
 	partial := ix.NamespaceCount() > 0 && !ix.NamespaceListed && len(asked) == 0
 	if partial {
-		r.Coverage = append(r.Coverage, Gap{Missing: "a listing of all namespaces: " + coveredOnly(ix, 8, true) + ", the others were not collected", Collect: collect})
+		r.Coverage = append(r.Coverage, Gap{Kind: GapNamespaceListing, Missing: "a listing of all namespaces: " + coveredOnly(ix, 8, true) + ", the others were not collected", Collect: collect})
 	}
 	if len(r.Namespaces) > 0 {
 		r.State = StateStuck
@@ -127,7 +145,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 			r.NotInBundle = missing
 			r.State = StateUnknown
 			r.StateReason = fmt.Sprintf("namespace %s is not in the bundle (neither a Namespace object nor a log line of the namespace controller names it)", strings.Join(missing, ", "))
-			r.Coverage = append(r.Coverage, Gap{Missing: "namespace " + strings.Join(missing, ", "), Collect: Cmd(append([]string{"kubectl", "get", "namespace"}, missing...)...) + " -o json"})
+			r.Coverage = append(r.Coverage, Gap{Kind: GapNamespace, Object: strings.Join(missing, ", "), Missing: "namespace " + strings.Join(missing, ", "), Collect: Cmd(append([]string{"kubectl", "get", "namespace"}, missing...)...) + " -o json"})
 			return
 		}
 		if unknown := stateless(ix, asked); len(unknown) > 0 {
@@ -186,7 +204,7 @@ func statelessState(r *Report, unknown []*objects.Object, collect string) {
 	r.State = StateUnknown
 	r.StateReason = fmt.Sprintf("%s %s in the bundle by name only, without a state (first %s:%d: no status.phase, no deletionTimestamp), so whether %s being deleted is not shown; collect: %s",
 		Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, 8), ", "), o.Source.File, o.Source.Line, Plural(len(names), "they are", "it is"), collect)
-	r.Coverage = append(r.Coverage, Gap{Missing: "the state of " + Plural(len(names), "namespaces", "namespace") + " " + strings.Join(firstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
+	r.Coverage = append(r.Coverage, Gap{Kind: GapNamespaceState, Missing: "the state of " + Plural(len(names), "namespaces", "namespace") + " " + strings.Join(firstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
 }
 
 // coveredOnly says which namespaces a bundle without a listing of all namespaces covers
@@ -409,7 +427,7 @@ func goneInLaterList(ix *Index, o *objects.Object) bool {
 	return false
 }
 
-func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport {
+func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) NamespaceReport {
 	nr := NamespaceReport{Name: s.name, DeletionTimestamp: TimePtr(s.deletion), StuckSince: s.since,
 		SpecFinalizers: []string{}, MetadataFinalizers: []string{}, Conditions: []ConditionReport{},
 		Causes: []Cause{}, RuledOut: []RuledOut{}, Remediation: []RemediationStep{}}
@@ -452,30 +470,36 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		}
 	}
 	ruledOut := map[string]string{}
-	var notApplicable []string // rules that found nothing they read (said nothing)
+	said := make([]bool, len(rules)) // the rule found causes or a ruled-out reason
 	byRule := make([][]Cause, len(rules))
-	p.claims = newNamespaceClaims()
-	// specific rules first, then the generic ones, which see only what nobody claimed
-	for _, generic := range []bool{false, true} {
-		for i, rule := range rules {
-			if rule.Generic != generic {
-				continue
-			}
-			p.Rule = rule
-			causes, why := rule.Run(p)
-			for j := range causes {
-				causes[j].Type = rule.Name
-				p.claims.add(&causes[j])
-			}
-			byRule[i] = causes
-			if len(causes) == 0 && why != "" {
-				ruledOut[rule.Name] = why
-			} else if len(causes) == 0 {
-				notApplicable = append(notApplicable, rule.Name)
-			}
+	p.claims = newNamespaceClaims(plan)
+	// in the order derived from the rules' declarations: a rule that yields sees the
+	// claims of every rule it yields to
+	for _, i := range plan.Run {
+		rule := rules[i]
+		p.Rule = rule
+		causes, why := rule.Run(p)
+		for j := range causes {
+			causes[j].Type = rule.Name
+			p.Index.checkKinds(rule, &causes[j])
+			p.claims.add(&causes[j])
 		}
+		byRule[i] = causes
+		if len(causes) == 0 && why != "" {
+			ruledOut[rule.Name] = why
+		}
+		said[i] = len(causes) > 0 || why != ""
+	}
+	for _, c := range p.claims.conflicts {
+		p.Index.ruleWarning(c, " (namespace "+p.Namespace+")")
 	}
 	p.Rule = nil
+	var notApplicable []string // rules that found nothing they read (said nothing), in reporting order
+	for i, rule := range rules {
+		if !said[i] {
+			notApplicable = append(notApplicable, rule.Name)
+		}
+	}
 	for _, cs := range byRule {
 		nr.Causes = append(nr.Causes, cs...)
 	}

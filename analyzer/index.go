@@ -82,6 +82,9 @@ type Index struct {
 	nameWarnings []diag.Warning
 	// premiseWarnings are rungs left out because their premise failed (premise.go).
 	premiseWarnings []diag.Warning
+	// ruleWarnings are rule errors: undeclared claims (order.go), once each.
+	ruleWarnings []diag.Warning
+	ruleWarned   map[string]bool
 
 	CapturedAt       time.Time
 	CapturedAtSource string
@@ -92,8 +95,9 @@ type Index struct {
 	// KubernetesVersion is the server version from a layout's version file, a saved
 	// `kubectl version -o json`, a component's start-up log line or, failing those, the
 	// kubelet version of the nodes ("" when unknown); KubernetesVersionSource says which.
-	KubernetesVersion       string
-	KubernetesVersionSource string
+	KubernetesVersion        string
+	KubernetesVersionSource  string
+	KubernetesVersionKubelet bool // the nodes' kubelet version
 	// ControllerStarts are kube-controller-manager (re)starts and leadership gains.
 	ControllerStarts []*logs.Entry
 }
@@ -317,7 +321,7 @@ func (ix *Index) nodeVersion() {
 	if best == nil {
 		return
 	}
-	ix.KubernetesVersion = best.KubeletVersion
+	ix.KubernetesVersion, ix.KubernetesVersionKubelet = best.KubeletVersion, true
 	ix.KubernetesVersionSource = fmt.Sprintf("kubelet version of node %s (%s:%d); the control plane is this version or newer", best.Name, best.Source.File, best.Source.Line)
 }
 

@@ -11,6 +11,7 @@ func markRoots(c *Cause) {
 	root := -1
 	for i := range c.Chain {
 		c.Chain[i].Root = false
+		c.Chain[i].State = LinkState(&c.Chain[i])
 		if c.Chain[i].Fault {
 			root = i
 		}
@@ -221,6 +222,9 @@ func summarize(r *Report) {
 	switch {
 	case len(r.Namespaces) > 0:
 		r.State = StateStuck
+		for i := range r.Problems {
+			r.Problems[i].Short = ShortOf(&r.Problems[i])
+		}
 		r.Summary = SummaryOf(r)
 	case r.State == StateUnknown:
 		r.Summary = FitText("Namespace state unknown: "+r.StateReason, MaxSummary)

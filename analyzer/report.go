@@ -101,7 +101,11 @@ type Problem struct {
 	KnownIssues []KnownIssueRef `json:"knownIssues,omitempty"`
 	// Root is one sentence: the deepest link the evidence proves, and the component
 	// chain above it.
-	Root          string             `json:"root"`
+	Root string `json:"root"`
+	// Short is the problem in one structured line, composed from its chain's components
+	// and states to fit MaxShort, never cut (ShortOf): "tobedeleted: Pods kube-system
+	// k8s-app=metrics-server, pod unschedulable → APIService v1beta1.metrics.k8s.io".
+	Short         string             `json:"short"`
 	RootComponent string             `json:"rootComponent"`
 	Confidence    string             `json:"confidence"`
 	Namespaces    []ProblemNamespace `json:"namespaces"`
@@ -151,6 +155,9 @@ type BundleInfo struct {
 	// KubernetesVersionSource says which.
 	KubernetesVersion       string `json:"kubernetesVersion,omitempty"`
 	KubernetesVersionSource string `json:"kubernetesVersionSource,omitempty"`
+	// KubernetesVersionKubelet: the version is the nodes' kubelet version (the control
+	// plane is this version or newer), not the server's.
+	KubernetesVersionKubelet bool `json:"kubernetesVersionKubelet,omitempty"`
 	// Layouts names the bundle layouts recognised (troubleshoot, must-gather, ...).
 	Layouts []string `json:"layouts"`
 	// Platform is what the bundle shows of the platform (analyzer.Platform*: aks, eks,
@@ -214,8 +221,11 @@ type TimelineEvent struct {
 	// Problem is the ID of the report's problem whose cause the event supports (one of
 	// the namespace's problems), when it supports one: what a problem's timeline shows.
 	Problem string `json:"problem,omitempty"`
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
+	// Own says the event is about the namespace itself (its deletion, its conditions, a
+	// line or event that names it) rather than about the cluster around it.
+	Own  bool   `json:"own,omitempty"`
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
 	// cause is 1 + the index in the namespace's Causes of the cause the event supports
 	// (0: none), turned into Problem once problems are grouped.
 	cause int
@@ -277,6 +287,9 @@ type Link struct {
 	Fault bool `json:"fault,omitempty"`
 	// Root marks the deepest fault link of the chain (set by the analyzer).
 	Root bool `json:"root,omitempty"`
+	// State is the link's state in a few words of a closed vocabulary (LinkState), from
+	// the facts its own evidence establishes about its component; "" when none does.
+	State string `json:"state,omitempty"`
 	// Fix is what acts on this link, when the rule knows it; the root's fix is the
 	// ladder's first rung.
 	Fix      *RemediationStep `json:"fix,omitempty"`
@@ -344,13 +357,40 @@ type Risk struct {
 	Fix []RemediationStep `json:"fix,omitempty"`
 }
 
-// Gap is something the bundle lacked for a complete diagnosis.
+// Gap is something the bundle lacked for a complete diagnosis. Renderers read its
+// fields, never its sentence: gaps of one Kind with an Object say one thing about
+// several objects and are folded into one line.
 type Gap struct {
+	// Kind is what is missing, one of the Gap... constants.
+	Kind string `json:"kind"`
+	// Object is what the gap is about (a pod "NAMESPACE/NAME", a namespace), "" when it
+	// is about the bundle as a whole.
+	Object string `json:"object,omitempty"`
+	// Detail is what the gap says of its Object beyond its Kind (a pod's state).
+	Detail string `json:"detail,omitempty"`
+	// Missing says it in a sentence.
 	Missing string `json:"missing"`
 	Collect string `json:"collect"`
 	// Why says why it matters for the diagnosis, when that is not plain from Missing.
 	Why string `json:"why,omitempty"`
 }
+
+// The kinds of coverage gap (Gap.Kind).
+const (
+	GapNamespaces            = "namespaces"                  // no Namespace objects
+	GapNamespaceListing      = "namespace-listing"           // only some namespaces collected
+	GapNamespace             = "namespace"                   // a namespace asked for is not in the bundle
+	GapNamespaceState        = "namespace-state"             // namespaces listed by name only
+	GapNamespaceObjects      = "namespace-objects"           // no object of a stuck namespace dumped
+	GapAPIServices           = "apiservices"                 // no APIService objects
+	GapWebhookConfigurations = "webhook-configurations"      // no webhook configurations
+	GapControllerManagerLog  = "kube-controller-manager-log" // no kube-controller-manager log
+	GapAPIServerLog          = "kube-apiserver-log"          // no kube-apiserver log
+	GapBackendPodLogs        = "backend-pod-logs"            // logs of a backend pod not running normally
+	GapCollectorForbidden    = "collector-forbidden"         // the bundle collector was refused
+	GapCollectorFailed       = "collector-failed"            // the bundle collector failed otherwise
+	GapEncrypted             = "encrypted-members"           // archive members not read
+)
 
 // ObjectRefOf is the reference to an object a report gives, its source as evidence.
 func ObjectRefOf(o *objects.Object) ObjectRef {

@@ -242,3 +242,134 @@ func splitClauses(s string) []string {
 	}
 	return append(out, s[start:])
 }
+
+// MaxShort is the most characters a problem's short form (Problem.Short) holds.
+const MaxShort = 140
+
+// linkStates are the words of LinkState, by the fact a link establishes about its own
+// component, most telling first.
+var linkStates = []struct{ fact, words string }{
+	{FactServiceMissing, "missing"},
+	{FactNoPods, "without pods"},
+	{FactPodsNotReady, "pods not Ready"},
+	{FactNoReadyEndpoints, "without ready endpoints"},
+	{FactOwnerAbsent, "controller absent"},
+	{FactOwnerFailing, "controller present but failing"},
+	{FactOwnerRunning, "controller still working"},
+	{FactDeleting, "being deleted"},
+	{FactNotInBundle, "not in the bundle"},
+}
+
+// LinkState is a link's state in a few words, from the facts its evidence establishes
+// about its own component (never from its sentences); "" when it establishes none.
+func LinkState(l *Link) string {
+	for _, s := range linkStates {
+		for _, f := range l.Facts {
+			if f.Is == s.fact && f.Subject == l.Component {
+				return s.words
+			}
+		}
+	}
+	return ""
+}
+
+// ShortOf composes a problem's short form from its structured fields only (so a
+// redacted copy composes it again from its redacted values): its namespaces, its root
+// link's component and state (the fingerprint's backend state, else LinkState), and
+// the first faulty object it blocks on the way to them:
+//
+//	tobedeleted: Pods kube-system k8s-app=metrics-server, pod unschedulable → APIService v1beta1.metrics.k8s.io
+//
+// When that is longer than MaxShort, parts go whole, least telling first (the blocker's
+// state, the blocker, the namespaces' names for their count); it is never cut.
+func ShortOf(p *Problem) string {
+	var names []string
+	for _, pn := range p.Namespaces {
+		names = append(names, pn.Name)
+	}
+	subjects := []string{fmt.Sprintf("%d namespaces", len(names))}
+	switch {
+	case len(names) == 1:
+		subjects = []string{names[0]}
+	case len(names) <= 3:
+		subjects = []string{strings.Join(names, ", "), subjects[0]}
+	}
+	var rl, bl *Link
+	for i := range p.Chain {
+		if p.Chain[i].Root {
+			rl = &p.Chain[i]
+		}
+	}
+	for i := range p.Chain {
+		l := &p.Chain[i]
+		if l == rl {
+			break
+		}
+		if l.Fault && !controlPlaneComponent(l.Component) && l.Component != "deadlock" {
+			bl = l
+			break
+		}
+	}
+	var root string
+	rootName := ""
+	if rl != nil {
+		rootName = shortComponent(rl.Component)
+		if controlPlaneComponent(rl.Component) {
+			// kube-apiserver reports on an APIService or webhook further down the chain:
+			// that object is what the reader looks for
+			for i := len(p.Chain) - 1; i >= 0 && &p.Chain[i] != rl; i-- {
+				if c := p.Chain[i].Component; strings.HasPrefix(c, "APIService ") || strings.HasPrefix(c, "webhook ") {
+					rootName = shortComponent(c) + " (per " + rootName + ")"
+				}
+			}
+		}
+	}
+	switch {
+	case p.CauseType == CauseUndetermined:
+		root = "cause undetermined"
+	case rl != nil && backendState(p.Fingerprint) != "":
+		root = rootName + ", " + backendState(p.Fingerprint)
+	case rl != nil:
+		root = phrase(rootName, rl.State)
+	case p.RootComponent != "":
+		root = shortComponent(p.RootComponent)
+	default:
+		root = p.CauseType
+	}
+	var blockers []string
+	if bl != nil && p.CauseType != CauseUndetermined {
+		blockers = []string{phrase(shortComponent(bl.Component), bl.State), shortComponent(bl.Component)}
+	}
+	blockers = append(blockers, "")
+	var s string
+	for _, subj := range subjects {
+		for _, b := range blockers {
+			s = subj + ": " + root
+			if b != "" {
+				s += " → " + b
+			}
+			if utf8.RuneCountInString(s) <= MaxShort {
+				return s
+			}
+		}
+	}
+	return FitText(s, MaxShort) // one component longer than the room: its middle goes, never its end
+}
+
+// backendState is the state of the backend a fingerprint names (its "backend=" key,
+// docs/fingerprint.md: "pod-unschedulable" → "pod unschedulable"); "" without one.
+func backendState(fp string) string {
+	_, v, ok := strings.Cut(fp, "/backend=")
+	if !ok {
+		return ""
+	}
+	v, _, _ = strings.Cut(v, "/")
+	return strings.ReplaceAll(v, "-", " ")
+}
+
+func phrase(component, state string) string {
+	if state == "" {
+		return component
+	}
+	return component + " " + state
+}

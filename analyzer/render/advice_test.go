@@ -90,7 +90,7 @@ func TestAdvicePremises(t *testing.T) {
 			for _, ns := range r.Namespaces {
 				last := ns.Remediation[len(ns.Remediation)-1]
 				if len(ns.SpecFinalizers) == 0 && len(ns.MetadataFinalizers) > 0 {
-					// held by its own metadata.finalizers: /finalize would change nothing (TestRungsTrue)
+					// held by its own metadata.finalizers: /finalize would change nothing (TestReportsTrue)
 					if !strings.Contains(last.Command, `{"metadata":{"finalizers":null}}`) {
 						t.Errorf("namespace %s: held by metadata.finalizers, the last rung does not patch them: %s", ns.Name, last.Command)
 					}

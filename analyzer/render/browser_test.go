@@ -166,7 +166,9 @@ func TestHTMLSelfContained(t *testing.T) {
 }
 
 // fitScript measures, in the browser, what does not fit: horizontal scrolling of the
-// page, a table wider than its container, a chain box whose text is cut or that leaves
+// page, a table wider than its container (a table in its scrolling wrapper: the wrapper
+// wider than its container), cell text broken inside a word (a line break between two
+// letters or digits, outside the commands' <pre> blocks), a chain box whose text is cut or that leaves
 // the diagram, and SVG text outside its drawing (a clipped timeline label). It writes
 // its findings (or OK) into <pre id="fit-result">.
 const fitScript = `<script>
@@ -174,8 +176,25 @@ const fitScript = `<script>
 var out=[];
 var de=document.documentElement;
 if (de.scrollWidth > de.clientWidth+1) out.push("page scrolls horizontally: "+de.scrollWidth+" > "+de.clientWidth);
-document.querySelectorAll("table").forEach(function(t,i){var p=t.parentElement.getBoundingClientRect(),r=t.getBoundingClientRect();
+document.querySelectorAll("table").forEach(function(t,i){var box=t.parentElement;
+ if (box.className==="tablewrap") { if (getComputedStyle(box).overflowX!=="auto") out.push("table "+(t.className||i)+": its wrapper does not scroll"); box=box.parentElement; t=t.parentElement; }
+ var p=box.getBoundingClientRect(),r=t.getBoundingClientRect();
  if (r.right > p.right+1) out.push("table "+(t.className||i)+" overflows its container by "+Math.round(r.right-p.right)+"px");});
+var alnum=/[A-Za-z0-9]/;
+document.querySelectorAll("td, th").forEach(function(cell){
+ var walk=document.createTreeWalker(cell, NodeFilter.SHOW_TEXT), n, prev=null, rng=document.createRange();
+ while ((n=walk.nextNode())) {
+  prev=null; // within one text node: a <br> or an element's edge may start a line
+  if (n.parentElement.closest("pre")) continue;
+  for (var k=0;k<n.length;k++) {
+   rng.setStart(n,k); rng.setEnd(n,k+1); var rs=rng.getClientRects(); if (!rs.length) continue;
+   var c={ch:n.data[k], r:rs[0], text:n.data};
+   if (prev && c.r.top >= prev.r.bottom-2 && alnum.test(prev.ch) && alnum.test(c.ch))
+    out.push("cell text broken inside a word: "+JSON.stringify(n.data.slice(Math.max(0,k-20),k)+"|"+n.data.slice(k,k+20)));
+   prev=c;
+  }
+ }
+});
 document.querySelectorAll("ol.chain > li").forEach(function(b){var p=b.parentElement.getBoundingClientRect(),r=b.getBoundingClientRect();
  if (b.scrollWidth > b.clientWidth+1) out.push("chain box cut: "+b.textContent.slice(0,80));
  if (r.right > p.right+1 || r.left < p.left-1) out.push("chain box outside its diagram: "+b.textContent.slice(0,80));});
@@ -195,8 +214,9 @@ const twoProblemsBundle = "realworld/microk8s-keda-external-metrics-and-scaledob
 var fitResult = regexp.MustCompile(`(?s)<pre id="fit-result">(.*?)</pre>`)
 
 // TestHTMLFits loads the HTML report of the golden fixtures, the 33-namespace one and
-// one with two independent problems in headless Chromium at 700 and 1400 pixels wide,
-// and fails on horizontal overflow of the page or a table, cut chain boxes and clipped
+// one with two independent problems in headless Chromium at 700, 1280 and 1400 pixels
+// wide, and fails on horizontal overflow of the page or a table, table cells whose text
+// breaks inside a word, cut chain boxes and clipped
 // timeline labels (measured by fitScript in a copy of the page that allows it).
 func TestHTMLFits(t *testing.T) {
 	bin := chromiumPath()
@@ -218,7 +238,7 @@ func TestHTMLFits(t *testing.T) {
 			if err := os.WriteFile(file, page, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			for _, width := range []string{"700", "1400"} {
+			for _, width := range []string{"700", "1280", "1400"} {
 				dom := string(runChromium(t, bin, "--window-size="+width+",1200", "--dump-dom", "file://"+filepath.ToSlash(file)))
 				m := fitResult.FindStringSubmatch(dom)
 				if m == nil {

@@ -130,7 +130,7 @@ func htmlData(r *analyzer.Report) htmlReport {
 		full[pv] = true
 	}
 	line := func(pv *problemView) htmlLine {
-		s := "[" + pv.CauseType + "] " + clipProse(pv.Root, 160) + fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces)))
+		s := "[" + pv.CauseType + "] " + shortOf(pv) + fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces)))
 		if n := len(pv.Similar); n > 0 {
 			s += fmt.Sprintf("; and %s more like it", analyzer.Count(n))
 		}
@@ -551,13 +551,14 @@ func timelineSVG(ns analyzer.NamespaceReport, evs []analyzer.TimelineEvent, capt
 }
 
 var htmlFuncs = template.FuncMap{
-	"loc":    evidenceLoc,
-	"meta":   evidenceMeta,
-	"obj":    objectLine,
-	"ts":     ts,
-	"join":   strings.Join,
-	"inc":    func(i int) int { return i + 1 },
-	"plural": plural,
+	"loc":         evidenceLoc,
+	"meta":        evidenceMeta,
+	"obj":         objectLine,
+	"ts":          ts,
+	"join":        strings.Join,
+	"inc":         func(i int) int { return i + 1 },
+	"plural":      plural,
+	"verdictLine": verdictLine,
 	"folded": func(g timelineGroup) string {
 		if g.Count > 1 {
 			return fmt.Sprintf("x%d until %s: %s", g.Count, g.Last.UTC().Format("15:04:05"), g.Text)
@@ -579,7 +580,7 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-
 h1{font-size:1.6em;margin:.2em 0}h2{border-bottom:2px solid #d0d7de;padding-bottom:.2em;margin-top:1.8em}h3{margin-top:1.4em}
 code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:.88em}
 pre{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.6em .8em;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
-table{border-collapse:collapse;margin:.6em 0;width:100%;table-layout:auto}th,td{border:1px solid #d0d7de;padding:.3em .5em;text-align:left;vertical-align:top;overflow-wrap:anywhere;word-break:break-word}th{background:#f6f8fa}
+table{border-collapse:collapse;margin:.6em 0;width:100%;table-layout:auto}.tablewrap{overflow-x:auto;max-width:100%}th,td{border:1px solid #d0d7de;padding:.3em .5em;text-align:left;vertical-align:top;overflow-wrap:normal;word-break:normal}th{background:#f6f8fa}
 .summaryline{font-size:1.15em;font-weight:600}
 .problem-card{border-left:6px solid #cf222e;background:#fff5f5;padding:.5em 1em;border-radius:4px;margin:1em 0}
 .ok{color:#1a7f37}.bad{color:#cf222e;font-weight:bold}.muted{color:#57606a}
@@ -627,19 +628,21 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 </div>
 {{end}}{{if .Listed}}<details class="more-problems"{{if le (len .Listed) 10}} open{{end}}><summary>{{len .Listed}} more problem{{plural (len .Listed)}}{{if .MoreListed}} (of many more){{end}}</summary>
 <ul>{{range .Listed}}<li>{{if .Anchor}}<a href="#{{.Anchor}}"><strong>{{.ID}}</strong></a>{{else}}<strong>{{.ID}}</strong>{{end}} {{.Text}}</li>{{end}}{{if .MoreListed}}<li class="more">{{.MoreListed}}</li>{{end}}</ul></details>{{end}}{{end}}
-{{if or .R.Risks .R.Coverage .R.Warnings}}<p class="muted">Also: {{len .R.Risks}} latent risk{{plural (len .R.Risks)}}, {{len .R.Coverage}} coverage gap{{plural (len .R.Coverage)}}, {{len .R.Warnings}} warning{{plural (len .R.Warnings)}} (at the end).</p>{{end}}
+{{with .R.NextStep}}<div class="next-step"><p><strong>Next step for the customer</strong> (<code>-o reply</code> writes the note for the ticket): {{if .Make}}send the read-only script (no Secret values) that <code>{{.Make}}</code> writes; they run:{{else}}they run the platform&#39;s read-only collection:{{end}}</p>
+<pre><code>{{.Command}}</code></pre></div>
+{{end}}{{if or .R.Risks .R.Coverage .R.Warnings}}<p class="muted">Also: {{len .R.Risks}} latent risk{{plural (len .R.Risks)}}, {{len .R.Coverage}} coverage gap{{plural (len .R.Coverage)}}, {{len .R.Warnings}} warning{{plural (len .R.Warnings)}} (at the end).</p>{{end}}
 </section>
 {{range $p := .Problems}}
 <section class="problem" id="{{.Anchor}}" data-problem="{{.ID}}">
 <h2>{{.ID}}: {{.CauseType}} <span class="muted">(confidence {{.Confidence}}), {{.NHeld}} namespace{{plural .NHeld}}</span></h2>
 <p class="problem-card"><strong>Root:</strong> {{.Root}}</p>
 {{with .Cause}}{{if ne .Summary $p.Root}}<p>{{.Summary}}</p>{{end}}{{end}}
-<table class="held"><thead><tr><th>Namespace</th><th>Deleted</th><th>Stuck for</th></tr></thead><tbody>
+<div class="tablewrap"><table class="held"><thead><tr><th>Namespace</th><th>Deleted</th><th>Stuck for</th></tr></thead><tbody>
 {{range .Held}}<tr><td><a href="#{{.Anchor}}"><code>{{.Name}}</code></a></td><td>{{.Deleted}}</td><td>{{.Stuck}}</td></tr>
-{{end}}</tbody></table>{{if .MoreHeld}}
+{{end}}</tbody></table></div>{{if .MoreHeld}}
 <details class="held-more"><summary>{{len .MoreHeld}} more namespace{{plural (len .MoreHeld)}}{{if .MoreNames}} (and more in the JSON report){{end}}</summary>
-<table class="held"><tbody>{{range .MoreHeld}}<tr><td><code>{{.Name}}</code></td><td>{{.Deleted}}</td><td>{{.Stuck}}</td></tr>
-{{end}}</tbody></table>{{if .MoreNames}}<p class="muted">{{.MoreNames}}</p>{{end}}</details>{{end}}
+<div class="tablewrap"><table class="held"><tbody>{{range .MoreHeld}}<tr><td><code>{{.Name}}</code></td><td>{{.Deleted}}</td><td>{{.Stuck}}</td></tr>
+{{end}}</tbody></table></div>{{if .MoreNames}}<p class="muted">{{.MoreNames}}</p>{{end}}</details>{{end}}
 <h3>Causal chain</h3>
 {{.Chain}}
 {{with .ChainEvid}}<details class="evidence"><summary>Evidence for the chain ({{len .}})</summary>
@@ -652,7 +655,7 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 {{end}}</details>{{end}}
 {{if .Objects}}<ul class="objects">{{range .Objects}}<li><code>{{.}}</code></li>{{end}}{{if .MoreObj}}<li class="more">{{.MoreObj}}</li>{{end}}</ul>{{end}}
 {{if .Correlation}}<p><strong>Timing:</strong> {{.Correlation}}</p>{{end}}
-{{with .Cause}}{{range .Notes}}<p><strong>Note:</strong> {{.}}</p>{{end}}{{end}}
+{{with .Cause}}{{range .Verdicts}}<p><strong>Finalizer <code>{{.Finalizer}}</code>:</strong> {{verdictLine .}}</p>{{end}}{{range .Notes}}<p><strong>Note:</strong> {{.}}</p>{{end}}{{end}}
 <h3>What to do about {{.ID}} (safest first)</h3>
 <ol class="ladder">
 {{range .Steps}}<li><span class="badge risk-{{.Risk}}">{{.Risk}}</span> {{.Why}}{{.Note}}<pre><code>{{.Command}}</code></pre></li>
@@ -665,9 +668,9 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 <p class="legend muted"><span><svg class="sw" viewBox="0 0 10 10"><rect width="3" height="10" x="3.5" fill="#cf222e"/></svg>namespace deletion</span><span><svg class="sw" viewBox="0 0 10 10"><path d="M5 0 L10 5 L5 10 L0 5 z" fill="#0969da"/></svg>condition transition</span><span><svg class="sw" viewBox="0 0 10 10"><rect width="3" height="10" x="3.5" fill="#bc4c00"/></svg>error log line</span><span><svg class="sw" viewBox="0 0 10 10"><rect width="9" height="9" fill="#8250df"/></svg>event</span><span><svg class="sw" viewBox="0 0 10 10"><path d="M5 0 V10" stroke="#57606a" stroke-dasharray="2 2"/></svg>capture time</span></p>
 {{.Plot}}
 {{if .Groups}}<details class="timeline-table"><summary>{{len .Shared}} events around {{.ID}} (UTC, repeated lines folded)</summary>
-<table><thead><tr><th>Time</th><th>Kind</th><th>Component</th><th>What</th><th>Where</th></tr></thead><tbody>
+<div class="tablewrap"><table><thead><tr><th>Time</th><th>Kind</th><th>Component</th><th>What</th><th>Where</th></tr></thead><tbody>
 {{range .Groups}}<tr><td class="mono">{{clock .Time}}</td><td>{{.Kind}}</td><td>{{.Component}}</td><td>{{folded .}}</td><td class="mono">{{.File}}{{if .Line}}:{{.Line}}{{end}}</td></tr>
-{{end}}</tbody></table>{{if .MoreGroups}}<p class="muted">{{.MoreGroups}}</p>{{end}}</details>{{end}}
+{{end}}</tbody></table></div>{{if .MoreGroups}}<p class="muted">{{.MoreGroups}}</p>{{end}}</details>{{end}}
 {{if .RuledOut}}<h3>Ruled out{{if gt (len .NS) 1}} (for all {{len .NS}} namespaces){{end}}</h3>
 <ul class="ruledout">{{range .RuledOut}}<li><strong>{{.Type}}</strong>: {{.Reason}}</li>{{end}}</ul>{{end}}
 </section>
@@ -675,26 +678,26 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 <section id="more-problems"><h2>{{.MoreFull}} more problems</h2><p class="muted">Listed in the summary; their chains and ladders are in the JSON report (-o json).</p></section>{{end}}
 {{if .V.Condensed}}<section id="namespaces"><h2>Namespaces</h2>
 <p class="muted">What each namespace shows of its own (its deletion time and age are listed under its problem).</p>
-<table class="namespaces"><thead><tr><th>Namespace</th><th>Problems</th><th>Own conditions and events</th></tr></thead><tbody>
+<div class="tablewrap"><table class="namespaces"><thead><tr><th>Namespace</th><th>Problems</th><th>Own conditions and events</th></tr></thead><tbody>
 {{range .Namespaces}}<tr class="namespace" id="{{.ID}}" data-namespace="{{.Name}}"><td><code>{{.Name}}</code></td><td>{{.ProblemIDs}}</td><td>{{if ne .Phase "Terminating"}}phase {{.Phase}}; {{end}}{{range .Conditions}}{{if .Problem}}<span class="bad">!!</span> {{.Type}}={{.Status}} ({{.Reason}}); {{end}}{{end}}events: {{.Digest}}{{if .Multi}}<br>verdict: {{.Verdict}}{{end}}{{if .Last}}<br><span class="badge risk-destructive">destructive</span> {{.LastWhy}}<pre><code>{{.Last.Command}}</code></pre>{{end}}{{if .ShowRO}}<br>ruled out: {{range .RestRO}}<strong>{{.Type}}</strong>: {{.Reason}} {{end}}{{end}}</td></tr>
-{{end}}</tbody></table>{{if .MoreNS}}<p class="muted">{{.MoreNS}}</p>{{end}}</section>
+{{end}}</tbody></table></div>{{if .MoreNS}}<p class="muted">{{.MoreNS}}</p>{{end}}</section>
 {{else}}{{range .Namespaces}}
 <section class="namespace" id="{{.ID}}" data-namespace="{{.Name}}">
 <h2>Namespace <code>{{.Name}}</code> <span class="muted">({{.ProblemIDs}})</span></h2>
 {{if .Multi}}<p class="problem-card"><strong>Verdict:</strong> {{.Verdict}}</p>{{end}}
-<table class="facts">
+<div class="tablewrap"><table class="facts">
 <tr><th>Deleted</th><td>{{.Facts}}</td></tr>
 {{if and .StuckSince (ne .StuckSince "metadata.deletionTimestamp")}}<tr><th>Since</th><td>{{.StuckSince}}</td></tr>{{end}}
 <tr><th>Finalizers</th><td>{{.Finalizers}}</td></tr>
 {{if .Source}}<tr><th>Object</th><td><code>{{loc .Source}}</code></td></tr>{{end}}
-</table>
-{{if .Conditions}}<table class="conditions"><thead><tr><th></th><th>Condition</th><th>Status</th><th>Reason</th><th>Meaning</th></tr></thead><tbody>
+</table></div>
+{{if .Conditions}}<div class="tablewrap"><table class="conditions"><thead><tr><th></th><th>Condition</th><th>Status</th><th>Reason</th><th>Meaning</th></tr></thead><tbody>
 {{range .Conditions}}<tr><td>{{if .Problem}}<span class="bad">!!</span>{{else}}<span class="ok">ok</span>{{end}}</td><td><code>{{.Type}}</code></td><td>{{.Status}}</td><td>{{.Reason}}</td><td>{{.Meaning}}{{if and .Problem .Message}}<br><span class="mono">{{.Message}}</span>{{end}}</td></tr>
-{{end}}</tbody></table>{{end}}
+{{end}}</tbody></table></div>{{end}}
 {{if .Own}}<details class="timeline-table" open><summary>Timeline of {{.Name}}: {{.Digest}}</summary>
-<table><thead><tr><th>Time</th><th>Kind</th><th>Component</th><th>What</th><th>Where</th></tr></thead><tbody>
+<div class="tablewrap"><table><thead><tr><th>Time</th><th>Kind</th><th>Component</th><th>What</th><th>Where</th></tr></thead><tbody>
 {{range .Own}}<tr><td class="mono">{{clock .Time}}</td><td>{{.Kind}}</td><td>{{.Component}}</td><td>{{folded .}}</td><td class="mono">{{.File}}{{if .Line}}:{{.Line}}{{end}}</td></tr>
-{{end}}</tbody></table>{{if .MoreOwn}}<p class="muted">{{.MoreOwn}}</p>{{end}}</details>{{end}}
+{{end}}</tbody></table></div>{{if .MoreOwn}}<p class="muted">{{.MoreOwn}}</p>{{end}}</details>{{end}}
 {{if .Last}}<h3>Last resort for {{.Name}}</h3><p><span class="badge risk-destructive">destructive</span> {{.LastWhy}}</p><pre><code>{{.Last.Command}}</code></pre>{{end}}
 {{if .ShowRO}}<h3>Ruled out for {{.Name}}</h3>
 <ul class="ruledout">{{range .RestRO}}<li><strong>{{.Type}}</strong>: {{.Reason}}</li>{{end}}</ul>{{end}}

@@ -245,7 +245,7 @@ func (m *mprinter) similar(pv *problemView) {
 
 // problemLine is a problem in one list item (the problems beyond the first screen).
 func (m *mprinter) problemLine(pv *problemView) {
-	s := fmt.Sprintf("%s (%d namespace%s)", clipProse(pv.Root, 160), len(pv.Namespaces), plural(len(pv.Namespaces)))
+	s := fmt.Sprintf("%s (%d namespace%s)", shortOf(pv), len(pv.Namespaces), plural(len(pv.Namespaces)))
 	if n := len(pv.Similar); n > 0 {
 		s += fmt.Sprintf("; and %s more like it", analyzer.Count(n))
 	}
@@ -339,6 +339,9 @@ func (m *mprinter) problem(v *view, pv *problemView) {
 		m.p("**Timing:** %s\n\n", mdText(pv.Correlation))
 	}
 	if c != nil {
+		for _, fv := range c.Verdicts {
+			m.p("**Finalizer %s:** %s\n\n", mdText(fv.Finalizer), mdText(verdictLine(fv)))
+		}
 		for _, n := range c.Notes {
 			m.p("**Note:** %s\n\n", mdText(n))
 		}
@@ -401,15 +404,21 @@ func (m *mprinter) timeline(evs []analyzer.TimelineEvent) {
 	groups, skipped := clipTimeline(groupTimeline(evs))
 	m.p("<details><summary>%d event%s (UTC), repeated lines folded</summary>\n\n", len(evs), plural(len(evs)))
 	m.p("| Time | Kind | Component | What |\n|---|---|---|---|\n")
+	heads, texts, rooms := make([]string, len(groups)), make([]string, len(groups)), make([]int, len(groups))
 	for i, g := range groups {
+		heads[i] = fmt.Sprintf("| %s | %s | %s |", g.Time.UTC().Format("2006-01-02 15:04:05"), cell(g.Kind), cell(g.Component))
+		texts[i] = g.Text
+		if g.Count > 1 {
+			texts[i] = fmt.Sprintf("x%d until %s: %s", g.Count, g.Last.UTC().Format("15:04:05"), texts[i])
+		}
+		rooms[i] = 240
+	}
+	clipped := clipRows(heads, texts, rooms)
+	for i := range groups {
 		if skipped > 0 && i == len(groups)/2 {
 			m.p("| | | | %s |\n", cell(moreLine(skipped, "timeline entries")))
 		}
-		text := g.Text
-		if g.Count > 1 {
-			text = fmt.Sprintf("x%d until %s: %s", g.Count, g.Last.UTC().Format("15:04:05"), text)
-		}
-		m.p("| %s | %s | %s | %s |\n", g.Time.UTC().Format("2006-01-02 15:04:05"), cell(g.Kind), cell(g.Component), cell(clipProse(text, 240)))
+		m.p("%s %s |\n", heads[i], cell(clipped[i]))
 	}
 	m.p("\n</details>\n\n")
 }

@@ -237,14 +237,14 @@ func (v *view) verdict(ns *analyzer.NamespaceReport) string {
 	if len(ids) == 1 {
 		p := v.byID[ids[0]]
 		if p == nil {
-			return clipProse(ns.Verdict, 600)
+			return analyzer.FitText(ns.Verdict, 600) // composed to fit, its decisive end kept
 		}
 		return fmt.Sprintf("%s causes, one root (%s): %s", analyzer.Count(len(ns.Causes)), p.ID, p.Root)
 	}
 	var parts []string
 	for _, id := range ids[:min(len(ids), verdictShown)] {
 		if p := v.byID[id]; p != nil {
-			parts = append(parts, id+": "+strings.TrimSuffix(clipProse(p.Root, 240), "."))
+			parts = append(parts, id+": "+strings.TrimSuffix(analyzer.FitText(p.Root, 240), "."))
 		}
 	}
 	s := fmt.Sprintf("Several independent blockers (%s problems); all must be fixed. %s.", analyzer.Count(len(ids)), strings.Join(parts, "; "))

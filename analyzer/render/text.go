@@ -170,7 +170,7 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 
 // problemLine is a problem in one entry (the problems beyond those shown in full).
 func (p *tprinter) problemLine(pv *problemView) {
-	s := pv.CauseType + "] " + clipProse(pv.Root, 160) + fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces)))
+	s := pv.CauseType + "] " + shortOf(pv) + fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces)))
 	if n := len(pv.Similar); n > 0 {
 		s += fmt.Sprintf("; and %s more like it", analyzer.Count(n))
 	}

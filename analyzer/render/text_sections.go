@@ -193,7 +193,7 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 	}
 	if c != nil {
 		for _, fv := range c.Verdicts {
-			p.wrap(p.c(sBold, "Finalizer "+fv.Finalizer)+"  ", "      ", "controller: "+fv.Controller+"; clearing it by hand: "+fv.Clearing+".")
+			p.wrap(p.c(sBold, "Finalizer "+fv.Finalizer)+"  ", "      ", verdictLine(fv))
 		}
 	}
 	if c != nil {
@@ -266,10 +266,8 @@ func (p *tprinter) ruledOut(rs []analyzer.RuledOut) {
 // timeline prints timeline events, one a line, clipped to the width.
 func (p *tprinter) timeline(evs []analyzer.TimelineEvent) {
 	groups, skipped := clipTimeline(groupTimeline(evs))
+	heads, texts, rooms := make([]string, len(groups)), make([]string, len(groups)), make([]int, len(groups))
 	for i, g := range groups {
-		if skipped > 0 && i == len(groups)/2 {
-			p.line("  " + moreLine(skipped, "timeline entries"))
-		}
 		t := g.Time.UTC().Format("2006-01-02 15:04:05")
 		kind := g.Kind
 		switch kind {
@@ -280,18 +278,27 @@ func (p *tprinter) timeline(evs []analyzer.TimelineEvent) {
 		default:
 			kind = pad(kind, 9)
 		}
-		text := g.Text
+		texts[i] = g.Text
 		if g.Count > 1 {
-			text = fmt.Sprintf("x%d until %s: %s", g.Count, g.Last.UTC().Format("15:04:05"), text)
+			texts[i] = fmt.Sprintf("x%d until %s: %s", g.Count, g.Last.UTC().Format("15:04:05"), texts[i])
 		}
-		head := fmt.Sprintf("  %s  %s %s ", t, kind, g.Component)
-		room := p.width - visibleLen(head)
-		if room < 30 {
-			p.line(head)
-			p.line("      " + clipProse(text, p.width-6))
+		heads[i] = fmt.Sprintf("  %s  %s %s ", t, kind, g.Component)
+		rooms[i] = p.width - visibleLen(heads[i])
+		if rooms[i] < 30 {
+			rooms[i] = p.width - 6
+		}
+	}
+	clipped := clipRows(heads, texts, rooms)
+	for i := range groups {
+		if skipped > 0 && i == len(groups)/2 {
+			p.line("  " + moreLine(skipped, "timeline entries"))
+		}
+		if p.width-visibleLen(heads[i]) < 30 {
+			p.line(heads[i])
+			p.line("      " + clipped[i])
 			continue
 		}
-		p.line(head + clipProse(text, room))
+		p.line(heads[i] + clipped[i])
 	}
 }
 

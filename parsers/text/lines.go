@@ -3,6 +3,8 @@ package text
 import (
 	"regexp"
 	"strings"
+
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 // The shapes of the lines a support ticket's text is made of.
@@ -113,9 +115,9 @@ func parseCommand(line string, n int) *Command {
 		}
 		switch {
 		case a == "-n" || a == "--namespace" || strings.HasPrefix(a, "--namespace="):
-			c.Namespace = val()
+			c.Namespace = namespaceArg(val())
 		case strings.HasPrefix(a, "-n") && len(a) > 2 && !strings.HasPrefix(a, "--"):
-			c.Namespace = a[2:]
+			c.Namespace = namespaceArg(a[2:])
 		case a == "-A" || a == "--all-namespaces" || a == "--all-namespaces=true":
 			c.AllNamespaces = true
 		case a == "-o" || a == "--output" || strings.HasPrefix(a, "--output="):
@@ -412,4 +414,13 @@ func unemphasize(s string) string {
 		return strings.TrimSpace(strings.TrimSuffix(inner, mark))
 	}
 	return s
+}
+
+// namespaceArg is the value of a command's -n flag when it can name a namespace (a
+// DNS-1123 label), else "": "-n -", "-n <ns>" or "-n $NS" name none.
+func namespaceArg(s string) string {
+	if kubemsg.IsNamespaceName(s) {
+		return s
+	}
+	return ""
 }

@@ -855,6 +855,19 @@ func atoi(s string) (int, bool) {
 }
 
 func (p *parser) add(s synth) {
+	md, _ := s.obj["metadata"].(map[string]any)
+	name, _ := md["name"].(string)
+	ns, _ := md["namespace"].(string)
+	// a bullet of prose read as a row or a field ("- something") names no namespace "-":
+	// whatever the rendering, a namespace's name is a DNS-1123 label or the object is not read
+	if s.obj["kind"] == "Namespace" && !kubemsg.IsNamespaceName(name) {
+		p.warn.Add(p.path, s.line, "no namespace read: %q is no namespace name (a DNS-1123 label)", name)
+		return
+	}
+	if _, has := md["namespace"]; has && !kubemsg.IsNamespaceName(ns) {
+		p.warn.Add(p.path, s.line, "no %v read: its namespace %q is no namespace name (a DNS-1123 label)", s.obj["kind"], ns)
+		return
+	}
 	p.synth = append(p.synth, s)
 }
 

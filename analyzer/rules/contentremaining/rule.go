@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -27,11 +28,13 @@ whose deletion failed for another reason recorded in NamespaceDeletionContentFai
 A generic rule: it reports the resources and objects no specific cause claims (those
 an admission or conversion webhook, a failing API group, the controller not running
 or pods-first deletion already explain are not reported again).`,
-	Kinds:   []string{"Pod", "Node"},
-	Run:     runContentRemaining,
-	Generic: true,
-	Ladder:  ladder,
-	Example: example,
+	Kinds:    []string{"Pod", "Node"},
+	Run:      runContentRemaining,
+	Claims:   []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers},
+	Yields:   []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers, analyzer.ClaimsResources, analyzer.ClaimsGroups, analyzer.ClaimsContent},
+	Requires: []*analyzer.Rule{finalizers.Rule}, // the pods and resources finalizers-remaining claims (it yields objects too)
+	Ladder:   ladder,
+	Example:  example,
 }
 
 func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
