@@ -318,8 +318,15 @@ func findStuck(ix *Index) []stuckNamespace {
 		out = append(out, stuckNamespace{name: name, deletion: first.Time,
 			since: "the API server refused an operation because the namespace is being deleted (no Namespace object in the bundle; deleted at or before this time, when the line has one)"})
 	}
-	for name, lines := range ix.NamespaceControllerDeletes {
+	for name, lines := range ix.NamespaceDeleteWaits {
 		if ix.NamespaceExists(name) || ix.NamespaceListed || len(ix.NamespaceDeletionFailed[name]) > 0 || len(ix.NamespaceTerminating[name]) > 0 {
+			continue
+		}
+		out = append(out, stuckNamespace{name: name, deletion: lines[0].Time,
+			since: "a client that deleted the namespace was still waiting for it to be gone (Terraform's kubernetes provider waits while the namespace is Terminating; no Namespace object in the bundle)"})
+	}
+	for name, lines := range ix.NamespaceControllerDeletes {
+		if ix.NamespaceExists(name) || ix.NamespaceListed || len(ix.NamespaceDeletionFailed[name]) > 0 || len(ix.NamespaceTerminating[name]) > 0 || len(ix.NamespaceDeleteWaits[name]) > 0 {
 			continue
 		}
 		if del := ix.NamespaceDeleted[name]; len(del) > 0 && !del[len(del)-1].Time.Before(lines[len(lines)-1].Time) {
@@ -377,6 +384,7 @@ func deletingDespite(ix *Index, name string, o *objects.Object) (stuckNamespace,
 	}{
 		{ix.NamespaceDeletionFailed[name], "namespace controller failure"},
 		{ix.NamespaceTerminating[name], "refusal of the API server because the namespace is being deleted"},
+		{ix.NamespaceDeleteWaits[name], "wait of a client for the namespace it deleted to be gone"},
 		{ix.NamespaceControllerDeletes[name], "delete call of the namespace controller"},
 	} {
 		e := later(ev.lines)

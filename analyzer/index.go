@@ -57,6 +57,10 @@ type Index struct {
 	// all content is removed from this namespace"), by namespace: kubectl stderr saved
 	// with a ticket, often the only sign a namespace is Terminating.
 	NamespaceTerminating map[string][]*logs.Entry
+	// NamespaceDeleteWaits are a client's lines saying it deleted a namespace and still
+	// waits for it to be gone (Terraform's "kubernetes_namespace.X: Still destroying...
+	// [id=NAME, 5m0s elapsed]" past kubemsg.MinTerraformNamespaceWait), by namespace.
+	NamespaceDeleteWaits map[string][]*logs.Entry
 	// NamespaceControllerDeletes are kube-apiserver request-log lines of the namespace
 	// controller's DELETEs of a namespace's content, by namespace: the controller only
 	// deletes the content of a namespace that is being deleted.
@@ -119,6 +123,7 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 		ruleLines:                  map[string]map[string][]*logs.Entry{},
 		ContentStillRemains:        map[string][]ContentLine{},
 		NamespaceTerminating:       map[string][]*logs.Entry{},
+		NamespaceDeleteWaits:       map[string][]*logs.Entry{},
 		NamespaceControllerDeletes: map[string][]*logs.Entry{},
 	}
 	for _, r := range rules {
@@ -190,6 +195,10 @@ func (ix *Index) addEntry(e *logs.Entry) {
 		if ns, ok := kubemsg.ParseNamespaceTerminating(e.Text); ok {
 			ix.NamespaceTerminating[ns] = append(ix.NamespaceTerminating[ns], e)
 		}
+	}
+
+	if ns, d, ok := kubemsg.ParseTerraformNamespaceWait(e.Text); ok && d >= kubemsg.MinTerraformNamespaceWait {
+		ix.NamespaceDeleteWaits[ns] = append(ix.NamespaceDeleteWaits[ns], e)
 	}
 
 	if strings.Contains(e.Text, "namespace-controller") {

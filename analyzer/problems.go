@@ -154,7 +154,7 @@ func groupProblems(r *Report) {
 	defer func() {
 		for idx, n := range shared {
 			r.Problems[idx].Root = strings.TrimSuffix(r.Problems[idx].Root, ".") +
-				fmt.Sprintf("; the same root holds %s more group/version%s or APIService%s (every one is in namespaces[].causes).", Count(n), Plural(n, "s", ""), Plural(n, "s", ""))
+				fmt.Sprintf("; the same root holds %s more group/version%s or APIService%s (each one is listed with the causes of its namespaces).", Count(n), Plural(n, "s", ""), Plural(n, "s", ""))
 		}
 	}()
 	for i := range r.Namespaces {

@@ -171,6 +171,9 @@ var CorePhrases = []string{
 	"Namespace has been deleted",                          // namespace controller: a namespace finished
 	"ensuring all content is removed from this namespace", // API server: an operation refused in a namespace being deleted (kubectl stderr)
 	"is being terminated",                                 // NamespaceLifecycle admission: content created in a namespace being deleted (kubemsg.ParseNamespaceTerminating)
+	"Termination is in progress",                          // API server before 1.0: the Conflict of an update of a namespace being deleted (kubemsg.ParseNamespaceTerminating)
+	kubemsg.NewFinalizersForbidden,                        // API server: an update adding finalizers to an object being deleted (kubectl patch stderr)
+	kubemsg.TerraformStillDestroying,                      // Terraform: a delete still running (kubemsg.ParseTerraformNamespaceWait)
 	"Starting namespace controller",                       // namespace controller (re)started
 	"successfully acquired lease",                         // leader election (KCM restarts)
 	`version="v1.`,                                        // component start-up, structured ("Starting" version=...)

@@ -126,6 +126,10 @@ var catalogParsers = map[string]func(string) map[string]string{
 		verb, ok := IsCRDTerminatingRefusal(s)
 		return map[string]string{"ok": strconv.FormatBool(ok), "verb": verb}
 	},
+	"ParseNewFinalizersForbidden": func(s string) map[string]string {
+		r, ok := ParseNewFinalizersForbidden(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "kind": r.Kind, "name": r.Name, "finalizers": r.Finalizers}
+	},
 	"ParseNamespaceTerminating": func(s string) map[string]string {
 		ns, ok := ParseNamespaceTerminating(s)
 		return map[string]string{"ok": strconv.FormatBool(ok), "namespace": ns}

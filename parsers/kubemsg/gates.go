@@ -112,3 +112,47 @@ func IsCRDTerminatingRefusal(text string) (verb string, ok bool) {
 	}
 	return pre, true
 }
+
+// NewFinalizersForbidden is the phrase of apimachinery's ObjectMeta update validation
+// refusing an update that adds finalizers to an object that has a deletionTimestamp
+// (k8s.io/apimachinery pkg/api/validation/objectmeta.go, ValidateObjectMetaUpdate:
+// field.Forbidden(fldPath, fmt.Sprintf("no new finalizers can be added if the object is
+// being deleted, found new finalizers %#v", extra.List())), v1.8-v1.38), returned as 422
+// Invalid (`%s %q is invalid: %v`) and printed by kubectl as `The KIND "NAME" is
+// invalid: * metadata.finalizers: Forbidden: ...`. It proves the object is being
+// deleted: a finalizer-removal patch that sends `[""]` or `[null]` meets it.
+const NewFinalizersForbidden = "no new finalizers can be added if the object is being deleted"
+
+// FinalizersRefusal is one NewFinalizersForbidden refusal: the object it names when
+// the text holds NewInvalid's `KIND "NAME" is invalid` before it, and the finalizers
+// the update tried to add as Go printed them (`[]string{""}`).
+type FinalizersRefusal struct {
+	Kind, Name string
+	Finalizers string
+}
+
+// reInvalidObject is NewInvalid's `%s %q is invalid` (the kind qualified by its group
+// for custom resources, `Widget.example.com`).
+var reInvalidObject = regexp.MustCompile(`([A-Z][A-Za-z0-9]*(?:\.[a-z0-9][a-z0-9.-]*)?) \\?"([a-z0-9][a-z0-9.:-]*)\\?" is invalid`)
+
+// ParseNewFinalizersForbidden reports whether text carries the NewFinalizersForbidden
+// refusal, and the object and finalizers it names.
+func ParseNewFinalizersForbidden(text string) (FinalizersRefusal, bool) {
+	i := strings.Index(text, NewFinalizersForbidden)
+	if i < 0 {
+		return FinalizersRefusal{}, false
+	}
+	var r FinalizersRefusal
+	if ms := reInvalidObject.FindAllStringSubmatch(text[:i], -1); len(ms) > 0 {
+		m := ms[len(ms)-1]
+		r.Kind, r.Name = m[1], m[2]
+	}
+	rest := text[i+len(NewFinalizersForbidden):]
+	if f, ok := strings.CutPrefix(rest, ", found new finalizers "); ok {
+		if j := strings.IndexAny(f, "\n"); j >= 0 {
+			f = f[:j]
+		}
+		r.Finalizers = strings.TrimSpace(f)
+	}
+	return r, true
+}

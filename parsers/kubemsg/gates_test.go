@@ -74,3 +74,23 @@ func TestCRDWaiting(t *testing.T) {
 		t.Error("the 1.10 wording (one word) is not the catalogued phrase")
 	}
 }
+
+// TestNewFinalizersForbidden: apimachinery's refusal to add finalizers to an object
+// being deleted, on the real kubectl stderr of rook/rook.github.io#117 (one line, and
+// as kubectl printed it: the header line, then one `* ` item per field error).
+func TestNewFinalizersForbidden(t *testing.T) {
+	for _, c := range []struct {
+		in, kind, name, fins string
+		ok                   bool
+	}{
+		{`The CephCluster "rook-ceph" is invalid: * metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{""}`, "CephCluster", "rook-ceph", `[]string{""}`, true},
+		{"The CephBlockPool \"replicapool\" is invalid:\n* metadata.finalizers: Invalid value: \"\": name part must be non-empty\n* metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{\"\"}\nThe CephCluster \"rook-ceph\" is invalid:", "CephBlockPool", "replicapool", `[]string{""}`, true},
+		{`metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/x"}`, "", "", `[]string{"example.com/x"}`, true},
+		{`The CephCluster "rook-ceph" is invalid: metadata.finalizers: Invalid value: "": name part must be non-empty`, "", "", "", false},
+	} {
+		r, ok := ParseNewFinalizersForbidden(c.in)
+		if ok != c.ok || r.Kind != c.kind || r.Name != c.name || r.Finalizers != c.fins {
+			t.Errorf("ParseNewFinalizersForbidden(%q) = %+v, %v; want %s %s %s %v", c.in, r, ok, c.kind, c.name, c.fins, c.ok)
+		}
+	}
+}

@@ -129,8 +129,12 @@ func FuzzParseNamespaceMessages(f *testing.F) {
 		"deletion of namespace tobedeleted failed: unable to retrieve the complete list of server APIs: v1: x",
 		"deletion of namespace {root 0} failed: x", // kcp's logical-cluster form
 		"All content successfully deleted, may be waiting on finalization",
-		"All content-preserving finalizers finished")
+		"All content-preserving finalizers finished",
+		`Error from server: Namespace "thtest" cannot be updated: Termination is in progress, waiting for [kubernetes]`)
 	f.Fuzz(func(t *testing.T, text string) {
+		if ns, ok := ParseNamespaceTerminating(text); ok && (!IsNamespaceName(ns) || !strings.Contains(text, ns)) {
+			t.Fatalf("namespace terminating %q not quoted from the text", ns)
+		}
 		rc := ParseContentRemaining(text)
 		if rc != nil && !strings.Contains(text, contentRemainingPrefix) {
 			t.Fatalf("content remaining %v without the prefix", rc)
@@ -247,7 +251,8 @@ func FuzzParseNewMessages(f *testing.F) {
 		`"Deletion of namespace failed" err="\xff" namespace="a"`,
 		`err="couldn't get resource list for v1: \"x`,
 		`k="abc\"def" z`,
-		"failed to delete pods for namespace: a, err: ")
+		"failed to delete pods for namespace: a, err: ",
+		"module.cluster.kubernetes_namespace.gibson: Still destroying... [id=gibson, 04m50s elapsed]")
 	f.Fuzz(func(t *testing.T, text string) {
 		valid := utf8.ValidString(text)
 		// quoted: v is in the text as is, or is the unquoted value of the text's key=
@@ -260,6 +265,16 @@ func FuzzParseNewMessages(f *testing.F) {
 			if valid && !utf8.ValidString(s) {
 				t.Fatalf("%s: invalid UTF-8 %q from valid input", what, s)
 			}
+		}
+		if ns, d, ok := ParseTerraformNamespaceWait(text); ok && (!IsNamespaceName(ns) || d < 0 || !strings.Contains(text, "[id="+ns+", ")) {
+			t.Fatalf("terraform wait %q %v not from the text", ns, d)
+		}
+		if r, ok := ParseNewFinalizersForbidden(text); ok {
+			if !strings.Contains(text, NewFinalizersForbidden) || !strings.Contains(text, r.Finalizers) ||
+				r.Name != "" && !strings.Contains(text, `"`+r.Name) || (r.Kind == "") != (r.Name == "") {
+				t.Fatalf("finalizers refusal %+v not from the text", r)
+			}
+			utf("finalizers refusal", r.Finalizers)
 		}
 		if g, ok := ParseGVR(text); ok {
 			if !strings.Contains(text, g.Resource) || !strings.Contains(text, g.Version) || !strings.Contains(text, g.Group) || g.Group != "" && !isGroupName(g.Group) {

@@ -311,6 +311,13 @@ var (
 	// (also v1.2's NewConflict wording `namespaces "X" cannot be updated: ...`, and a
 	// retyped line that lost the closing quote)
 	nsConflict = regexp.MustCompile(`namespaces? \\?"([a-z0-9][a-z0-9.-]*)\\?"?(?: cannot be updated)?: [Tt]he system is ensuring all content is removed from this namespace`)
+	// the same refusal before 1.0 (k8s.io/kubernetes v0.17.0 and v0.18.0
+	// pkg/registry/namespace/etcd/etcd.go:105: apierrors.NewConflict("Namespace",
+	// namespace.Name, fmt.Errorf("Termination is in progress, waiting for %v",
+	// namespace.Spec.Finalizers)), rendered by NewConflict as `%s %q cannot be updated:
+	// %v` (pkg/api/errors/errors.go:157) and printed by kubectl as `Error from server:
+	// ...`): an update or DELETE of a namespace whose spec.finalizers is not yet empty
+	nsConflictPre10 = regexp.MustCompile(`Namespace \\?"([a-z0-9][a-z0-9.-]*)\\?" cannot be updated: Termination is in progress, waiting for \[`)
 	// the NamespaceLifecycle admission plugin's refusal of a create (1.8+):
 	// "unable to create new content in namespace %s because it is being terminated"
 	// (1.8-1.10 with a final period), wrapped by NewForbidden. Runs of spaces (a
@@ -320,11 +327,12 @@ var (
 
 // NamespaceTerminatingPhrases are literals one of which every text ParseNamespaceTerminating
 // accepts holds (a log prefilter's keywords).
-var NamespaceTerminatingPhrases = []string{"ensuring all content is removed from this namespace", "is being terminated"}
+var NamespaceTerminatingPhrases = []string{"ensuring all content is removed from this namespace", "is being terminated", "Termination is in progress"}
 
 // ParseNamespaceTerminating parses the API server's refusals that prove a namespace has
 // a deletionTimestamp: the 409 Conflict of a DELETE of a namespace already being deleted
-// (k8s.io/kubernetes pkg/registry/core/namespace/storage/storage.go, 1.8-1.16) and the
+// (k8s.io/kubernetes pkg/registry/core/namespace/storage/storage.go, 1.8-1.16; before 1.0
+// "Termination is in progress, waiting for [FINALIZERS]") and the
 // NamespaceLifecycle admission plugin's Forbidden for content created in it
 // (k8s.io/apiserver pkg/admission/plugin/namespace/lifecycle/admission.go, 1.8-1.35:
 // "unable to create new content in namespace %s because it is being terminated",
@@ -334,6 +342,11 @@ var NamespaceTerminatingPhrases = []string{"ensuring all content is removed from
 func ParseNamespaceTerminating(text string) (namespace string, ok bool) {
 	if strings.Contains(text, "ensuring all content is removed") {
 		if m := nsConflict.FindStringSubmatch(text); m != nil && IsNamespaceName(m[1]) {
+			return m[1], true
+		}
+	}
+	if strings.Contains(text, "Termination is in progress") {
+		if m := nsConflictPre10.FindStringSubmatch(text); m != nil && IsNamespaceName(m[1]) {
 			return m[1], true
 		}
 	}

@@ -200,7 +200,8 @@ func TestStructuredRenderings(t *testing.T) {
 // TestParseNamespaceTerminating: the API server's refusals that prove a namespace is
 // being deleted, on the real lines (istio/istio#8503 kubectl apply stderr; the
 // crossplane-contrib/provider-helm#309 condition message, folded by YAML into runs of
-// spaces; v1.8.0's final period; the 409 of a second delete), and look-alikes that are not.
+// spaces; v1.8.0's final period; the 409 of a second delete, also in its pre-1.0 wording),
+// and look-alikes that are not.
 func TestParseNamespaceTerminating(t *testing.T) {
 	for _, c := range []struct{ line, ns string }{
 		{`Error from server (Forbidden): error when creating "istio.yaml": configmaps "istio-galley-configuration" is forbidden: unable to create new content in namespace istio-system because it is being terminated`, "istio-system"},
@@ -208,6 +209,9 @@ func TestParseNamespaceTerminating(t *testing.T) {
 		{`Error from server (Forbidden): error when creating "x.yaml": pods "p" is forbidden: unable to create new content in namespace team-a because it is being terminated.`, "team-a"},
 		{`E0312 10:11:12.123456       1 controller.go:42] "Reconciler error" err="secrets \"s\" is forbidden: unable to create new content in namespace team-b because it is being terminated"`, "team-b"},
 		{`Error from server (Conflict): Operation cannot be fulfilled on namespaces "rook": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.`, "rook"},
+		// kubernetes/kubernetes#9197 (2015, before 1.0): the 409 of a second delete while spec.finalizers holds kubernetes
+		{`Error from server: Namespace "thtest" cannot be updated: Termination is in progress, waiting for [kubernetes]`, "thtest"},
+		{`Termination is in progress, waiting for [kubernetes]`, ""},                              // the inner error alone names no namespace
 		{`namespace istio-system is being terminated`, ""},                                        // the 1.17+ Status cause alone: its namespace is said by the error it belongs to
 		{`unable to create new content in namespace Bad_Name because it is being terminated`, ""}, // not a namespace name
 		{`the pod is being terminated`, ""},

@@ -32,6 +32,9 @@ func TestScanTable(t *testing.T) {
 			"ns-failed-printf", "my-team", "", 1, "{root my-team}"},
 		{"HTML entities and zero-width", "<p>Operation cannot be fulfilled on namespaces &quot;rook\u200b-ceph&quot;: The system is ensuring all content is removed from this namespace.</p>",
 			"terminating-delete-conflict", "rook-ceph", "", 1, `namespaces "rook-ceph"`},
+		// rook/rook.github.io#117: kubectl patch stderr in a blockquote, wrapped by the terminal mid-word
+		{"blockquote, terminal wrap mid-word", "> The CephCluster \"rook-ceph\" is invalid:\n> * metadata.finalizers: Forbidden: no new finalizers can be added if the object i                                                                s being deleted, found new finalizers []string{\"\"}\n",
+			"finalizers-forbidden-new", "", "", 2, "no new finalizers can be added if the object is being deleted, found new finalizers"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := Scan(tc.in)

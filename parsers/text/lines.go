@@ -13,6 +13,8 @@ var (
 	// a shell prompt: "$ ", "# ", "> ", "› ", "% ", "❯ ", "user@host:~$ ",
 	// "[root@node1 tmp]# ", "PS C:\> ", "➜  dir ", and redacted: "{USER}@<host>:~$ "
 	rePrompt = regexp.MustCompile(`^\s*(?:(?:\[[^\]]{1,80}\]|\([^)]{1,40}\)\s?[\w.@~:/\\{}<>-]{0,80}|[\w.@~:/\\{}<>-]{0,80})\s?[$#%>›❯»]|(?:➜\s+)?(?:[\w.~/-]{1,80}\s+)?git:\([^)\s]{1,80}\)(?:\s*✗)?|➜\s+\S*|PS [^>]{0,80}>)\s+`)
+	// a shell's `set -x` trace: the command after PS4's "+ ", one "+" per level of nesting
+	reTrace = regexp.MustCompile(`^\s*\++ +\S`)
 	// an RFC 3339 time before a prompt
 	reStamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)\s+`)
 	// kubectl / oc after the prompt (sudo, microk8s, k3s and k0s wrappers allowed)
@@ -66,6 +68,8 @@ func parseCommand(line string, n int) *Command {
 	prompted := false
 	if m := rePrompt.FindStringIndex(line); m != nil {
 		rest, prompted = line[m[1]:], true
+	} else if m := reTrace.FindStringIndex(line); m != nil {
+		rest, prompted = line[m[1]-1:], true
 	}
 	rest = strings.TrimSpace(rest)
 	if rest == "" || len(rest) > 4096 {

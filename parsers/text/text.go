@@ -205,6 +205,13 @@ func (p *parser) run() {
 			i++
 			continue
 		}
+		if _, _, ok := kubemsg.ParseTerraformNamespaceWait(l); ok {
+			// a client's own progress line (Terraform waiting for a namespace it
+			// deleted to be gone): a log line of the client, like kubectl's stderr
+			p.stderr[i+1] = true
+			i++
+			continue
+		}
 		if p.cmd != nil && p.cmd.Verb == "logs" {
 			p.logOut[i+1] = p.cmd
 			i++
@@ -402,9 +409,42 @@ func splitLoose(l string, want int) ([]string, bool) {
 	return out, false
 }
 
-// splitRow splits a row of a table under its header: by the header's column offsets
-// when the row is aligned with it, else at runs of two or more spaces, else loosely.
+// splitRow splits a row of a table under its header (splitCells). A trailing shell
+// comment a ticket's author added to a row (`kb-system   Terminating   73d  # 😱`) is
+// no cell: when the row does not split under the header with it, or its last cell
+// takes it, the row is split without it (except under a free-text MESSAGE column,
+// whose text may hold " # ").
 func splitRow(l string, cols []column) ([]string, bool) {
+	cells, ok := splitColumns(l, cols)
+	if len(cols) == 0 || cols[len(cols)-1].name == "MESSAGE" {
+		return cells, ok
+	}
+	if c, cut := cutComment(l); cut && (!ok || strings.Contains(cells[len(cells)-1], "#")) {
+		if cc, ok2 := splitColumns(c, cols); ok2 {
+			return cc, true
+		}
+	}
+	return cells, ok
+}
+
+// cutComment cuts a trailing shell comment from a line: a '#' after a space or tab,
+// followed by a space, a tab or the end, with something before it.
+func cutComment(l string) (string, bool) {
+	for i := 1; i < len(l); i++ {
+		if l[i] != '#' || l[i-1] != ' ' && l[i-1] != '\t' || i+1 < len(l) && l[i+1] != ' ' && l[i+1] != '\t' {
+			continue
+		}
+		if head := strings.TrimRight(l[:i], " \t"); strings.TrimSpace(head) != "" {
+			return head, true
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// splitColumns splits a row by the header's column offsets when the row is aligned
+// with it, else at runs of two or more spaces, else loosely.
+func splitColumns(l string, cols []column) ([]string, bool) {
 	if strings.ContainsRune(l, '\t') {
 		// tab-separated: each run of tabs ends a cell, whatever the tab stops
 		if f := strings.FieldsFunc(strings.TrimSpace(l), func(r rune) bool { return r == '\t' }); len(f) == len(cols) {
@@ -474,7 +514,9 @@ func (p *parser) table(i int, cols []column) int {
 	for ; j < len(p.lines); j++ {
 		l := p.lines[j]
 		t := strings.TrimSpace(l)
-		if t == "" || parseCommand(l, j+1) != nil || stderrLine(strings.TrimLeft(l, " ")) || headerColumns(l) != nil {
+		// (a `set -x` trace line is a command even when it is no known one: no row
+		// starts with "+")
+		if t == "" || parseCommand(l, j+1) != nil || reTrace.MatchString(l) || stderrLine(strings.TrimLeft(l, " ")) || headerColumns(l) != nil {
 			break
 		}
 		cells, ok := splitRow(l, cols)
@@ -900,7 +942,7 @@ func (p *parser) emit(o *objects.Object) {
 	p.res.Objects = append(p.res.Objects, o)
 }
 
-var stderrKeywords = []string{"rror", "nable", "couldn't", "No resources", "Warning", "refused", "] "}
+var stderrKeywords = []string{"rror", "nable", "couldn't", "No resources", "Warning", "refused", "] ", kubemsg.TerraformStillDestroying}
 
 func deletionConditions(o *objects.Object) bool {
 	for _, c := range o.Conditions {

@@ -271,6 +271,88 @@ func TestNoCrashOnTruncation(t *testing.T) {
 
 var _ = sort.Strings
 
+// TestSetXTrace: a `set -x` trace (kubeflow/pipelines#768's e2e log, kfctl.sh's
+// delete loop): "+ CMD" lines are commands, the kubectl one names the table's
+// namespace, and the next trace lines (`+ echo`, `+ sleep`, `++ date`) end the table
+// instead of being read as its rows.
+func TestSetXTrace(t *testing.T) {
+	in := "+ kubectl get ns/kubeflow\nNAME       STATUS        AGE\nkubeflow   Terminating   1h\n+ echo 'namespace kubeflow not yet deleted. sleeping 10 seconds...'\n" +
+		"namespace kubeflow not yet deleted. sleeping 10 seconds...\n+ sleep 10\n+ kubectl get ns/kubeflow\nNAME       STATUS        AGE\nkubeflow   Terminating   1h\n+ sleep 10\n++ date +%s\n"
+	w := &diag.Sink{}
+	r := Parse(strings.NewReader(in), "trace.txt", Options{}, w)
+	var nss []string
+	for _, o := range r.Objects {
+		if o.Kind == "Namespace" {
+			nss = append(nss, o.Name+"="+o.Phase)
+		}
+	}
+	if strings.Join(nss, ",") != "kubeflow=Terminating,kubeflow=Terminating" || len(w.List) != 0 {
+		t.Fatalf("namespaces %v, warnings %v", nss, w.List)
+	}
+	if len(r.Commands) < 2 || r.Commands[0].Text != "kubectl get ns/kubeflow" || r.Commands[0].Verb != "get" {
+		t.Fatalf("commands %+v", r.Commands)
+	}
+	if len(r.NamespaceLists) != 0 {
+		t.Fatalf("a namespace asked for by name is no list: %+v", r.NamespaceLists)
+	}
+}
+
+// TestRowComments: rows of a `get ns` table a ticket's author ended with a shell
+// comment (the Korean blog post on KubeBlocks: `imprun-system   Terminating   18h  # 😱`)
+// are read aligned, with their spaces collapsed, and with tabs; a row whose only
+// content is the comment, and an events MESSAGE holding " # ", keep their reading.
+func TestRowComments(t *testing.T) {
+	for name, rows := range map[string]string{
+		"aligned":   "imprun-system   Terminating   18h  # 😱\nkb-system       Terminating   73d  # 😱😱😱\n",
+		"collapsed": "imprun-system Terminating 18h # 😱\nkb-system Terminating 73d # 😱😱😱\n",
+		"tabs":      "imprun-system\tTerminating\t18h\t# 😱\nkb-system\tTerminating\t73d\t# 😱😱😱\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := &diag.Sink{}
+			r := Parse(strings.NewReader("$ kubectl get ns\nNAME            STATUS        AGE\n"+rows), "session.txt", Options{}, w)
+			for _, ns := range []string{"imprun-system", "kb-system"} {
+				if o := find(r, "Namespace", ns); o == nil || o.Phase != "Terminating" {
+					t.Errorf("%s: %+v (warnings %v)", ns, o, w.List)
+				}
+			}
+			if len(w.List) != 0 {
+				t.Errorf("warnings %v", w.List)
+			}
+		})
+	}
+	for _, c := range []struct{ in, want string }{
+		{"kb-system Terminating 73d # 😱", "kb-system Terminating 73d"},
+		{"kb-system\tTerminating\t73d\t#", "kb-system\tTerminating\t73d"},
+		{"# 30분 후...", ""},
+		{"a#b c", ""},
+		{"issue #123", ""},
+	} {
+		got, ok := cutComment(c.in)
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("cutComment(%q) = %q, %v; want %q", c.in, got, ok, c.want)
+		}
+	}
+}
+
+// TestTerraformProgressLines: Terraform's "Still destroying..." line of a
+// kubernetes_namespace (pangeo-data's 2020 EKS teardown) is a log line of the file,
+// for the analyzer to read the namespace's deletion from; other resources' are not.
+func TestTerraformProgressLines(t *testing.T) {
+	in := "Error: timeout while waiting for resource to be gone (last state: 'Terminating', timeout: 5m0s)\n\n" +
+		"kubernetes_namespace.support: Still destroying... [id=support, 5m0s elapsed]\n" +
+		"kubernetes_deployment.web: Still destroying... [id=default/web, 5m0s elapsed]\n"
+	r := Parse(strings.NewReader(in), "terraform-destroy.txt", Options{}, &diag.Sink{})
+	var lines []int
+	if r.Log != nil {
+		for _, e := range r.Log.Entries {
+			lines = append(lines, e.Line)
+		}
+	}
+	if fmt.Sprint(lines) != "[1 3]" {
+		t.Fatalf("log lines %v, want [1 3]", lines)
+	}
+}
+
 func TestProjectsTable(t *testing.T) {
 	w := &diag.Sink{}
 	r := Parse(strings.NewReader("$ oc get projects\nNAME                DISPLAY NAME   STATUS\ndefault                            Active\nopenshift-storage                  Terminating\nmyproj              My Project     Active\nkube-system                        Active\n"), "p.txt", Options{}, w)
