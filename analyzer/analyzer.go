@@ -9,7 +9,9 @@
 // latent risks and an example, in the spirit of golang.org/x/tools/go/analysis. The
 // rules live one package each under analyzer/rules/, registered in analyzer/rules.All;
 // this package knows no cause type but "undetermined". Adding a cause is adding one
-// directory under analyzer/rules/ (with testdata/ run by ruletest) and one registry line.
+// directory under analyzer/rules/ (with testdata/ run by ruletest) and one registry line;
+// the order the rules run in is derived from what they declare they claim, yield to and
+// require (order.go).
 package analyzer
 
 import (
@@ -29,8 +31,11 @@ import (
 
 // Options tune the analysis.
 type Options struct {
-	// Rules are the rules to run, in reporting order (analyzer/rules.All).
+	// Rules are the rules to run, in reporting order (analyzer/rules.All); the order
+	// they run in is derived from their declarations (NewPlan).
 	Rules []*Rule
+	// Plan is the order the rules run in (nil: NewPlan(Rules)).
+	Plan *Plan
 	// Namespaces limits the report to these namespaces (empty = all).
 	Namespaces []string
 }
@@ -60,8 +65,20 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 			Lines: f.Lines, Matched: f.Matched, First: TimePtr(f.First), Last: TimePtr(f.Last), YearInferred: f.YearInferred, YearBasis: f.YearBasis})
 	}
 	r.Bundle.KubernetesVersion, r.Bundle.KubernetesVersionSource = ix.KubernetesVersion, ix.KubernetesVersionSource
+	r.Bundle.KubernetesVersionKubelet = ix.KubernetesVersionKubelet
 	r.Bundle.CapturedAtRecorded = ix.CaptureRecorded
 	r.Bundle.Layouts = append([]string{}, rec.Layouts...)
+	plan := opts.Plan
+	if plan == nil {
+		var err error
+		if plan, err = NewPlan(opts.Rules); err != nil {
+			// the registry is validated when the program starts (rules.All): a programming error
+			panic("nsanalyze rules: " + err.Error())
+		}
+	}
+	if !slices.Equal(plan.rules, opts.Rules) {
+		panic("nsanalyze rules: Options.Plan is not the plan of Options.Rules")
+	}
 	stuck := findStuck(ix)
 	stuckSet := map[string]bool{}
 	for _, s := range stuck {
@@ -72,9 +89,10 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 			continue
 		}
 		pass := &Pass{Index: ix, Namespace: s.name, Object: s.obj, Deletion: s.deletion, Stuck: stuckSet}
-		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s, opts.Rules))
+		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s, opts.Rules, plan))
 	}
 	r.Warnings = append(r.Warnings, ix.premiseWarnings...)
+	r.Warnings = append(r.Warnings, ix.ruleWarnings...)
 	splitDeleting(ix, r)
 	groupProblems(r)
 	r.Risks = latentRisks(ix, r, opts.Rules)
@@ -95,16 +113,16 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 // unknown too, with why and the command that would show it.
 func namespaceState(ix *Index, r *Report, asked []string) {
 	collect := "kubectl get namespaces -o json"
-	partial := len(ix.Namespaces) > 0 && !ix.NamespaceListed && len(asked) == 0
+	partial := ix.NamespaceCount() > 0 && !ix.NamespaceListed && len(asked) == 0
 	if partial {
-		r.Coverage = append(r.Coverage, Gap{Missing: "a listing of all namespaces: " + coveredOnly(ix, 8, true) + ", the others were not collected", Collect: collect})
+		r.Coverage = append(r.Coverage, Gap{Kind: GapNamespaceListing, Missing: "a listing of all namespaces: " + coveredOnly(ix, 8, true) + ", the others were not collected", Collect: collect})
 	}
 	if len(r.Namespaces) > 0 {
 		r.State = StateStuck
 		var missing []string
 		for _, n := range asked {
 			if !slices.ContainsFunc(r.Namespaces, func(nr NamespaceReport) bool { return nr.Name == n }) {
-				if _, ok := ix.Namespaces[n]; !ok {
+				if !ix.NamespaceExists(n) {
 					missing = append(missing, n)
 				}
 			}
@@ -119,7 +137,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 	case len(asked) > 0:
 		var missing []string
 		for _, n := range asked {
-			if _, ok := ix.Namespaces[n]; !ok {
+			if !ix.NamespaceExists(n) {
 				missing = append(missing, n)
 			}
 		}
@@ -127,7 +145,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 			r.NotInBundle = missing
 			r.State = StateUnknown
 			r.StateReason = fmt.Sprintf("namespace %s is not in the bundle (neither a Namespace object nor a log line of the namespace controller names it)", strings.Join(missing, ", "))
-			r.Coverage = append(r.Coverage, Gap{Missing: "namespace " + strings.Join(missing, ", "), Collect: Cmd(append([]string{"kubectl", "get", "namespace"}, missing...)...) + " -o json"})
+			r.Coverage = append(r.Coverage, Gap{Kind: GapNamespace, Object: strings.Join(missing, ", "), Missing: "namespace " + strings.Join(missing, ", "), Collect: Cmd(append([]string{"kubectl", "get", "namespace"}, missing...)...) + " -o json"})
 			return
 		}
 		if unknown := stateless(ix, asked); len(unknown) > 0 {
@@ -138,7 +156,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 		if len(r.Deleting) == 0 {
 			r.StateReason = fmt.Sprintf("namespace %s is in the bundle and not being deleted", strings.Join(asked, ", "))
 		}
-	case len(ix.Namespaces) == 0:
+	case ix.NamespaceCount() == 0:
 		r.State = StateUnknown
 		what := "the bundle holds no Namespace object and no namespace table"
 		if slices.ContainsFunc(ix.Records.Layouts, func(l string) bool { return strings.HasPrefix(l, "cluster-info-dump") }) {
@@ -149,15 +167,16 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 		r.State = StateUnknown
 		r.StateReason = fmt.Sprintf("%s, none of them stuck; the others were not collected (collect: %s)", coveredOnly(ix, 3, false), collect)
 	default:
+		// (a slim namespace is Active: never stateless)
 		if unknown := stateless(ix, SortedKeys(ix.Namespaces)); len(unknown) > 0 {
 			statelessState(r, unknown, collect)
 			return
 		}
 		r.State = StateNoneStuck
 		if len(r.Deleting) == 0 {
-			r.StateReason = fmt.Sprintf("none of the %d namespaces in the bundle is being deleted", len(ix.Namespaces))
+			r.StateReason = fmt.Sprintf("none of the %d namespaces in the bundle is being deleted", ix.NamespaceCount())
 		} else {
-			r.StateReason = fmt.Sprintf("the bundle lists all %d namespaces", len(ix.Namespaces))
+			r.StateReason = fmt.Sprintf("the bundle lists all %d namespaces", ix.NamespaceCount())
 		}
 	}
 }
@@ -185,13 +204,13 @@ func statelessState(r *Report, unknown []*objects.Object, collect string) {
 	r.State = StateUnknown
 	r.StateReason = fmt.Sprintf("%s %s in the bundle by name only, without a state (first %s:%d: no status.phase, no deletionTimestamp), so whether %s being deleted is not shown; collect: %s",
 		Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, 8), ", "), o.Source.File, o.Source.Line, Plural(len(names), "they are", "it is"), collect)
-	r.Coverage = append(r.Coverage, Gap{Missing: "the state of " + Plural(len(names), "namespaces", "namespace") + " " + strings.Join(firstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
+	r.Coverage = append(r.Coverage, Gap{Kind: GapNamespaceState, Missing: "the state of " + Plural(len(names), "namespaces", "namespace") + " " + strings.Join(firstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
 }
 
 // coveredOnly says which namespaces a bundle without a listing of all namespaces covers
 // (the first n of them), and with explain what kind of bundle gathers only some.
 func coveredOnly(ix *Index, n int, explain bool) string {
-	names := SortedKeys(ix.Namespaces)
+	names := ix.NamespaceNames()
 	what, why := "the bundle", ""
 	for _, l := range ix.Records.Layouts {
 		switch l {
@@ -228,6 +247,8 @@ type stuckNamespace struct {
 // a namespace the namespace controller keeps failing to delete according to its log.
 func findStuck(ix *Index) []stuckNamespace {
 	var out []stuckNamespace
+	// the slim namespaces are Active, read from dumps: never deleting, and no line
+	// shows them deleting despite that (deletingDespite)
 	for name, o := range ix.Namespaces {
 		if o.DeletionTimestamp.IsZero() && o.Phase != "Terminating" {
 			if s, ok := deletingDespite(ix, name, o); ok {
@@ -273,7 +294,7 @@ func findStuck(ix *Index) []stuckNamespace {
 		out = append(out, s)
 	}
 	for name, lines := range ix.NamespaceDeletionFailed {
-		if _, ok := ix.Namespaces[name]; ok || ix.NamespaceListed {
+		if ix.NamespaceExists(name) || ix.NamespaceListed {
 			continue // the dump is authoritative: present and not deleting, or gone
 		}
 		last := lines[len(lines)-1]
@@ -290,7 +311,7 @@ func findStuck(ix *Index) []stuckNamespace {
 			since: "first namespace controller failure in the log (no Namespace object in the bundle; deleted at or before this time)"})
 	}
 	for name, lines := range ix.NamespaceTerminating {
-		if _, ok := ix.Namespaces[name]; ok || ix.NamespaceListed || len(ix.NamespaceDeletionFailed[name]) > 0 {
+		if ix.NamespaceExists(name) || ix.NamespaceListed || len(ix.NamespaceDeletionFailed[name]) > 0 {
 			continue
 		}
 		first := lines[0]
@@ -298,7 +319,7 @@ func findStuck(ix *Index) []stuckNamespace {
 			since: "the API server refused an operation because the namespace is being deleted (no Namespace object in the bundle; deleted at or before this time, when the line has one)"})
 	}
 	for name, lines := range ix.NamespaceControllerDeletes {
-		if _, ok := ix.Namespaces[name]; ok || ix.NamespaceListed || len(ix.NamespaceDeletionFailed[name]) > 0 || len(ix.NamespaceTerminating[name]) > 0 {
+		if ix.NamespaceExists(name) || ix.NamespaceListed || len(ix.NamespaceDeletionFailed[name]) > 0 || len(ix.NamespaceTerminating[name]) > 0 {
 			continue
 		}
 		if del := ix.NamespaceDeleted[name]; len(del) > 0 && !del[len(del)-1].Time.Before(lines[len(lines)-1].Time) {
@@ -398,7 +419,7 @@ func goneInLaterList(ix *Index, o *objects.Object) bool {
 	return false
 }
 
-func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport {
+func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) NamespaceReport {
 	nr := NamespaceReport{Name: s.name, DeletionTimestamp: TimePtr(s.deletion), StuckSince: s.since,
 		SpecFinalizers: []string{}, MetadataFinalizers: []string{}, Conditions: []ConditionReport{},
 		Causes: []Cause{}, RuledOut: []RuledOut{}, Remediation: []RemediationStep{}}
@@ -441,30 +462,36 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule) NamespaceReport 
 		}
 	}
 	ruledOut := map[string]string{}
-	var notApplicable []string // rules that found nothing they read (said nothing)
+	said := make([]bool, len(rules)) // the rule found causes or a ruled-out reason
 	byRule := make([][]Cause, len(rules))
-	p.claims = newNamespaceClaims()
-	// specific rules first, then the generic ones, which see only what nobody claimed
-	for _, generic := range []bool{false, true} {
-		for i, rule := range rules {
-			if rule.Generic != generic {
-				continue
-			}
-			p.Rule = rule
-			causes, why := rule.Run(p)
-			for j := range causes {
-				causes[j].Type = rule.Name
-				p.claims.add(&causes[j])
-			}
-			byRule[i] = causes
-			if len(causes) == 0 && why != "" {
-				ruledOut[rule.Name] = why
-			} else if len(causes) == 0 {
-				notApplicable = append(notApplicable, rule.Name)
-			}
+	p.claims = newNamespaceClaims(plan)
+	// in the order derived from the rules' declarations: a rule that yields sees the
+	// claims of every rule it yields to
+	for _, i := range plan.Run {
+		rule := rules[i]
+		p.Rule = rule
+		causes, why := rule.Run(p)
+		for j := range causes {
+			causes[j].Type = rule.Name
+			p.Index.checkKinds(rule, &causes[j])
+			p.claims.add(&causes[j])
 		}
+		byRule[i] = causes
+		if len(causes) == 0 && why != "" {
+			ruledOut[rule.Name] = why
+		}
+		said[i] = len(causes) > 0 || why != ""
+	}
+	for _, c := range p.claims.conflicts {
+		p.Index.ruleWarning(c, " (namespace "+p.Namespace+")")
 	}
 	p.Rule = nil
+	var notApplicable []string // rules that found nothing they read (said nothing), in reporting order
+	for i, rule := range rules {
+		if !said[i] {
+			notApplicable = append(notApplicable, rule.Name)
+		}
+	}
 	for _, cs := range byRule {
 		nr.Causes = append(nr.Causes, cs...)
 	}

@@ -186,41 +186,6 @@ func (ix *Index) ServicesDumped(ns string) bool { return ix.KindDumped(ns, "Serv
 // empty), so a pod absent from it does not exist.
 func (ix *Index) PodsDumped(ns string) bool { return ix.KindDumped(ns, "Pod") }
 
-func ObjectRefOf(o *objects.Object) ObjectRef {
-	ref := o.Ref()
-	ev := Evidence{File: o.Source.File, Line: o.Source.Line, Object: ref, Text: ref}
-	return ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name,
-		Finalizers: o.Finalizers, Deletion: TimePtr(o.DeletionTimestamp), Source: &ev}
-}
-
-// FmtLabels renders labels as a kubectl selector: k=v pairs, sorted, comma-separated.
-func FmtLabels(m map[string]string) string {
-	var parts []string
-	for k, v := range m {
-		parts = append(parts, k+"="+v)
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, ",")
-}
-
-// OrDefault returns s, or d when s is empty.
-func OrDefault(s, d string) string {
-	if s == "" {
-		return d
-	}
-	return s
-}
-
-// SortedKeys returns the keys of m in order.
-func SortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // FindWebhook returns the webhook configuration holding the webhook of that name, and
 // the webhook (nil, nil when the bundle holds none).
 func (ix *Index) FindWebhook(name string) (*objects.Object, *objects.Webhook) {
@@ -379,13 +344,8 @@ func podGroups(pods []*objects.Object) string {
 // reached from the control plane).
 func (ix *Index) nodeLinks(pods []*objects.Object) []Link {
 	var out []Link
-	seen := map[string]bool{}
-	for _, pod := range pods {
-		if pod.Pod == nil || pod.Pod.NodeName == "" || seen[pod.Pod.NodeName] {
-			continue
-		}
-		seen[pod.Pod.NodeName] = true
-		n := ix.Find("Node", "", pod.Pod.NodeName)
+	for _, pn := range ix.PodNodes(pods) {
+		n := pn.Node
 		if n == nil {
 			continue
 		}

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -19,11 +20,19 @@ import (
 //     names of NamespaceFinalizersRemaining (Cause.ClaimFinalizer), or all remaining
 //     content (Cause.ClaimContent: nothing is deleted while the cause lasts).
 //
-// Specific rules run first, in registry order; generic rules (Rule.Generic:
-// finalizers-remaining, content-remaining) run after them and see only what nobody
-// claimed (Pass.Objects, Pass.Claimed...). A claim is per object, not per cause type:
-// a second object with its own finalizer beside one a specific cause explains is
-// still reported, by the generic rule, with its own ladder.
+// A rule declares the kinds of claim its causes make (Rule.Claims) and the kinds it
+// defers to (Rule.Yields: finalizers-remaining, content-remaining explain what remains);
+// the order the rules run in is derived from these declarations (order.go), so a rule
+// that yields sees the claims of every rule it yields to (Pass.Objects,
+// Pass.Claimed...). A claim is per object, not per cause type: a second object with its
+// own finalizer beside one a specific cause explains is still reported, by the generic
+// rule, with its own ladder.
+//
+// Which cause owns a claim never depends on an undeclared order: a rule that runs
+// before another by declaration keeps what both claim; between rules the declarations
+// leave unordered, the first in reporting order keeps it, and two such rules claiming
+// one object by name is a rule error (reported as a warning: neither says which of
+// them explains it, the case of a new cause silently taking over a generic one's).
 
 // claimSet is what one cause claims beyond its Objects and Related lines.
 type claimSet struct {
@@ -141,33 +150,79 @@ func (k claimID) String() string {
 }
 
 // namespaceClaims is what the causes found so far for one namespace claim, with the
-// cause type of the first claimant of each.
+// cause type of the owner of each (the first claimant in declared order, then in
+// reporting order).
 type namespaceClaims struct {
 	objects    map[claimID]string
 	resources  map[string]string
 	groups     map[string]string
 	finalizers map[string]string
 	lines      map[*logs.Entry]string
-	content    []string // cause types claiming all content
+	content    []string // cause types claiming all content, in reporting order
 	summaries  map[string]string
+	// plan orders the rules; rank is each cause type's index in the registry.
+	plan *Plan
+	rank map[string]int
+	// conflicts are objects claimed by two rules the declarations leave unordered.
+	conflicts []string
 }
 
-func newNamespaceClaims() *namespaceClaims {
-	return &namespaceClaims{objects: map[claimID]string{}, resources: map[string]string{}, groups: map[string]string{},
-		finalizers: map[string]string{}, lines: map[*logs.Entry]string{}, summaries: map[string]string{}}
+func newNamespaceClaims(plan *Plan) *namespaceClaims {
+	nc := &namespaceClaims{objects: map[claimID]string{}, resources: map[string]string{}, groups: map[string]string{},
+		finalizers: map[string]string{}, lines: map[*logs.Entry]string{}, summaries: map[string]string{}, plan: plan}
+	if plan != nil {
+		nc.rank = make(map[string]int, len(plan.rules))
+		for i, r := range plan.rules {
+			nc.rank[r.Name] = i
+		}
+	}
+	return nc
 }
 
-// add records a cause's claims (the first claimant of each key keeps it).
+// owner returns which of two claimants of one key owns it: the one that runs first by
+// declaration, else the first in reporting order. related is false when the
+// declarations leave the two unordered.
+func (nc *namespaceClaims) owner(old, cur string) (owner string, related bool) {
+	if old == cur || nc.plan == nil {
+		return old, true
+	}
+	a, okA := nc.rank[old]
+	b, okB := nc.rank[cur]
+	if !okA || !okB {
+		return old, true
+	}
+	switch {
+	case nc.plan.Before(a, b):
+		return old, true
+	case nc.plan.Before(b, a):
+		return cur, true
+	case b < a:
+		return cur, false
+	}
+	return old, false
+}
+
+// add records a cause's claims.
 func (nc *namespaceClaims) add(c *Cause) {
 	put := func(m map[string]string, k string) {
-		if _, ok := m[k]; !ok {
+		if old, ok := m[k]; !ok {
 			m[k] = c.Type
+		} else if w, _ := nc.owner(old, c.Type); w != old {
+			m[k] = w
 		}
 	}
 	putObject := func(k claimID) {
-		if _, ok := nc.objects[k]; !ok {
+		old, ok := nc.objects[k]
+		if !ok {
 			nc.objects[k] = c.Type
+			return
 		}
+		w, related := nc.owner(old, c.Type)
+		if !related {
+			nc.conflicts = append(nc.conflicts, fmt.Sprintf("rules %s and %s both claim %s and neither declares the other (Requires, or Yields of a kind the other Claims): which one explains it is not declared",
+				min(old, c.Type), max(old, c.Type), k))
+		}
+		nc.objects[k] = w
 	}
 	if len(nc.objects) == 0 && len(c.Objects) > 8 {
 		nc.objects = make(map[claimID]string, len(c.Objects)) // grown once, not by doubling
@@ -179,8 +234,10 @@ func (nc *namespaceClaims) add(c *Cause) {
 		}
 	}
 	for _, e := range c.Related {
-		if _, ok := nc.lines[e]; !ok {
+		if old, ok := nc.lines[e]; !ok {
 			nc.lines[e] = c.Type
+		} else {
+			nc.lines[e], _ = nc.owner(old, c.Type)
 		}
 	}
 	if s := c.claims; s != nil {
@@ -198,6 +255,7 @@ func (nc *namespaceClaims) add(c *Cause) {
 		}
 		if s.content && !Contains(nc.content, c.Type) {
 			nc.content = append(nc.content, c.Type)
+			sort.SliceStable(nc.content, func(i, j int) bool { return nc.rank[nc.content[i]] < nc.rank[nc.content[j]] })
 		}
 	}
 	if _, ok := nc.summaries[c.Type]; !ok {

@@ -122,7 +122,7 @@ func (ix *Index) kindDump(kind string) *kindDump {
 		}
 		dir := path.Base(path.Dir(f))
 		kd.dirs[dir] = true
-		if _, isNS := ix.Namespaces[dir]; !isNS && !ix.hasObjectsIn(dir) {
+		if !ix.NamespaceExists(dir) && !ix.hasObjectsIn(dir) {
 			kd.allDump = true // e.g. cluster/services.json: an all-namespaces dump
 		}
 	}

@@ -212,32 +212,22 @@ func findClaimPodsCmd(ns, claim string) string {
 // podNodeLinks says which nodes of terminating pods do not report (Ready not True, or
 // gone from a bundle that lists nodes): such a pod never finishes terminating.
 func (p *Pass) podNodeLinks(pods []*objects.Object) []Link {
-	ix := p.Index
 	var out []Link
-	seen := map[string]bool{}
-	for _, pod := range pods {
-		if pod.Pod == nil || pod.Pod.NodeName == "" || seen[pod.Pod.NodeName] {
-			continue
-		}
-		seen[pod.Pod.NodeName] = true
-		name := pod.Pod.NodeName
-		n := ix.Find("Node", "", name)
+	for _, pn := range p.Index.PodNodes(pods) {
+		pod, name, n := pn.Pod, pn.Name, pn.Node
 		subj := "Node " + name
 		force := &RemediationStep{Risk: RiskCaution, Command: Cmd("kubectl", "-n", pod.Namespace, "delete", "pod", pod.Name, "--grace-period=0", "--force"),
 			Why: fmt.Sprintf("Only when node %s is gone for good: removes pod %s without the kubelet's confirmation, which releases what it holds; if the node comes back, its containers may still run until the kubelet notices.", name, pod.Name)}
 		switch {
-		case n == nil && ix.Has("Node"):
+		case pn.Gone:
 			out = append(out, Link{Component: subj, Fault: true, Facts: []Fact{F(subj, FactNotInBundle)},
 				Evidence: []Evidence{{File: pod.Source.File, Line: pod.Source.Line, Object: pod.Ref(), Field: "spec.nodeName", Text: "Pod " + pod.Name + " spec.nodeName: " + name}},
 				Finding:  fmt.Sprintf("node %s is not among the bundle's nodes: it is gone, so no kubelet confirms pod %s has stopped", name, pod.Name),
 				Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "get", "node", name, "-o", "wide") + " ; " + Cmd("kubectl", "-n", pod.Namespace, "get", "pod", pod.Name, "-o", "wide"),
 					Why: fmt.Sprintf("Confirm node %s is gone (NotFound) while pod %s still names it; then the pod can only be removed by force (next rung).", name, pod.Name)}})
 			out = append(out, Link{Component: "Pod " + pod.Name, Finding: "force-deleting it is the remaining step once its node is confirmed gone", Fix: force})
-		case n != nil:
-			cond := n.Condition("Ready")
-			if cond == nil || cond.Status == "True" {
-				continue
-			}
+		case pn.NotReady() != nil:
+			cond := pn.NotReady()
 			out = append(out, Link{Component: subj, Fault: true, Facts: []Fact{F(subj, "not-ready")},
 				Evidence: []Evidence{ConditionEvidence(n, cond)},
 				Finding:  fmt.Sprintf("Ready=%s (%s) since %s: its kubelet does not report, so pod %s never finishes terminating", cond.Status, cond.Reason, FmtTime(cond.LastTransitionTime), pod.Name),

@@ -129,40 +129,6 @@ func DescribeGroups(gs []ObjectGroup) string {
 	return fmt.Sprintf("%s objects of %s kinds (%s and %d more groups)", Count(total), Count(len(kinds)), strings.Join(parts, ", "), len(gs)-GroupExamples)
 }
 
-// Count writes n with thousands separators: 2,500.
-func Count(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 || len(s) <= 3 {
-		return s
-	}
-	var b strings.Builder
-	pre := len(s) % 3
-	if pre > 0 {
-		b.WriteString(s[:pre])
-	}
-	for i := pre; i < len(s); i += 3 {
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(s[i : i+3])
-	}
-	return b.String()
-}
-
-// PluralKind is a kind's plural for prose: PipelineRuns, Policies, Ingresses.
-func PluralKind(kind string, n int) string {
-	if n == 1 || kind == "" {
-		return kind
-	}
-	switch {
-	case strings.HasSuffix(kind, "y") && len(kind) > 1 && !strings.ContainsRune("aeiouAEIOU", rune(kind[len(kind)-2])):
-		return kind[:len(kind)-1] + "ies"
-	case strings.HasSuffix(kind, "s") || strings.HasSuffix(kind, "x") || strings.HasSuffix(kind, "ch") || strings.HasSuffix(kind, "sh"):
-		return kind + "es"
-	}
-	return kind + "s"
-}
-
 // FinalizerLoop is the one command that removes the finalizers of a group's objects:
 // the objects of the group's resource in its namespace that carry the group's first
 // finalizer are listed (a go-template, so no jq is needed) and patched one by one. It
@@ -208,20 +174,14 @@ func (ix *Index) PodGroups(pods []*objects.Object) []ObjectGroup {
 			node = pod.Pod.NodeName
 		}
 		nodeOf[pod.Name] = node
-		if _, ok := state[node]; ok {
-			continue
+		if node == "" {
+			state[""] = PodNotScheduled
 		}
-		switch n := ix.findNode(node); {
-		case node == "":
-			state[node] = PodNotScheduled
-		case n == nil:
-			state[node] = "on node " + node
-		default:
-			if c := n.Condition("Ready"); c != nil && c.Status != "True" {
-				state[node] = "on node " + node + ", not Ready"
-			} else {
-				state[node] = "on node " + node
-			}
+	}
+	for _, pn := range ix.PodNodes(pods) {
+		state[pn.Name] = "on node " + pn.Name
+		if pn.NotReady() != nil {
+			state[pn.Name] += ", not Ready"
 		}
 	}
 	gs := GroupObjects(refs, func(o ObjectRef) string { return state[nodeOf[o.Name]] })

@@ -21,7 +21,11 @@ type Index struct {
 	platformDone bool
 	Records      *bundle.Records
 
-	Namespaces  map[string]*objects.Object // by name (the newest copy when a namespace is dumped twice)
+	// Namespaces are the whole Namespace objects by name (the newest copy when a
+	// namespace is dumped twice). The Active namespaces of Records.SlimNamespaces are
+	// not in it: NamespaceExists, NamespaceCount, NamespaceNames and Namespace see both
+	// (slimnamespaces.go).
+	Namespaces  map[string]*objects.Object
 	APIServices map[string]*objects.Object // by name
 	// ByNamespace and ByKind hold the whole objects (Records.Objects). The pods of
 	// Records.SlimPods are not in them: InNamespace, EachOfKind, Find, Has and
@@ -61,6 +65,9 @@ type Index struct {
 	cloud map[string]*cloudLines
 	// slim is the index of Records.SlimPods (slimpods.go).
 	slim slimIndex
+	// slimNS are the rows of Records.SlimNamespaces by name: the namespaces whose
+	// first copy is slim (slimnamespaces.go).
+	slimNS map[string]int32
 	// ruleLines are the lines each rule's matchers kept: rule name -> key -> lines.
 	ruleLines  map[string]map[string][]*logs.Entry
 	collectors []*Rule
@@ -71,6 +78,9 @@ type Index struct {
 	nameWarnings []diag.Warning
 	// premiseWarnings are rungs left out because their premise failed (premise.go).
 	premiseWarnings []diag.Warning
+	// ruleWarnings are rule errors: undeclared claims (order.go), once each.
+	ruleWarnings []diag.Warning
+	ruleWarned   map[string]bool
 
 	CapturedAt       time.Time
 	CapturedAtSource string
@@ -81,8 +91,9 @@ type Index struct {
 	// KubernetesVersion is the server version from a layout's version file, a saved
 	// `kubectl version -o json`, a component's start-up log line or, failing those, the
 	// kubelet version of the nodes ("" when unknown); KubernetesVersionSource says which.
-	KubernetesVersion       string
-	KubernetesVersionSource string
+	KubernetesVersion        string
+	KubernetesVersionSource  string
+	KubernetesVersionKubelet bool // the nodes' kubelet version
 	// ControllerStarts are kube-controller-manager (re)starts and leadership gains.
 	ControllerStarts []*logs.Entry
 }
@@ -301,7 +312,7 @@ func (ix *Index) nodeVersion() {
 	if best == nil {
 		return
 	}
-	ix.KubernetesVersion = best.KubeletVersion
+	ix.KubernetesVersion, ix.KubernetesVersionKubelet = best.KubeletVersion, true
 	ix.KubernetesVersionSource = fmt.Sprintf("kubelet version of node %s (%s:%d); the control plane is this version or newer", best.Name, best.Source.File, best.Source.Line)
 }
 

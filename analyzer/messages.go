@@ -55,6 +55,9 @@ func (ix *Index) giveCondition(ns string, m text.Message) {
 	c := objects.Condition{Type: m.CondType, Status: m.CondStatus, Message: m.Text, Line: m.Line}
 	old := ix.Namespaces[ns]
 	if old == nil {
+		old = ix.promoteNamespace(ns) // a slim namespace gets a condition: it is whole from now on
+	}
+	if old == nil {
 		o := &objects.Object{APIVersion: "v1", Kind: "Namespace", Name: ns, Phase: "Terminating", DeletionShown: true,
 			Source: objects.Source{File: m.File, Line: m.Line, Rendering: RenderingMessage}, Conditions: []objects.Condition{c}}
 		ix.Namespaces[ns] = o

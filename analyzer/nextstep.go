@@ -54,7 +54,7 @@ func nextStep(ix *Index, r *Report) *NextStep {
 		if len(ns.Missing) == maxAsk {
 			break
 		}
-		if w := whyMissing(g.Missing); w != "" && g.Why == "" {
+		if w := whyMissing(g); w != "" && g.Why == "" {
 			g.Why = w
 		}
 		ns.Missing = append(ns.Missing, g)
@@ -84,18 +84,20 @@ func nsWords(names []string) []any {
 	return out
 }
 
-// Why a missing piece matters, by what it is (for the note to the customer).
-func whyMissing(missing string) string {
-	switch {
-	case strings.Contains(missing, "kube-controller-manager log"):
+// Why a missing piece matters, by its kind (for the note to the customer).
+func whyMissing(g Gap) string {
+	switch g.Kind {
+	case GapControllerManagerLog:
 		return "the namespace controller runs in kube-controller-manager; its log says which call fails for the namespace"
-	case strings.Contains(missing, "APIService"):
+	case GapAPIServices:
 		return "an APIService that is not Available stops every namespace deletion"
-	case strings.Contains(missing, "webhook"):
+	case GapBackendPodLogs:
+		return "the pod serves an APIService or webhook: while it does not run, the APIService is not Available or the webhook fails, and its log says why"
+	case GapWebhookConfigurations:
 		return "a webhook that refuses or times out blocks the namespace controller's deletes"
-	case strings.Contains(missing, "Namespace") || strings.Contains(missing, "namespace"):
+	case GapNamespaces, GapNamespaceListing, GapNamespace, GapNamespaceState, GapNamespaceObjects:
 		return "its status.conditions name what is left and what fails"
-	case strings.Contains(missing, "kube-apiserver log"):
+	case GapAPIServerLog:
 		return "it shows the refused calls and failing API groups"
 	}
 	return ""

@@ -9,14 +9,6 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
-// Plural returns one when n is 1, else many.
-func Plural(n int, many, one string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // resourceName returns the name kubectl accepts for an object's type: "plural.group"
 // from its CRD when the bundle has it, else the lower-case kind (qualified with the group).
 func (ix *Index) ResourceName(o *objects.Object) string {

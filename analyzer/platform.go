@@ -55,10 +55,13 @@ func (ix *Index) detectPlatform() string {
 			return PlatformOpenShift
 		}
 	}
-	for name := range ix.Namespaces {
-		if strings.HasPrefix(name, "openshift-") {
-			return PlatformOpenShift
-		}
+	openshift := false
+	ix.eachNamespaceName(func(name string) bool {
+		openshift = strings.HasPrefix(name, "openshift-")
+		return !openshift
+	})
+	if openshift {
+		return PlatformOpenShift
 	}
 	for _, n := range ix.ByKind["Node"] {
 		if p := platformOfNode(n); p != "" {

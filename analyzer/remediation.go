@@ -274,21 +274,23 @@ func (ix *Index) BackendBroken(ref *objects.ServiceReference) (bool, string) {
 // coverage lists what the bundle lacked for a complete diagnosis.
 func coverage(ix *Index, r *Report) []Gap {
 	gaps := []Gap{}
-	add := func(missing, collect string) { gaps = append(gaps, Gap{Missing: missing, Collect: collect}) }
-	if len(ix.Namespaces) == 0 {
-		add("no Namespace objects", "kubectl get namespaces -o json")
+	add := func(kind, missing, collect string) {
+		gaps = append(gaps, Gap{Kind: kind, Missing: missing, Collect: collect})
+	}
+	if ix.NamespaceCount() == 0 {
+		add(GapNamespaces, "no Namespace objects", "kubectl get namespaces -o json")
 	}
 	if !ix.Has("APIService") && !ix.Dumped("apiservice") {
-		add("no APIService objects", "kubectl get apiservices -o json")
+		add(GapAPIServices, "no APIService objects", "kubectl get apiservices -o json")
 	}
 	if !ix.HasLogsOf("kube-controller-manager") {
-		add("no kube-controller-manager log", ComponentLogs(ix.Platform(), "kube-controller-manager", -1, ""))
+		add(GapControllerManagerLog, "no kube-controller-manager log", ComponentLogs(ix.Platform(), "kube-controller-manager", -1, ""))
 	}
 	if !ix.HasLogsOf("kube-apiserver") {
-		add("no kube-apiserver log", ComponentLogs(ix.Platform(), "kube-apiserver", -1, ""))
+		add(GapAPIServerLog, "no kube-apiserver log", ComponentLogs(ix.Platform(), "kube-apiserver", -1, ""))
 	}
 	if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") && !ix.Dumped("webhookconfiguration") {
-		add("no webhook configurations", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json")
+		add(GapWebhookConfigurations, "no webhook configurations", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json")
 	}
 	guard := func(g Gap) Gap { g.Collect = ix.checkCmd(g.Collect); return g }
 	defer func() {
@@ -305,13 +307,15 @@ func coverage(ix *Index, r *Report) []Gap {
 			d, _ := SafeCmd("kubectl", "-n", NS(pod.Namespace), "describe", "pod", Obj(pod.Name))
 			cmd += "; " + d
 		}
-		add(fmt.Sprintf("logs of pod %s/%s, a backend of an APIService or webhook, which is not running normally (%s)", pod.Namespace, pod.Name, PodState(pod)), cmd)
+		state := PodState(pod)
+		gaps = append(gaps, Gap{Kind: GapBackendPodLogs, Object: pod.Namespace + "/" + pod.Name, Detail: state, Collect: cmd,
+			Missing: fmt.Sprintf("logs of pod %s/%s, a backend of an APIService or webhook, which is not running normally (%s)", pod.Namespace, pod.Name, state)})
 	}
 	for _, ce := range collectorGaps(ix.Records.CollectorErrors) {
 		if permissionError(ce) {
-			add(ce, Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
+			add(GapCollectorForbidden, ce, Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
 		} else {
-			add(ce, Comment("the collector's call failed for a reason other than permissions (see the error): re-run the collection once the API server answers, or collect the missing resource with kubectl"))
+			add(GapCollectorFailed, ce, Comment("the collector's call failed for a reason other than permissions (see the error): re-run the collection once the API server answers, or collect the missing resource with kubectl"))
 		}
 	}
 	var encrypted []string
@@ -321,7 +325,7 @@ func coverage(ix *Index, r *Report) []Gap {
 		}
 	}
 	if len(encrypted) > 0 {
-		add(fmt.Sprintf("%d encrypted archive member%s, not read (%s)", len(encrypted), Plural(len(encrypted), "s", ""), strings.Join(firstN(encrypted, 8), ", ")),
+		add(GapEncrypted, fmt.Sprintf("%d encrypted archive member%s, not read (%s)", len(encrypted), Plural(len(encrypted), "s", ""), strings.Join(firstN(encrypted, 8), ", ")),
 			Comment("extract the archive with its password (unzip -P ... or 7z x) and run nsanalyze on the extracted files"))
 	}
 	var undumped []string
@@ -332,10 +336,10 @@ func coverage(ix *Index, r *Report) []Gap {
 	}
 	switch {
 	case len(undumped) == 1:
-		add("no object of the stuck namespace "+undumped[0]+" was dumped",
-			"kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 "+Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", undumped[0], "-o", "json"))
+		gaps = append(gaps, Gap{Kind: GapNamespaceObjects, Object: undumped[0], Missing: "no object of the stuck namespace " + undumped[0] + " was dumped",
+			Collect: "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", undumped[0], "-o", "json")})
 	case len(undumped) > 1:
-		add(fmt.Sprintf("no object of the %d stuck namespaces %s was dumped", len(undumped), strings.Join(firstN(undumped, 8), ", ")),
+		add(GapNamespaceObjects, fmt.Sprintf("no object of the %d stuck namespaces %s was dumped", len(undumped), strings.Join(firstN(undumped, 8), ", ")),
 			"for ns in "+Cmd(undumped...)+"; do kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -o json -n \"$ns\"; done")
 	}
 	return gaps

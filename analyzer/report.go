@@ -5,6 +5,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // SchemaVersion identifies the JSON report shape. Fields may be added; none renamed.
@@ -150,6 +151,9 @@ type BundleInfo struct {
 	// KubernetesVersionSource says which.
 	KubernetesVersion       string `json:"kubernetesVersion,omitempty"`
 	KubernetesVersionSource string `json:"kubernetesVersionSource,omitempty"`
+	// KubernetesVersionKubelet: the version is the nodes' kubelet version (the control
+	// plane is this version or newer), not the server's.
+	KubernetesVersionKubelet bool `json:"kubernetesVersionKubelet,omitempty"`
 	// Layouts names the bundle layouts recognised (troubleshoot, must-gather, ...).
 	Layouts []string `json:"layouts"`
 	// Platform is what the bundle shows of the platform (analyzer.Platform*: aks, eks,
@@ -213,8 +217,11 @@ type TimelineEvent struct {
 	// Problem is the ID of the report's problem whose cause the event supports (one of
 	// the namespace's problems), when it supports one: what a problem's timeline shows.
 	Problem string `json:"problem,omitempty"`
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
+	// Own says the event is about the namespace itself (its deletion, its conditions, a
+	// line or event that names it) rather than about the cluster around it.
+	Own  bool   `json:"own,omitempty"`
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
 	// cause is 1 + the index in the namespace's Causes of the cause the event supports
 	// (0: none), turned into Problem once problems are grouped.
 	cause int
@@ -343,10 +350,45 @@ type Risk struct {
 	Fix []RemediationStep `json:"fix,omitempty"`
 }
 
-// Gap is something the bundle lacked for a complete diagnosis.
+// Gap is something the bundle lacked for a complete diagnosis. Renderers read its
+// fields, never its sentence: gaps of one Kind with an Object say one thing about
+// several objects and are folded into one line.
 type Gap struct {
+	// Kind is what is missing, one of the Gap... constants.
+	Kind string `json:"kind"`
+	// Object is what the gap is about (a pod "NAMESPACE/NAME", a namespace), "" when it
+	// is about the bundle as a whole.
+	Object string `json:"object,omitempty"`
+	// Detail is what the gap says of its Object beyond its Kind (a pod's state).
+	Detail string `json:"detail,omitempty"`
+	// Missing says it in a sentence.
 	Missing string `json:"missing"`
 	Collect string `json:"collect"`
 	// Why says why it matters for the diagnosis, when that is not plain from Missing.
 	Why string `json:"why,omitempty"`
+}
+
+// The kinds of coverage gap (Gap.Kind).
+const (
+	GapNamespaces            = "namespaces"                  // no Namespace objects
+	GapNamespaceListing      = "namespace-listing"           // only some namespaces collected
+	GapNamespace             = "namespace"                   // a namespace asked for is not in the bundle
+	GapNamespaceState        = "namespace-state"             // namespaces listed by name only
+	GapNamespaceObjects      = "namespace-objects"           // no object of a stuck namespace dumped
+	GapAPIServices           = "apiservices"                 // no APIService objects
+	GapWebhookConfigurations = "webhook-configurations"      // no webhook configurations
+	GapControllerManagerLog  = "kube-controller-manager-log" // no kube-controller-manager log
+	GapAPIServerLog          = "kube-apiserver-log"          // no kube-apiserver log
+	GapBackendPodLogs        = "backend-pod-logs"            // logs of a backend pod not running normally
+	GapCollectorForbidden    = "collector-forbidden"         // the bundle collector was refused
+	GapCollectorFailed       = "collector-failed"            // the bundle collector failed otherwise
+	GapEncrypted             = "encrypted-members"           // archive members not read
+)
+
+// ObjectRefOf is the reference to an object a report gives, its source as evidence.
+func ObjectRefOf(o *objects.Object) ObjectRef {
+	ref := o.Ref()
+	ev := Evidence{File: o.Source.File, Line: o.Source.Line, Object: ref, Text: ref}
+	return ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name,
+		Finalizers: o.Finalizers, Deletion: TimePtr(o.DeletionTimestamp), Source: &ev}
 }

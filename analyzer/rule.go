@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,11 +37,21 @@ type Rule struct {
 	// what it explains (claims.go): its Objects and Related lines, and what it claims
 	// with Cause.ClaimObject, ClaimResource, ClaimGroup, ClaimFinalizer or ClaimContent.
 	Run func(pass *Pass) ([]Cause, string)
-	// Generic rules (finalizers-remaining, content-remaining) explain what remains once
-	// the specific causes have claimed theirs: they run after every specific rule and
-	// read the namespace through Pass.Objects and Pass.Claimed..., which leave out what
-	// a cause found earlier claims. Causes are reported in registry order either way.
-	Generic bool
+	// Claims are the kinds of claim the rule's causes make (claims.go): ClaimsObjects
+	// for a cause that lists Objects, ClaimsFinalizers when they carry finalizers, and
+	// so on. A cause claiming a kind its rule does not declare is a rule error (a
+	// warning in the report), since the order is derived from these declarations.
+	Claims []ClaimKind
+	// Yields are the kinds of claim the rule defers to: it explains only what no other
+	// rule claims of them (finalizers-remaining, content-remaining: it reads the
+	// namespace through Pass.Objects and Pass.Claimed...). It runs after every rule that
+	// Claims one of them, except the rules that yield that kind too.
+	Yields []ClaimKind
+	// Requires are the rules whose claims or causes this rule reads: it runs after
+	// them (content-remaining reads what finalizers-remaining claimed). The run order
+	// is derived from Requires, Yields and Claims (NewPlan), ties by name; the
+	// registry's order is only the order causes are reported in.
+	Requires []*Rule
 
 	// Ladder returns the safe and caution rungs that act on a cause of this rule, with
 	// real object names, root first; the analyzer orders them, removes duplicates and
@@ -220,7 +231,8 @@ func KeepObject(rules []*Rule) func(*objects.Object) bool {
 }
 
 // Validate checks a registry: names unique and well formed, every rule documented with
-// a run function, a ladder and an example.
+// a run function, a ladder and an example, its kinds of claim known, the rules it
+// requires registered, and an order derivable from the declarations (no cycle).
 func Validate(rules []*Rule) error {
 	byName := map[string]*Rule{}
 	for _, r := range rules {
@@ -240,9 +252,22 @@ func Validate(rules []*Rule) error {
 		case r.Example == nil:
 			return fmt.Errorf("rule %q has no Example", r.Name)
 		}
+		for _, k := range append(append([]ClaimKind{}, r.Claims...), r.Yields...) {
+			if !slices.Contains(claimKinds, k) {
+				return fmt.Errorf("rule %q: unknown kind of claim %q", r.Name, k)
+			}
+		}
 		byName[r.Name] = r
 	}
-	return nil
+	for _, r := range rules {
+		for _, q := range r.Requires {
+			if q == nil || byName[q.Name] != q {
+				return fmt.Errorf("rule %q requires a rule that is not registered", r.Name)
+			}
+		}
+	}
+	_, err := NewPlan(rules)
+	return err
 }
 
 // RuleByName returns the rule of a registry that reports a cause type, or nil.

@@ -33,8 +33,8 @@ type podCopy struct {
 	obj *objects.Object
 }
 
-// indexObjects fills ByKind, ByNamespace, Namespaces, APIServices, CRDs and the slim
-// index from the records, folding duplicates: the same object is often dumped twice
+// indexObjects fills ByKind, ByNamespace, Namespaces, APIServices, CRDs, the slim
+// index and the slim namespaces (slimnamespaces.go) from the records, folding duplicates: the same object is often dumped twice
 // (an all-namespaces list and a per-namespace one); the first copy keeps its place,
 // with the content of the copy that says more (newer).
 func (ix *Index) indexObjects(rec *bundle.Records) {
@@ -92,6 +92,16 @@ func (ix *Index) indexObjects(rec *bundle.Records) {
 			}
 		}
 		k := objectKey{o.Kind, o.Namespace, o.Name}
+		if o.Kind == "Namespace" && o.Name != "" {
+			if p := ix.promoteNamespace(o.Name); p != nil {
+				// the first copy was slim (slimnamespaces.go): it keeps its place
+				seen[k] = p
+				if newer(o, p) {
+					*p = *o
+				}
+				return
+			}
+		}
 		if prev, ok := seen[k]; ok && o.Name != "" {
 			if newer(o, prev) {
 				*prev = *o
@@ -140,15 +150,25 @@ func (ix *Index) indexObjects(rec *bundle.Records) {
 		s.live = append(s.live, int32(r))
 		s.byNamespace[ns] = append(s.byNamespace[ns], int32(r))
 	}
+	ns := rec.SlimNamespaces
+	ix.slimNS = make(map[string]int32, ns.Len())
+	addNamespaceRow := ix.addSlimNamespace
 	rows, row := s.t.Len(), 0
+	nsRows, nsRow := ns.Len(), 0
 	for i, o := range rec.Objects {
 		for ; row < rows && s.t.Before(row) <= i; row++ {
 			addRow(row)
+		}
+		for ; nsRow < nsRows && ns.Before(nsRow) <= i; nsRow++ {
+			addNamespaceRow(nsRow)
 		}
 		addWhole(i, o)
 	}
 	for ; row < rows; row++ {
 		addRow(row)
+	}
+	for ; nsRow < nsRows; nsRow++ {
+		addNamespaceRow(nsRow)
 	}
 }
 

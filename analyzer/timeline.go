@@ -206,7 +206,33 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 		}
 		return a.Line < b.Line
 	})
+	for i := range out {
+		out[i].Own = out[i].Component == "Namespace/"+nr.Name || mentions(out[i].Text, nr.Name)
+	}
 	return thinErrors(out, maxTimelineErrors)
+}
+
+// mentions tells whether text names name as a whole word: not inside a longer name
+// (no letter, digit, "." or "-" before it, no letter, digit or "-" after it; a name
+// may end a sentence with a dot). A scan, no regexp per name.
+func mentions(text, name string) bool {
+	if name == "" {
+		return false
+	}
+	before := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' }
+	after := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' }
+	for from := 0; ; {
+		k := strings.Index(text[from:], name)
+		if k < 0 {
+			return false
+		}
+		k += from
+		end := k + len(name)
+		if (k == 0 || !before(text[k-1])) && (end == len(text) || !after(text[end])) {
+			return true
+		}
+		from = k + 1
+	}
 }
 
 // entryText is a log line's message with its structured fields (but the logger's name),

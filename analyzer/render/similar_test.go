@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,27 +25,6 @@ func TestIDRanges(t *testing.T) {
 	} {
 		if got := idRanges(tc.ids, tc.max); got != tc.want {
 			t.Errorf("idRanges(%q, %d) = %q, want %q", tc.ids, tc.max, got, tc.want)
-		}
-	}
-}
-
-func TestMentions(t *testing.T) {
-	for _, tc := range []struct {
-		text, name string
-		want       bool
-	}{
-		{"namespace team-a deleted", "team-a", true},
-		{"Pod/team-a/web-0 deleted", "team-a", true},
-		{"deleting team-a.", "team-a", true},
-		{"namespace team-ab deleted", "team-a", false},
-		{"namespace my-team-a deleted", "team-a", false},
-		{"x.team-a", "team-a", false},
-		{"team-a-b then team-a", "team-a", true}, // the second occurrence counts
-		{"", "team-a", false},
-		{"team-a", "", false},
-	} {
-		if got := mentions(tc.text, tc.name); got != tc.want {
-			t.Errorf("mentions(%q, %q) = %v, want %v", tc.text, tc.name, got, tc.want)
 		}
 	}
 }
@@ -134,17 +114,18 @@ func TestFoldSimilar(t *testing.T) {
 func TestGroupGapsFolds(t *testing.T) {
 	r := &analyzer.Report{Namespaces: []analyzer.NamespaceReport{{Name: "team-a"}, {Name: "team-b"}}}
 	r.Coverage = append(r.Coverage,
-		analyzer.Gap{Missing: "no kube-controller-manager log", Collect: "kubectl -n kube-system logs -l component=kube-controller-manager --tail=-1   # or the node's /var/log/pods/kube-system_kube-controller-manager-*"},
-		analyzer.Gap{Missing: "no kube-apiserver log", Collect: "kubectl -n kube-system logs -l component=kube-apiserver --tail=-1"})
+		analyzer.Gap{Kind: analyzer.GapControllerManagerLog, Missing: "no kube-controller-manager log", Collect: "kubectl -n kube-system logs -l component=kube-controller-manager --tail=-1   # or the node's /var/log/pods/kube-system_kube-controller-manager-*"},
+		analyzer.Gap{Kind: analyzer.GapAPIServerLog, Missing: "no kube-apiserver log", Collect: "kubectl -n kube-system logs -l component=kube-apiserver --tail=-1"})
 	for i := 0; i < 25; i++ {
 		pod := fmt.Sprintf("metrics-server-%06d", i)
-		r.Coverage = append(r.Coverage, analyzer.Gap{
-			Missing: fmt.Sprintf("logs of pod kube-system/%s, a backend of an APIService or webhook, which is not running normally (phase Running, not Ready, node node-01, %d restarts)", pod, 40+i),
+		state := fmt.Sprintf("phase Running, not Ready, node node-01, %d restarts", 40+i)
+		r.Coverage = append(r.Coverage, analyzer.Gap{Kind: analyzer.GapBackendPodLogs, Object: "kube-system/" + pod, Detail: state,
+			Missing: fmt.Sprintf("logs of pod kube-system/%s, a backend of an APIService or webhook, which is not running normally (%s)", pod, state),
 			Collect: "kubectl -n kube-system logs " + pod + " --all-containers --previous; kubectl -n kube-system describe pod " + pod})
 	}
 	r.Coverage = append(r.Coverage,
-		analyzer.Gap{Missing: "no object of the stuck namespace team-a was dumped", Collect: "kubectl get all -n team-a -o json"},
-		analyzer.Gap{Missing: "no object of the stuck namespace team-b was dumped", Collect: "kubectl get all -n team-b -o json"})
+		analyzer.Gap{Kind: analyzer.GapNamespaceObjects, Object: "team-a", Missing: "no object of the stuck namespace team-a was dumped", Collect: "kubectl get all -n team-a -o json"},
+		analyzer.Gap{Kind: analyzer.GapNamespaceObjects, Object: "team-b", Missing: "no object of the stuck namespace team-b was dumped", Collect: "kubectl get all -n team-b -o json"})
 	gs := groupGaps(r)
 	if len(gs) != 4 {
 		for _, g := range gs {
@@ -157,10 +138,72 @@ func TestGroupGapsFolds(t *testing.T) {
 		t.Errorf("pod gaps: %d more, %d commands; want 24 and 25", len(pods.More), len(pods.Collect))
 	}
 	s := pods.Sentence()
-	if !strings.Contains(s, "metrics-server-000001 41") || !strings.Contains(s, "and 14 more") || strings.Contains(s, "metrics-server-000024") {
+	if !strings.Contains(s, "kube-system/metrics-server-000001 (phase Running, not Ready, node node-01, 41 restarts)") || !strings.Contains(s, "and 14 more") || strings.Contains(s, "metrics-server-000024") {
 		t.Errorf("pod gaps sentence: %s", s)
 	}
 	if ns := gs[3]; len(ns.More) != 1 || ns.More[0] != "team-b" {
 		t.Errorf("namespace gaps: more %q, want team-b", ns.More)
+	}
+}
+
+// TestGapsReadFieldsNotSentences: grouping gaps reads their kind and object, never
+// their sentences. Rewording every sentence (and making them all alike) changes no
+// group; two gaps of different kinds whose sentences differ only in a name are not
+// folded; gaps about the bundle as a whole (no object) never are.
+func TestGapsReadFieldsNotSentences(t *testing.T) {
+	gap := func(kind, object, missing string) analyzer.Gap {
+		return analyzer.Gap{Kind: kind, Object: object, Missing: missing, Collect: "kubectl get " + kind + " " + object}
+	}
+	r := &analyzer.Report{Namespaces: []analyzer.NamespaceReport{{Name: "team-a"}, {Name: "team-b"}}, Coverage: []analyzer.Gap{
+		gap(analyzer.GapNamespaceObjects, "team-a", "no object of the stuck namespace team-a was dumped"),
+		gap(analyzer.GapNamespace, "team-b", "no object of the stuck namespace team-b was dumped"), // another kind, same words
+		gap(analyzer.GapBackendPodLogs, "ns/pod-1", "logs of pod ns/pod-1"),
+		gap(analyzer.GapBackendPodLogs, "ns/pod-2", "logs of pod ns/pod-2"),
+		gap(analyzer.GapCollectorFailed, "", "the bundle collector could not collect pods (a.json:1: x)"),
+		gap(analyzer.GapCollectorFailed, "", "the bundle collector could not collect pods (a.json:2: x)"),
+	}}
+	shape := func(gs []gapGroup) string {
+		var b strings.Builder
+		for _, g := range gs {
+			fmt.Fprintf(&b, "[%d more %q, %q] ", len(g.More), g.More, g.Collect)
+		}
+		return b.String()
+	}
+	want := shape(groupGaps(r))
+	if n := len(groupGaps(r)); n != 5 {
+		t.Fatalf("%d groups, want 5 (the two kinds of namespace gap apart, the pods folded, the collector's apart): %s", n, want)
+	}
+	reworded := *r
+	reworded.Coverage = slices.Clone(r.Coverage)
+	for i := range reworded.Coverage {
+		reworded.Coverage[i].Missing = "something is missing"
+	}
+	if got := shape(groupGaps(&reworded)); got != want {
+		t.Errorf("rewording the sentences changes the groups:\n got  %s\n want %s", got, want)
+	}
+}
+
+// TestOwnEventsReadTheField: which timeline events are the namespace's own is the
+// analyzer's field (TimelineEvent.Own), never whether the text names the namespace.
+func TestOwnEventsReadTheField(t *testing.T) {
+	ns := &analyzer.NamespaceReport{Name: "team-a", Timeline: []analyzer.TimelineEvent{
+		{Component: "kube-controller-manager", Text: "namespace team-a: deletion failed"}, // names it, not own
+		{Component: "kube-controller-manager", Text: "something happened", Own: true},     // own, names nothing
+	}}
+	got := ownEvents(ns)
+	if len(got) != 1 || got[0].Text != "something happened" {
+		t.Errorf("own events %+v, want only the one marked own", got)
+	}
+}
+
+// TestKubeVersionReadsTheField: whether the version shown is the kubelet's is the
+// analyzer's field, never the wording of where it came from.
+func TestKubeVersionReadsTheField(t *testing.T) {
+	const kubelet = "(the nodes' kubelet version)"
+	if s := kubeVersion(analyzer.BundleInfo{KubernetesVersion: "v1.30.1", KubernetesVersionSource: "kubelet version of node a (nodes.json:3)"}); strings.Contains(s, kubelet) {
+		t.Errorf("a source sentence without the field: %q", s)
+	}
+	if s := kubeVersion(analyzer.BundleInfo{KubernetesVersion: "v1.30.1", KubernetesVersionSource: "nodes.json:3", KubernetesVersionKubelet: true}); !strings.Contains(s, kubelet) {
+		t.Errorf("the field without the sentence: %q", s)
 	}
 }

@@ -147,7 +147,7 @@ func newView(r *analyzer.Report) *view {
 		}
 		first := p.NS[0]
 		for _, e := range first.Timeline {
-			if isOwn(first.Name, e) {
+			if e.Own { // about the namespace itself (analyzer.TimelineEvent.Own)
 				continue
 			}
 			// an event of another problem is that problem's story
@@ -189,42 +189,10 @@ func lastResort(ns *analyzer.NamespaceReport) (analyzer.RemediationStep, bool) {
 	return analyzer.RemediationStep{}, false
 }
 
-// isOwn tells whether a timeline event is about the namespace itself (its deletion, its
-// conditions, a log line naming it) rather than about the cluster around it.
-func isOwn(name string, e analyzer.TimelineEvent) bool {
-	if e.Component == "Namespace/"+name {
-		return true
-	}
-	return mentions(e.Text, name)
-}
-
-// mentions tells whether text names name as a whole word: not inside a longer name
-// (no letter, digit, "." or "-" before it, no letter, digit or "-" after it; a name
-// may end a sentence with a dot). A scan, no regexp per name.
-func mentions(text, name string) bool {
-	if name == "" {
-		return false
-	}
-	before := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' }
-	after := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' }
-	for from := 0; ; {
-		k := strings.Index(text[from:], name)
-		if k < 0 {
-			return false
-		}
-		k += from
-		end := k + len(name)
-		if (k == 0 || !before(text[k-1])) && (end == len(text) || !after(text[end])) {
-			return true
-		}
-		from = k + 1
-	}
-}
-
 func ownEvents(ns *analyzer.NamespaceReport) []analyzer.TimelineEvent {
 	var out []analyzer.TimelineEvent
 	for _, e := range ns.Timeline {
-		if isOwn(ns.Name, e) {
+		if e.Own {
 			out = append(out, e)
 		}
 	}
@@ -415,7 +383,7 @@ func kubeVersion(b analyzer.BundleInfo) string {
 	if b.KubernetesVersion == "" {
 		return "Kubernetes version not in the bundle"
 	}
-	if strings.HasPrefix(b.KubernetesVersionSource, "kubelet version") {
+	if b.KubernetesVersionKubelet {
 		return "Kubernetes " + b.KubernetesVersion + " (the nodes' kubelet version)"
 	}
 	return "Kubernetes " + b.KubernetesVersion
@@ -556,116 +524,35 @@ func nsNames(p *problemView) []string {
 // every collect command.
 type gapGroup struct {
 	Missing string
-	// More are the names the other gaps of the group have where the first has its own.
+	// More are the objects of the other gaps of the group (with their detail when it
+	// is not the first one's).
 	More    []string
 	Collect []string
+	detail  string
 }
 
-// groupGaps folds the gaps that are one sentence about different things. A gap's
-// slots are its words that name something: a stuck namespace, a word with a digit (pod
-// and node names, counts), or a name-like word its collect command repeats; in the
-// command, those words (or their parts) and words with a digit. Gaps whose sentence
-// and command are the same with the slots blanked are one group, in the order of their
-// first gap (one pass, a map by key).
+// groupGaps folds the gaps of one kind that are about an object (analyzer.Gap's Kind
+// and Object), in the order of their first gap (one pass, a map by kind). It reads the
+// gaps' fields, never their sentences.
 func groupGaps(r *analyzer.Report) []gapGroup {
 	var out []gapGroup
 	idx := map[string]int{}
-	stuck := make(map[string]bool, len(r.Namespaces))
-	for _, ns := range r.Namespaces {
-		stuck[ns.Name] = true
-	}
-	first := map[int][]string{} // group → the slot words of its first gap
 	for _, g := range r.Coverage {
-		key, slots := gapKey(g, stuck)
-		i, ok := idx[key]
-		if ok && len(slots) > 0 {
-			out[i].More = append(out[i].More, differing(first[i], slots))
-			out[i].Collect = append(out[i].Collect, g.Collect)
-			continue
+		if g.Object != "" {
+			if i, ok := idx[g.Kind]; ok {
+				more := g.Object
+				if g.Detail != "" && g.Detail != out[i].detail {
+					more += " (" + g.Detail + ")"
+				}
+				out[i].More = append(out[i].More, more)
+				out[i].Collect = append(out[i].Collect, g.Collect)
+				continue
+			}
+			idx[g.Kind] = len(out)
 		}
-		if !ok {
-			idx[key] = len(out)
-			first[len(out)] = slots
-		}
-		out = append(out, gapGroup{Missing: g.Missing, Collect: []string{g.Collect}})
+		out = append(out, gapGroup{Missing: g.Missing, Collect: []string{g.Collect}, detail: g.Detail})
 	}
 	return out
-}
-
-// gapKey is a gap's sentence and command with its slots blanked, and the slot words.
-func gapKey(g analyzer.Gap, stuck map[string]bool) (string, []string) {
-	inCollect := map[string]bool{}
-	for _, t := range splitWords(g.Collect) {
-		if t.word {
-			inCollect[t.s] = true
-		}
-	}
-	slot := map[string]bool{}
-	var slots []string
-	var b strings.Builder
-	for _, t := range splitWords(g.Missing) {
-		w := strings.TrimRight(t.s, ".")
-		if t.word && (stuck[w] || strings.ContainsAny(w, "0123456789") || inCollect[w] && strings.ContainsAny(w, "-./")) {
-			slot[w] = true
-			slots = append(slots, w)
-			b.WriteString("\x01" + t.s[len(w):])
-			continue
-		}
-		b.WriteString(t.s)
-	}
-	// the command names the same things, whole or in parts ("ns/pod" is "-n ns ... pod")
-	for w := range slot {
-		for _, part := range strings.Split(w, "/") {
-			slot[part] = true
-		}
-	}
-	b.WriteString("\x00")
-	for _, t := range splitWords(g.Collect) {
-		if t.word && (slot[t.s] || strings.ContainsAny(t.s, "0123456789")) {
-			b.WriteString("\x01")
-			continue
-		}
-		b.WriteString(t.s)
-	}
-	return b.String(), slots
-}
-
-type wordRun struct {
-	s    string
-	word bool
-}
-
-// splitWords cuts s into runs of name characters ([A-Za-z0-9._/-]) and runs of others.
-func splitWords(s string) []wordRun {
-	var out []wordRun
-	isName := func(c byte) bool {
-		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '/' || c == '-'
-	}
-	for i := 0; i < len(s); {
-		j := i
-		w := isName(s[i])
-		for j < len(s) && isName(s[j]) == w {
-			j++
-		}
-		out = append(out, wordRun{s[i:j], w})
-		i = j
-	}
-	return out
-}
-
-// differing is what a gap names where the group's first gap names its own: its slot
-// words that differ from the first's, in order.
-func differing(first, slots []string) string {
-	var out []string
-	for i, w := range slots {
-		if i >= len(first) || first[i] != w {
-			out = append(out, w)
-		}
-	}
-	if len(out) == 0 {
-		return strings.Join(slots, " ")
-	}
-	return strings.Join(out, " ")
 }
 
 // Sentence is the gap's sentence, naming the others it also applies to (at most

@@ -371,3 +371,59 @@ func sameReport(t *testing.T, what, gotName, got, wantName, want string) {
 	}
 	t.Fatalf("%s changes the report (%d vs %d lines)", what, len(gl), len(wl))
 }
+
+// TestSlimNamespacesSameReport holds the slim namespace table (objects.SlimNamespaces,
+// issue 32) to its promise: over every fixture and a generated cluster of Active
+// namespaces, the report (also with -n naming a slim namespace, a stuck one and a
+// missing one), the names redaction works from and the name warnings are the same
+// whether Active namespaces are kept whole or slim.
+func TestSlimNamespacesSameReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: reads every fixture twice")
+	}
+	gen := filepath.Join(t.TempDir(), "activenamespaces")
+	if _, err := genbundle.GenerateShape(gen, "activenamespaces", 300); err != nil {
+		t.Fatal(err)
+	}
+	slimmed := 0
+	for _, dir := range append(fixtureBundles(t), gen) {
+		rel, _ := filepath.Rel(filepath.Join("..", "..", "fixtures"), dir)
+		if dir == gen {
+			rel = "generated-activenamespaces"
+		}
+		t.Run(rel, func(t *testing.T) {
+			report := func(whole bool, asked []string) string {
+				rec, err := bundle.Load(dir, bundle.Options{Keywords: rules.Phrases, KeepObject: rules.KeepObject, WholeNamespaces: whole,
+					Exclude: []string{"raw", "expected.json", "README.md"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !whole {
+					slimmed += rec.SlimNamespaces.Len()
+				}
+				rd := redact.New()
+				rd.Records(rec)
+				tokens := rd.Tokens()
+				warnings := analyzer.NameWarnings(rec)
+				r := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: asked})
+				b, _ := json.MarshalIndent(struct {
+					Report      *analyzer.Report
+					NotInBundle []string
+					Tokens      map[string]string
+					Warnings    any
+				}{r, r.NotInBundle, tokens, warnings}, "", " ")
+				return string(b)
+			}
+			sameReport(t, "keeping namespaces slim", "slim", report(false, nil), "whole", report(true, nil))
+			if dir == gen {
+				for _, asked := range [][]string{{"tenant-0000007"}, {"tenant-0000007", "team-a"}, {"tenant-x"}, {"tenant-0000299", "tenant-x"}} {
+					sameReport(t, fmt.Sprintf("keeping namespaces slim, -n %v", asked), "slim", report(false, asked), "whole", report(true, asked))
+				}
+			}
+		})
+	}
+	if slimmed < 300 {
+		t.Fatalf("only %d namespaces were kept slim: the comparison proves little", slimmed)
+	}
+	t.Logf("%d namespaces kept slim", slimmed)
+}

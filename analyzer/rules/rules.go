@@ -23,7 +23,9 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/ordereddeletion"
 )
 
-// All is every rule, in reporting order.
+// All is every rule, in the order their causes are listed in a report. The order they
+// run in is not this one: it is derived from what each rule declares (Claims, Yields,
+// Requires; analyzer.NewPlan), and init rejects declarations that cannot be ordered.
 var All = []*analyzer.Rule{
 	apidiscovery.Rule,
 	ordereddeletion.Rule,
@@ -37,7 +39,8 @@ var All = []*analyzer.Rule{
 }
 
 // The registry is checked once, when the program starts: a rule without a doc, a run
-// function, a ladder or an example, or a name registered twice, is a programming error.
+// function, a ladder or an example, a name registered twice, or declarations that form
+// a cycle, is a programming error.
 func init() {
 	if err := analyzer.Validate(All); err != nil {
 		panic("nsanalyze rules registry: " + err.Error())

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/api/validate/content"
 )
 
 // NameKind says which Kubernetes naming rule a name from the bundle must follow.
@@ -143,13 +143,13 @@ func NameProblem(kind NameKind, name string) string {
 	var errs []string
 	switch kind {
 	case NamespaceName:
-		errs = validation.IsDNS1123Label(name)
+		errs = content.IsDNS1123Label(name)
 	case ObjectName, GroupName:
-		errs = validation.IsDNS1123Subdomain(name)
+		errs = content.IsDNS1123Subdomain(name)
 	case FinalizerName:
-		errs = validation.IsQualifiedName(name)
+		errs = content.IsLabelKey(name)
 	case APIServiceName:
-		errs = validation.IsDNS1123Subdomain(strings.TrimSuffix(name, "."))
+		errs = content.IsDNS1123Subdomain(strings.TrimSuffix(name, "."))
 	default:
 		errs = []string{"unknown name kind"}
 	}

@@ -11,13 +11,13 @@
 // Usage:
 //
 //	genbundle -o DIR [-size 1G] [-seed 1] [-mix full|logs|objects] [-gz] [-pods N] [-logs SIZE]
-//	genbundle -o DIR -shape finalizers|crds|apiservices|webhooks|namespaces|loggvs|backendpods|events|loglines -n N
+//	genbundle -o DIR -shape finalizers|crds|apiservices|webhooks|namespaces|loggvs|backendpods|events|loglines|activenamespaces -n N
 //
 // -shape writes a small bundle in which one dimension of the analysis grows to N
 // (issue 22): N objects with one finalizer in one namespace, N CRDs with one object
 // each, N failing APIServices, N fail-closed webhooks, N stuck namespaces across 20
 // problems, N group/versions in log lines, N pods behind one Service, N events, N log
-// lines of one cause.
+// lines of one cause, N Active namespaces beside one stuck one.
 package main
 
 import (

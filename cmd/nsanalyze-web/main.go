@@ -1,9 +1,10 @@
 //go:build js && wasm
 
 // Command nsanalyze-web is nsanalyze compiled to WebAssembly for its offline page
-// (`make web` builds bin/nsanalyze.html; docs/web.md). It registers one function,
+// (`make web` builds bin/nsanalyze.html; docs/web.md). It registers
 // nsanalyzeRun(files, options), that reads the files as one bundle and returns the
-// report, and calls nsanalyzeReady() when it is there. The reading, the analysis and
+// HTML report, and nsanalyzeRender(format), that writes the last one's report in
+// another format, and calls nsanalyzeReady() when it is there. The reading, the analysis and
 // the rendering are the command's own (cmd/internal/web, cmd/internal/pipeline).
 package main
 
@@ -20,7 +21,11 @@ import (
 func main() {
 	debug.SetMemoryLimit(256 << 20) // as the command: the collector works harder near it
 	js.Global().Set("nsanalyzeRun", js.FuncOf(run))
-	web.Analyze([]web.File{{Name: web.PasteName, Data: []byte(warmUp)}}, web.Options{})
+	js.Global().Set("nsanalyzeRender", js.FuncOf(renderLast))
+	w := web.Analyze([]web.File{{Name: web.PasteName, Data: []byte(warmUp)}}, web.Options{})
+	for _, f := range web.Formats {
+		_, _ = w.Render(f) // (compiles the renderers too)
+	}
 	if ready := js.Global().Get("nsanalyzeReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
 	}
@@ -41,6 +46,27 @@ Name:         shop
 Labels:       kubernetes.io/metadata.name=shop
 Status:       Terminating
 `
+
+// last is the last input's result, whose reports nsanalyzeRender writes.
+var last *web.Result
+
+// renderLast is nsanalyzeRender(format): the last input's report in format ("json",
+// "markdown", "text", "html"), as {text} or {error}.
+func renderLast(_ js.Value, args []js.Value) (out any) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = map[string]any{"error": fmt.Sprintf("nsanalyze failed: %v", r)}
+		}
+	}()
+	if last == nil || len(args) < 1 || args[0].Type() != js.TypeString {
+		return map[string]any{"error": "no report to write"}
+	}
+	b, err := last.Render(args[0].String())
+	if err != nil {
+		return map[string]any{"error": err.Error()}
+	}
+	return map[string]any{"text": string(b)}
+}
 
 // run is nsanalyzeRun(files, options): files is an array of {name: string, data:
 // Uint8Array, lastModified: ms since 1970 (optional)}, options {redact: bool, namespaces: string (comma-separated)}.
@@ -76,14 +102,17 @@ func run(_ js.Value, args []js.Value) (out any) {
 			}
 		}
 	}
+	last = nil // (its memory is free for this input)
 	res := web.Analyze(files, o)
+	last = &res
 	notes := make([]any, len(res.Notes))
 	for i, n := range res.Notes {
 		notes[i] = n
 	}
 	return map[string]any{
 		"name": res.Name, "state": res.State, "summary": res.Summary, "exitCode": res.ExitCode,
-		"html": string(res.HTML), "json": string(res.JSON), "markdown": string(res.Markdown), "text": string(res.Text),
+		"html":  string(res.HTML),
 		"error": res.Error, "notes": notes, "elapsedMs": res.Elapsed.Milliseconds(),
+		"readMs": res.ReadTime.Milliseconds(), "analysisMs": res.AnalysisTime.Milliseconds(), "renderMs": res.RenderTime.Milliseconds(),
 	}
 }

@@ -216,6 +216,7 @@ func TestMetamorphicFixtures(t *testing.T) {
 			}
 			runs++
 			t.Run(tr.Name+"/"+rel, func(t *testing.T) {
+				t.Parallel() // each damaged copy in its own directory
 				d := damagedCopy(t, dir, files, tr, t.TempDir())
 				code, rep := analyzeDir(t, d)
 				got := diagnosis(code, rep)

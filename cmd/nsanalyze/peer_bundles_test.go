@@ -103,6 +103,7 @@ func TestPeerBundles(t *testing.T) {
 	}
 	for _, pb := range peerBundles {
 		t.Run(strings.SplitN(pb.path, "/", 2)[0], func(t *testing.T) {
+			t.Parallel() // independent bundles, analysed concurrently (the race detector sees it)
 			var out, errb bytes.Buffer
 			code := run([]string{"-o", "json", filepath.Join(peerBundlesDir, filepath.FromSlash(pb.path))}, &out, &errb)
 			var rep analyzer.Report

@@ -249,6 +249,12 @@ type identity struct {
 func clusterOf(rec *bundle.Records) identity {
 	id := identity{uids: map[string]string{}, version: rec.ServerVersion}
 	byName := map[string]map[string]string{}
+	rec.EachSlimNamespace(func(name string) { // Active, neither kube-system nor default
+		if id.namespaces == nil {
+			id.namespaces = map[string]bool{}
+		}
+		id.namespaces[name] = true
+	})
 	for _, o := range rec.Objects {
 		if o.Kind != "Namespace" || o.Name == "" {
 			continue

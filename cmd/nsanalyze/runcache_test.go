@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"runtime"
 	"strings"
 	"sync"
 )
@@ -44,4 +45,37 @@ var fixtureArgs = []string{"-o", "json", "--exclude", "raw", "--exclude", "expec
 func runFixtureJSON(dir string, extra ...string) (int, []byte, []byte) {
 	args := append(append(append([]string{}, fixtureArgs...), extra...), dir)
 	return runFixture(args...)
+}
+
+// warmFixtureRuns runs runFixtureJSON(dir, extra...) for every dir and every extra
+// argument list on GOMAXPROCS workers, so a test that then walks the fixtures one by one
+// (its assertions in order, its golden in order) finds every report in the cache. The
+// analyses run concurrently, which is also what the race detector (make test-race) needs
+// to see: nothing in one run may touch another's state.
+func warmFixtureRuns(dirs []string, extras ...[]string) {
+	if len(extras) == 0 {
+		extras = [][]string{nil}
+	}
+	type job struct {
+		dir   string
+		extra []string
+	}
+	jobs := make(chan job)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				runFixtureJSON(j.dir, j.extra...)
+			}
+		}()
+	}
+	for _, d := range dirs {
+		for _, e := range extras {
+			jobs <- job{d, e}
+		}
+	}
+	close(jobs)
+	wg.Wait()
 }

@@ -63,6 +63,10 @@ type Options struct {
 	// by default those without finalizers or deletion timestamp go to Records.SlimPods
 	// (tests compare the two).
 	WholePods bool
+	// WholeNamespaces keeps every kept Namespace as a whole *objects.Object; by default
+	// the Active ones that hold nothing else go to Records.SlimNamespaces (tests compare
+	// the two).
+	WholeNamespaces bool
 }
 
 // CollectorError is one error text a bundle collector saved.
@@ -86,8 +90,13 @@ type Records struct {
 	// (nil when there are none, or with Options.WholePods); each row knows its place
 	// among Objects. EachObject walks both in the order they were read.
 	SlimPods *objects.SlimPods
-	Entries  []logs.Entry
-	LogFiles []logs.FileInfo
+	// SlimNamespaces holds the kept Namespaces that are Active and hold nothing a rule
+	// reads but their name (objects.SlimNamespaces), compactly (nil when there are none,
+	// or with Options.WholeNamespaces); each row knows its place among Objects and
+	// SlimPods. EachObject walks all three in the order they were read.
+	SlimNamespaces *objects.SlimNamespaces
+	Entries        []logs.Entry
+	LogFiles       []logs.FileInfo
 	// Files lists every file of the bundle (relative paths), read or not.
 	Files []string
 	// ObjectFiles lists the files objects were read from.
@@ -286,6 +295,7 @@ type loader struct {
 	newest        time.Time
 	objStart      int // index of this bundle's first object in rec.Objects
 	podStart      int // index of this bundle's first row in rec.SlimPods
+	nsStart       int // index of this bundle's first row in rec.SlimNamespaces
 	readable      int
 	depth         int
 	empty         int                  // empty files seen
@@ -312,7 +322,7 @@ type crRef struct {
 func newLoader(rec *Records, opts Options, label string) *loader {
 	l := &loader{rec: rec, opts: opts, label: label, warn: &diag.Sink{}, br: bufio.NewReaderSize(nil, 64<<10),
 		objFiles: map[string]bool{}, fileObjects: map[string]int{},
-		stdoutFiles: map[string]bool{}, textFiles: map[string]bool{}, clockLogs: map[string]bool{}, nsFiles: map[string]*nsCount{}, objStart: len(rec.Objects), boundStart: len(rec.CaptureBounds), podStart: rec.SlimPods.Len(), errStart: len(rec.CollectorErrors)}
+		stdoutFiles: map[string]bool{}, textFiles: map[string]bool{}, clockLogs: map[string]bool{}, nsFiles: map[string]*nsCount{}, objStart: len(rec.Objects), boundStart: len(rec.CaptureBounds), podStart: rec.SlimPods.Len(), nsStart: rec.SlimNamespaces.Len(), errStart: len(rec.CollectorErrors)}
 	if opts.RecordReads {
 		l.reads = map[string]*FileRead{}
 	}
@@ -365,6 +375,9 @@ func (l *loader) load(p string, walk walker) (int, error) {
 		}
 		if l.rec.SlimPods != nil {
 			l.rec.SlimPods.RenameFiles(l.podStart, strip)
+		}
+		if l.rec.SlimNamespaces != nil {
+			l.rec.SlimNamespaces.RenameFiles(l.nsStart, strip)
 		}
 		for i := l.errStart; i < len(l.rec.CollectorErrors); i++ {
 			l.rec.CollectorErrors[i].File = strip(l.rec.CollectorErrors[i].File)
@@ -596,7 +609,7 @@ func (l *loader) member(m member, r io.Reader) {
 	// a small text, JSON or YAML file of no component's log role is also scanned for
 	// catalogued messages (text.Messages), whatever its readers make of it
 	var msgData []byte
-	objStart, logStart := len(l.rec.Objects), len(l.logFiles)
+	objStart, logStart, nsStart := len(l.rec.Objects), len(l.logFiles), l.rec.SlimNamespaces.Len()
 	if kind != "kubectl-text" && (kind == "text" || kind == "json" || kind == "yaml") && role != RoleContainerLog && role != RoleLogClock &&
 		m.size >= 0 && m.size <= text.MaxMessageScanBytes && !strings.HasSuffix(path.Base(name), "-errors.json") &&
 		!(isClusterInfoStdout(head, kind, ext) && (bytes.Contains(head, nodeListKind) || bytes.Contains(head, []byte("==== START logs for container")))) {
@@ -612,7 +625,7 @@ func (l *loader) member(m member, r io.Reader) {
 		}
 	}
 	if msgData != nil {
-		defer l.messages(m.rel, msgData, objStart, logStart)
+		defer l.messages(m.rel, msgData, objStart, logStart, nsStart)
 	}
 	switch {
 	case kind == "kubectl-text":
@@ -634,12 +647,18 @@ func (l *loader) member(m member, r io.Reader) {
 }
 
 // messages records the catalogued messages of a file that its readers did not read
-// (text.Messages): their objects are those from objStart on, its log the one from
-// logStart on, if any.
-func (l *loader) messages(rel string, data []byte, objStart, logStart int) {
+// (text.Messages): their objects are those from objStart on (and the slim namespaces
+// from nsStart on), its log the one from logStart on, if any.
+func (l *loader) messages(rel string, data []byte, objStart, logStart, nsStart int) {
 	var read []*objects.Object
 	if objStart <= len(l.rec.Objects) {
 		read = l.rec.Objects[objStart:]
+	}
+	if n := l.rec.SlimNamespaces.Len(); nsStart < n {
+		read = append(read[:len(read):len(read)], make([]*objects.Object, 0, n-nsStart)...)
+		for i := nsStart; i < n; i++ {
+			read = append(read, l.rec.SlimNamespaces.Namespace(i))
+		}
 	}
 	var lf *logFile
 	var entries []logs.Entry
@@ -801,6 +820,14 @@ func (l *loader) emitter(gv, crd string) func(*objects.Object) {
 					l.rec.SlimPods = objects.NewSlimPods()
 				}
 				if l.rec.SlimPods.Add(o, len(l.rec.Objects)) {
+					return
+				}
+			}
+			if o.Kind == "Namespace" && !l.opts.WholeNamespaces && objects.SlimmableNamespace(o) {
+				if l.rec.SlimNamespaces == nil {
+					l.rec.SlimNamespaces = objects.NewSlimNamespaces()
+				}
+				if l.rec.SlimNamespaces.Add(o, len(l.rec.Objects), l.rec.SlimPods.Len()) {
 					return
 				}
 			}
@@ -978,24 +1005,53 @@ func (l *loader) finishLogs() {
 }
 
 // EachObject calls fn with every kept object in the order they were read: the whole
-// objects of Objects and the pods of SlimPods, materialized one at a time (fn may keep
-// them; each call makes a new one).
-func (r *Records) EachObject(fn func(*objects.Object)) { r.walk((*objects.SlimPods).Pod, fn) }
+// objects of Objects, the pods of SlimPods and the namespaces of SlimNamespaces,
+// materialized one at a time (fn may keep them; each call makes a new one).
+func (r *Records) EachObject(fn func(*objects.Object)) {
+	r.walk((*objects.SlimPods).Pod, (*objects.SlimNamespaces).Namespace, fn)
+}
 
-// EachObjectHead is EachObject with the pods of SlimPods given as heads only
-// (objects.SlimPods.Head: kind, name, namespace, source, node), for walks over names.
-func (r *Records) EachObjectHead(fn func(*objects.Object)) { r.walk((*objects.SlimPods).Head, fn) }
+// EachObjectHead is EachObject with the pods of SlimPods and the namespaces of
+// SlimNamespaces given as heads only (objects.SlimPods.Head: kind, name, namespace,
+// source, node; objects.SlimNamespaces.Head: kind, name, source, spec.finalizers), for
+// walks over names.
+func (r *Records) EachObjectHead(fn func(*objects.Object)) {
+	r.walk((*objects.SlimPods).Head, (*objects.SlimNamespaces).Head, fn)
+}
 
-func (r *Records) walk(row func(*objects.SlimPods, int) *objects.Object, fn func(*objects.Object)) {
-	t := r.SlimPods
+func (r *Records) walk(row func(*objects.SlimPods, int) *objects.Object, nsRow func(*objects.SlimNamespaces, int) *objects.Object, fn func(*objects.Object)) {
+	t, u := r.SlimPods, r.SlimNamespaces
 	i, rows := 0, t.Len()
-	for n, o := range r.Objects {
-		for ; i < rows && t.Before(i) <= n; i++ {
-			fn(row(t, i))
+	j, nsRows := 0, u.Len()
+	// upTo gives the rows kept before whole object n (all of them for n = len(Objects)),
+	// pods and namespaces in the order they were kept
+	upTo := func(n int) {
+		for {
+			pod := i < rows && t.Before(i) <= n
+			ns := j < nsRows && u.Before(j) <= n
+			switch {
+			case ns && (!pod || u.Pods(j) <= i):
+				fn(nsRow(u, j))
+				j++
+			case pod:
+				fn(row(t, i))
+				i++
+			default:
+				return
+			}
 		}
+	}
+	for n, o := range r.Objects {
+		upTo(n)
 		fn(o)
 	}
-	for ; i < rows; i++ {
-		fn(row(t, i))
+	upTo(len(r.Objects))
+}
+
+// EachSlimNamespace calls fn with the name of every namespace of SlimNamespaces, in the
+// order they were read (without materializing them).
+func (r *Records) EachSlimNamespace(fn func(name string)) {
+	for i := 0; i < r.SlimNamespaces.Len(); i++ {
+		fn(r.SlimNamespaces.Name(i))
 	}
 }

@@ -252,3 +252,50 @@ func TestSlimPodsKeepOrderAndPaths(t *testing.T) {
 		t.Errorf("objects %q", whole)
 	}
 }
+
+// TestSlimNamespacesKeepOrderAndPaths: namespaces kept slim come back from
+// Records.EachObject in the order they were read, among the whole objects and the slim
+// pods, with the paths of whole objects (a wrapper directory stripped, the bundle's
+// label prefixed when several are read), and a text table's AGE reaches the dump's copy.
+func TestSlimNamespacesKeepOrderAndPaths(t *testing.T) {
+	ns := func(name, extra string) string {
+		return `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"` + name + `","creationTimestamp":"2026-11-01T10:00:00Z","labels":{"kubernetes.io/metadata.name":"` + name + `"}` + extra + `},"spec":{"finalizers":["kubernetes"]},"status":{"phase":"Active"}}`
+	}
+	pod := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"a"},"spec":{"nodeName":"n1"},"status":{"phase":"Running"}}`
+	list := `{"apiVersion":"v1","kind":"List","items":[` + ns("a", "") + `,` + pod + `,` + ns("b", "") + `,` + ns("default", "") + `,` +
+		ns("c", `,"finalizers":["x.io/f"]`) + `,` + pod + `,` + ns("d", "") + `,` + ns("e", "") + `]}`
+	table := "$ kubectl get ns\nNAME      STATUS   AGE\na         Active   29d\nb         Active   30d\n"
+	tmp := t.TempDir()
+	one := writeTree(t, filepath.Join(tmp, "one"), []bfile{{name: "wrap/cluster/namespaces.json", data: []byte(list)},
+		{name: "wrap/cluster/more.json", data: []byte(ns("f", ""))}, {name: "wrap/get-ns.txt", data: []byte(table)}})
+	two := writeArchive(t, filepath.Join(tmp, "two.tar.gz"), "tar.gz", "", []bfile{{name: "w2/namespaces.json", data: []byte(list)}})
+	refs := func(whole bool) (out []string, slim int, bounds []bundle.CaptureBound) {
+		rec, err := bundle.LoadAll([]string{one, two}, bundle.Options{WholeNamespaces: whole})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.EachObject(func(o *objects.Object) {
+			age := ""
+			if o.Ages != nil {
+				age = fmt.Sprintf(" age %s at %s:%d", o.Ages.Age, o.Ages.File, o.Ages.Line)
+			}
+			out = append(out, fmt.Sprintf("%s %s:%d%s", o.Ref(), o.Source.File, o.Source.Line, age))
+		})
+		return out, rec.SlimNamespaces.Len(), rec.CaptureBounds
+	}
+	whole, n, wb := refs(true)
+	slim, m, sb := refs(false)
+	if n != 0 || m != 9 {
+		t.Errorf("%d namespaces slim with WholeNamespaces, %d without (want 0 and 9)", n, m)
+	}
+	if !reflect.DeepEqual(slim, whole) {
+		t.Errorf("slim namespaces read as\n %s\nwhole as\n %s", strings.Join(slim, "\n "), strings.Join(whole, "\n "))
+	}
+	if !reflect.DeepEqual(sb, wb) || len(wb) == 0 {
+		t.Errorf("capture bounds %+v slim, %+v whole", sb, wb)
+	}
+	if all := strings.Join(whole, "\n"); len(whole) != 17 || !strings.Contains(all, "Namespace/a one:cluster/namespaces.json:1 age 696h0m0s at one:get-ns.txt") ||
+		!strings.Contains(all, "two.tar.gz:namespaces.json") {
+		t.Errorf("objects\n%s", all)
+	}
+}

@@ -82,19 +82,41 @@ func (l *loader) emitTextObjects() {
 	}
 	dumped := map[string]bool{}
 	whole := map[string]*objects.Object{}
-	for _, o := range l.rec.Objects[l.objStart:] {
+	wholeAt := map[string]int{}
+	for k, o := range l.rec.Objects[l.objStart:] {
 		if kinds[o.Kind] {
 			dumped[o.Kind+"/"+o.Namespace+"/"+o.Name] = true
 			whole[o.Kind+"/"+o.Namespace+"/"+o.Name] = o
+			wholeAt[o.Kind+"/"+o.Namespace+"/"+o.Name] = l.objStart + k
+		}
+	}
+	// the slim namespaces' rows that are the last copy of their namespace
+	slim := map[string]int{}
+	t := l.rec.SlimNamespaces
+	if kinds["Namespace"] {
+		for i := l.nsStart; i < t.Len(); i++ {
+			key := "Namespace//" + t.Name(i)
+			dumped[key] = true
+			if at, ok := wholeAt[key]; !ok || t.Before(i) > at {
+				slim[key] = i
+			}
 		}
 	}
 	for _, o := range l.textObjs {
-		if o.Ages != nil {
-			if d := whole[o.Kind+"/"+o.Namespace+"/"+o.Name]; d != nil {
-				l.ageBound(o, d)
-				if d.Ages == nil {
-					d.Ages = o.Ages // the dump's copy keeps what the rendering said
-				}
+		if o.Ages == nil {
+			continue
+		}
+		key := o.Kind + "/" + o.Namespace + "/" + o.Name
+		if i, ok := slim[key]; ok {
+			d := t.Namespace(i)
+			l.ageBound(o, d)
+			if d.Ages == nil {
+				t.SetAges(i, o.Ages) // the dump's copy keeps what the rendering said
+			}
+		} else if d := whole[key]; d != nil {
+			l.ageBound(o, d)
+			if d.Ages == nil {
+				d.Ages = o.Ages
 			}
 		}
 	}

@@ -17,8 +17,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"k8s.io/apimachinery/pkg/api/validate/content"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // Namespace condition types set by the namespace controller (1.16+, the last two 1.17+).
@@ -155,14 +155,21 @@ func ParseDiscoveryFailure(text string) []GroupVersionError {
 	return out
 }
 
+// dns1035Label is apimachinery's DNS-1035 label (util/validation.IsDNS1035Label, which
+// the lighter api/validate/content package does not have; that package spares the
+// offline page's WebAssembly module klog and net): TestValidationAsApimachinery.
+var dns1035Label = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
+
+func isDNS1035Label(s string) bool { return len(s) <= 63 && dns1035Label.MatchString(s) }
+
 // parseGroupVersion parses a "group/version" string ("v1" for the core group) with
 // apimachinery's schema.ParseGroupVersion and accepts it only when the version is a
 // DNS-1035 label and the group empty or a DNS-1123 subdomain, as the API server
 // requires of every group/version it serves.
 func parseGroupVersion(groupVersion string) (schema.GroupVersion, bool) {
 	gv, err := schema.ParseGroupVersion(groupVersion)
-	if err != nil || len(validation.IsDNS1035Label(gv.Version)) > 0 ||
-		gv.Group != "" && len(validation.IsDNS1123Subdomain(gv.Group)) > 0 {
+	if err != nil || !isDNS1035Label(gv.Version) ||
+		gv.Group != "" && len(content.IsDNS1123Subdomain(gv.Group)) > 0 {
 		return schema.GroupVersion{}, false
 	}
 	return gv, true
@@ -208,7 +215,7 @@ func ParseNamespaceDeletionFailed(text string) (namespace, err string, ok bool) 
 // as the API server validates it), so garbage captured from a log line is not taken
 // for one.
 func IsNamespaceName(s string) bool {
-	return len(validation.IsDNS1123Label(s)) == 0
+	return len(content.IsDNS1123Label(s)) == 0
 }
 
 // ResourceCount is one "<resource>.<group> has <n> resource instances" item of the
@@ -421,7 +428,7 @@ func ParseAPIServiceFailure(text string) (APIServiceFailure, bool) {
 // Service's namespace and name, both DNS-1123 labels).
 func ParseErrorResolving(text string) (namespace, name string, ok bool) {
 	m := errorResolving.FindStringSubmatch(text)
-	if m == nil || !IsNamespaceName(m[1]) || len(validation.IsDNS1123Label(m[2])) > 0 {
+	if m == nil || !IsNamespaceName(m[1]) || len(content.IsDNS1123Label(m[2])) > 0 {
 		return "", "", false
 	}
 	return m[1], m[2], true

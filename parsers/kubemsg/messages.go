@@ -4,8 +4,8 @@ import (
 	"regexp"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/api/validate/content"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // Parsers for the namespace controller's per-resource and KEP-5080 messages, client-go's
@@ -50,7 +50,7 @@ func ParseGVR(s string) (GroupVersionResource, bool) {
 	if m == nil || len(m[1]) > 253 || len(m[2]) > 63 || len(m[3]) > 63 {
 		return GroupVersionResource{}, false
 	}
-	if m[1] != "" && len(validation.IsDNS1123Subdomain(m[1])) > 0 {
+	if m[1] != "" && len(content.IsDNS1123Subdomain(m[1])) > 0 {
 		return GroupVersionResource{}, false
 	}
 	return GroupVersionResource{Group: m[1], Version: m[2], Resource: m[3]}, true

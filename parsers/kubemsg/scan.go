@@ -61,7 +61,59 @@ type template struct {
 var (
 	templatesOnce sync.Once
 	templates     []*template
+	anchorSet     *anchorIndex // the templates' anchors, searched in one pass
 )
+
+// anchorIndex finds every anchor of the templates in a text in one pass (Scan used to
+// search the text once for each of them): a bit per hash of three bytes that some
+// anchor starts with, then the anchors that start with those four bytes. Every anchor
+// is 10 bytes at least (compileTemplates).
+type anchorIndex struct {
+	anchors []string         // in the order of the templates (Scan's order)
+	byHead  map[uint32][]int // an anchor's first four bytes: its indexes in anchors
+	bits    [1 << 14]uint64  // hash3 of an anchor's first three bytes
+	byT     map[string][]*template
+}
+
+func hash3(a, b, c byte) uint32 { return (uint32(a)<<11 ^ uint32(b)<<6 ^ uint32(c)) & (1<<20 - 1) }
+
+func head4(s string) uint32 {
+	return uint32(s[0])<<24 | uint32(s[1])<<16 | uint32(s[2])<<8 | uint32(s[3])
+}
+
+func newAnchorIndex(ts []*template) *anchorIndex {
+	x := &anchorIndex{byHead: map[uint32][]int{}, byT: map[string][]*template{}}
+	for _, t := range ts {
+		a := t.pieces[t.anchor].sq
+		if x.byT[a] == nil {
+			x.byHead[head4(a)] = append(x.byHead[head4(a)], len(x.anchors))
+			h := hash3(a[0], a[1], a[2])
+			x.bits[h>>6] |= 1 << (h & 63)
+			x.anchors = append(x.anchors, a)
+		}
+		x.byT[a] = append(x.byT[a], t)
+	}
+	return x
+}
+
+// find returns, for each anchor (by index), where it occurs in vs, ascending.
+func (x *anchorIndex) find(vs string) [][]int {
+	var at [][]int
+	for i := 0; i+4 <= len(vs); i++ {
+		if h := hash3(vs[i], vs[i+1], vs[i+2]); x.bits[h>>6]&(1<<(h&63)) == 0 {
+			continue
+		}
+		for _, k := range x.byHead[head4(vs[i:])] {
+			if strings.HasPrefix(vs[i:], x.anchors[k]) {
+				if at == nil {
+					at = make([][]int, len(x.anchors))
+				}
+				at[k] = append(at[k], i)
+			}
+		}
+	}
+	return at
+}
 
 // compileTemplates turns every catalogue form into a template: its literals squeezed,
 // its verbs captures. Forms with no literal of 10 squeezed bytes (a bare "%v", kubectl's
@@ -105,6 +157,7 @@ func compileTemplates() []*template {
 				templates = append(templates, t)
 			}
 		}
+		anchorSet = newAnchorIndex(templates)
 	})
 	return templates
 }
@@ -201,29 +254,22 @@ func Scan(text string) []Fact {
 		return nil
 	}
 	vs := string(v.b)
-	bounds := tailBounds(v)
+	var bounds []int // tailBounds, once an anchor is found (most files hold none)
 	var ms []match
-	byAnchor := map[string][]*template{}
-	var anchors []string
-	for _, t := range ts {
-		a := t.pieces[t.anchor].sq
-		if byAnchor[a] == nil {
-			anchors = append(anchors, a)
+	scanWork.Add(len(vs))
+	where := anchorSet.find(vs)
+	for k, a := range anchorSet.anchors {
+		if where == nil {
+			break
 		}
-		byAnchor[a] = append(byAnchor[a], t)
-	}
-	for _, a := range anchors {
-		scanWork.Add(len(vs))
-		for from := 0; from < len(vs); {
-			k := strings.Index(vs[from:], a)
-			if k < 0 {
-				break
+		for _, at := range where[k] {
+			if bounds == nil {
+				bounds = tailBounds(v)
 			}
-			at := from + k
 			// the complete match that goes furthest, else the partial one that does
 			var best match
 			found := false
-			for _, t := range byAnchor[a] {
+			for _, t := range anchorSet.byT[a] {
 				m, ok := matchAt(v, vs, t, at, bounds)
 				if ok && (!found || best.partial && !m.partial || best.partial == m.partial && m.end > best.end) {
 					best, found = m, true
@@ -232,7 +278,6 @@ func Scan(text string) []Fact {
 			if found {
 				ms = append(ms, best)
 			}
-			from = at + 1
 		}
 	}
 	if len(ms) == 0 {
@@ -439,6 +484,32 @@ var (
 	otherAfterBreak = regexp.MustCompile(`^(?:\$|\+(?:kubectl|oc|echo|sleep)|(?:kubectl|oc)(?:get|describe|delete|logs|patch|edit|apply|api-resources|proxy|replace)|Errorfromserver|LastTransitionTime:|Events:|Namespace(?:Deletion|Content|Finalizers)[A-Za-z]*(?:True|False|Unknown)|[IWEF][0-9]{4}[0-9]{2}:|\{"(?:level|ts|msg|time)"|[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9])`)
 )
 
+// mayStartAfterBreak tells, from w's first bytes, whether keyAfterBreak (key) and
+// otherAfterBreak (other) can match w at all: a line's first byte rules out both
+// expressions on most lines, where running them was most of the scan's time.
+func mayStartAfterBreak(w string) (key, other bool) {
+	if w == "" {
+		return false, false
+	}
+	other = strings.IndexByte(otherFirst, w[0]) >= 0
+	k := 0
+	if k < len(w) && w[k] == '-' {
+		k++
+	}
+	if k < len(w) && w[k] == '"' {
+		k++
+	}
+	key = k < len(w) && strings.IndexByte(keyFirst, w[k]) >= 0
+	return key, other
+}
+
+// the bytes keyAfterBreak's keys (after "-" and a quote) and otherAfterBreak's
+// alternatives begin with (TestAfterBreakFirstBytes checks them against the expressions)
+const (
+	keyFirst   = "rstlmopcka"
+	otherFirst = "$+koELNIWF{0123456789"
+)
+
 // keyInLine matches a JSON object's next key right after a string's closing quote.
 var keyInLine = regexp.MustCompile(`^",?"(?:reason|status|type|lastTransitionTime|lastProbeTime|lastUpdateTime|observedGeneration)":`)
 
@@ -453,8 +524,14 @@ func tailBounds(v *View) []int {
 	for i := n - 1; i >= 0; i-- {
 		if v.gap[i] == gapLine && i+1 < n {
 			w := vs[i:min(n, i+48)]
-			if loc := keyAfterBreak.FindStringIndex(w); loc != nil && i+loc[1] < n && v.gap[i+loc[1]] == gapSpace || otherAfterBreak.MatchString(w) {
-				next = i
+			if key, other := mayStartAfterBreak(w); key || other {
+				var loc []int
+				if key {
+					loc = keyAfterBreak.FindStringIndex(w)
+				}
+				if loc != nil && i+loc[1] < n && v.gap[i+loc[1]] == gapSpace || other && otherAfterBreak.MatchString(w) {
+					next = i
+				}
 			}
 		}
 		if v.b[i] == '"' && i+1 < n && (v.b[i+1] == ',' || v.b[i+1] == '"') && keyInLine.MatchString(vs[i:min(n, i+32)]) {

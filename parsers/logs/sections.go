@@ -47,7 +47,8 @@ func (s *scanner) region(data []byte) {
 		pos = markers[mi]
 		s.startSection(data, markers[mi], line+1)
 	}
-	nl := bytes.Count(data, []byte{'\n'})
+	// the lines up to pos are counted already (line - s.line): one pass over the data
+	nl := line - s.line + bytes.Count(data[pos:], []byte{'\n'})
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		nl++ // final line without newline at EOF
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unsafe"
 )
 
 // SlimPods keeps Pods compactly, so that the memory of a big cluster's bundle follows
@@ -318,6 +319,16 @@ func (a *byteArena) add(s string) uint64 {
 	off := len(b)
 	a.blocks[n-1] = append(b, s...)
 	return uint64(n-1)<<32 | uint64(off)
+}
+
+// view is get without a copy: the arena's bytes never change once added.
+func (a *byteArena) view(ref uint64, n int) string {
+	if n == 0 {
+		return ""
+	}
+	b := a.blocks[ref>>32]
+	off := int(ref & math.MaxUint32)
+	return unsafe.String(&b[off], n)
 }
 
 func (a *byteArena) get(ref uint64, n int) string {

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/api/validate/content"
 )
 
 // A JSON document cut by the retrieval (a ticket's paste, a `| head`, a file copied
@@ -121,7 +121,7 @@ func nameOfCut(raw []byte, kind, namespace string) (name, ns, from string) {
 	if json.Unmarshal(raw, &o) != nil {
 		return "", namespace, ""
 	}
-	if n := o.Metadata.Labels["kubernetes.io/metadata.name"]; kind == "Namespace" && len(validation.IsDNS1123Label(n)) == 0 {
+	if n := o.Metadata.Labels["kubernetes.io/metadata.name"]; kind == "Namespace" && len(content.IsDNS1123Label(n)) == 0 {
 		return n, namespace, "its label kubernetes.io/metadata.name, which the API server sets to the name (1.21+)"
 	}
 	var applied struct {
@@ -135,7 +135,7 @@ func nameOfCut(raw []byte, kind, namespace string) (name, ns, from string) {
 	// the first JSON value of it: what follows (kubectl's "\n", an "n" once Markdown ate
 	// the backslash) is not the object
 	if la == "" || json.NewDecoder(strings.NewReader(la)).Decode(&applied) != nil || applied.Kind != kind || applied.Metadata.Name == "" ||
-		len(validation.IsDNS1123Subdomain(applied.Metadata.Name)) > 0 {
+		len(content.IsDNS1123Subdomain(applied.Metadata.Name)) > 0 {
 		return "", namespace, ""
 	}
 	if namespace == "" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
 
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -27,11 +28,13 @@ whose deletion failed for another reason recorded in NamespaceDeletionContentFai
 A generic rule: it reports the resources and objects no specific cause claims (those
 an admission or conversion webhook, a failing API group, the controller not running
 or pods-first deletion already explain are not reported again).`,
-	Kinds:   []string{"Pod", "Node"},
-	Run:     runContentRemaining,
-	Generic: true,
-	Ladder:  ladder,
-	Example: example,
+	Kinds:    []string{"Pod", "Node"},
+	Run:      runContentRemaining,
+	Claims:   []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers},
+	Yields:   []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers, analyzer.ClaimsResources, analyzer.ClaimsGroups, analyzer.ClaimsContent},
+	Requires: []*analyzer.Rule{finalizers.Rule}, // the pods and resources finalizers-remaining claims (it yields objects too)
+	Ladder:   ladder,
+	Example:  example,
 }
 
 func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
@@ -112,12 +115,16 @@ func fromPods(p *analyzer.Pass) (analyzer.Cause, bool) {
 func terminatingPods(p *analyzer.Pass, cause *analyzer.Cause, alone bool) int {
 	var pods, deadNodes, nodeNames []string
 	var terminating []*objects.Object
-	seenNode := map[string]bool{}
 	for _, o := range p.Objects("Pod") {
-		if !o.Deleting() || alone && len(o.Finalizers) > 0 {
-			continue
+		if o.Deleting() && !(alone && len(o.Finalizers) > 0) {
+			terminating = append(terminating, o)
 		}
-		terminating = append(terminating, o)
+	}
+	nodeOf := map[*objects.Object]analyzer.PodNode{} // the first pod on each node -> the node
+	for _, pn := range p.Index.PodNodes(terminating) {
+		nodeOf[pn.Pod] = pn
+	}
+	for _, o := range terminating {
 		cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(o))
 		pods = append(pods, o.Name+" ("+analyzer.PodState(o)+")")
 		if o.DeletionTimestamp.IsZero() {
@@ -125,14 +132,13 @@ func terminatingPods(p *analyzer.Pass, cause *analyzer.Cause, alone bool) int {
 		} else {
 			cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "metadata.deletionTimestamp", fmt.Sprintf("Pod %s: deletionTimestamp %s, %s", o.Name, analyzer.FmtTime(o.DeletionTimestamp), analyzer.PodState(o))))
 		}
-		if o.Pod == nil || o.Pod.NodeName == "" || seenNode[o.Pod.NodeName] {
+		pn, first := nodeOf[o]
+		if !first {
 			continue
 		}
-		seenNode[o.Pod.NodeName] = true
-		n := p.Index.Find("Node", "", o.Pod.NodeName)
-		switch {
+		switch n := pn.Node; {
 		case n != nil:
-			if c := n.Condition("Ready"); c != nil && c.Status != "True" {
+			if c := pn.NotReady(); c != nil {
 				nodeNames = append(nodeNames, n.Name)
 				d := fmt.Sprintf("node %s is Ready=%s", n.Name, c.Status)
 				if c.Reason != "" || c.Message != "" {
@@ -144,10 +150,9 @@ func terminatingPods(p *analyzer.Pass, cause *analyzer.Cause, alone bool) int {
 				deadNodes = append(deadNodes, d)
 				cause.Evidence = append(cause.Evidence, analyzer.ConditionEvidence(n, c))
 			}
-		case p.Index.Has("Node"):
-			// the bundle lists nodes, and not this one
-			nodeNames = append(nodeNames, o.Pod.NodeName)
-			deadNodes = append(deadNodes, fmt.Sprintf("node %s is not among the nodes the bundle lists (deleted, or not collected)", o.Pod.NodeName))
+		case pn.Gone:
+			nodeNames = append(nodeNames, pn.Name)
+			deadNodes = append(deadNodes, fmt.Sprintf("node %s is not among the nodes the bundle lists (deleted, or not collected)", pn.Name))
 		}
 	}
 	if len(pods) == 0 {

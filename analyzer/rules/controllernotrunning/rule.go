@@ -35,6 +35,7 @@ at start-up, every time it is restarted.`,
 		Keys: gateKeys}},
 	Kinds:   []string{"Lease", "Pod"},
 	Run:     runControllerNotRunning,
+	Claims:  []analyzer.ClaimKind{analyzer.ClaimsContent},
 	Ladder:  ladder,
 	Example: func(*analyzer.Pass) analyzer.Cause { return analyzer.Cause{} },
 }

@@ -41,7 +41,8 @@ not allowed while custom resource definition is terminating") are noted with the
 		Keys: crdKeys}},
 	Kinds:   []string{"Deployment", "StatefulSet", "DaemonSet", "Pod", "CustomResourceDefinition", "Node"},
 	Run:     runFinalizers,
-	Generic: true,
+	Claims:  []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers, analyzer.ClaimsResources},
+	Yields:  []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers, analyzer.ClaimsResources, analyzer.ClaimsGroups, analyzer.ClaimsContent},
 	Ladder:  ladder,
 	Example: example,
 }

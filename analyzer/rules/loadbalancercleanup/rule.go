@@ -43,6 +43,8 @@ cloud-controller-manager runs.`,
 		Keys: serviceKeys}},
 	Kinds:   []string{"Service", "Deployment", "DaemonSet", "Pod"},
 	Run:     run,
+	Claims:  []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers},
+	Yields:  []analyzer.ClaimKind{analyzer.ClaimsContent}, // a Service not yet deleted while nothing is deleted is not waiting for its load balancer
 	Ladder:  ladder,
 	Example: example,
 }

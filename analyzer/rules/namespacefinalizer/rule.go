@@ -23,6 +23,7 @@ Rancher's controller.cattle.io/namespace-auth, or foregroundDeletion), need thei
 controller; the namespace is not removed while any remains.`,
 	Kinds:   []string{"Deployment", "StatefulSet", "DaemonSet", "Pod", "CustomResourceDefinition"},
 	Run:     runNamespaceFinalizer,
+	Claims:  []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers},
 	Ladder:  ladder,
 	Example: example,
 }

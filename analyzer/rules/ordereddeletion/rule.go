@@ -38,6 +38,7 @@ remain, delaying deletion of other resources" lines.`,
 		Keys: collect}},
 	Kinds:   []string{"Pod", "Node", "Deployment", "StatefulSet", "DaemonSet", "CustomResourceDefinition"},
 	Run:     run,
+	Claims:  []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers, analyzer.ClaimsContent},
 	Ladder:  ladder,
 	Example: example,
 }

@@ -14,10 +14,10 @@ import (
 // analysis grows (objects with finalizers in one namespace, CRDs, failing APIServices,
 // webhooks, stuck namespaces, group/versions in log lines, pods behind one Service,
 // events, log lines of one cause, terminating pods on a dead node, pods that hold back
-// a pods-first deletion). `genbundle -shape NAME -n N` writes one; the bench and the
+// a pods-first deletion, Active namespaces that hold nothing a rule reads (issue 32)). `genbundle -shape NAME -n N` writes one; the bench and the
 // work-counting tests of the analyzer generate them at several N.
 var Shapes = []string{"finalizers", "crds", "apiservices", "webhooks", "namespaces", "loggvs", "backendpods", "events", "loglines",
-	"deadnodepods", "orderedpods"}
+	"deadnodepods", "orderedpods", "activenamespaces"}
 
 // shapeEnd is the capture time of every shape bundle.
 var shapeEnd = time.Date(2026, 11, 29, 22, 30, 0, 0, time.UTC)
@@ -158,6 +158,14 @@ func ShapeFiles(shape string, n int) (map[string][]byte, Expected, error) {
 		for i := 0; i < n; i++ {
 			s.event("team-a", fmt.Sprintf("w-1.%08x", i), "Widget", "w-1", deleted.Add(time.Duration(i)*time.Second))
 		}
+		exp.StuckNamespaces, exp.BlockingFinalizers = []string{"team-a"}, []string{"example.com/cleanup"}
+	case "activenamespaces":
+		// a cluster of n Active namespaces (kubectl's indented List, with uid,
+		// resourceVersion, the metadata.name label and spec.finalizers), one stuck
+		s.namespace("team-a", deleted, finConditions("widgets.example.com has 1 resource instances", "example.com/cleanup in 1 resource instances"))
+		s.crd("example.com", "Widget", "widgets", "v1")
+		s.object("namespaces/team-a/widgets.example.com.json", "example.com/v1", "Widget", "team-a", "w-1", deleted, "example.com/cleanup")
+		s.raw("cluster/active-namespaces.json", activeNamespaces(n))
 		exp.StuckNamespaces, exp.BlockingFinalizers = []string{"team-a"}, []string{"example.com/cleanup"}
 	case "loglines":
 		// n namespace controller lines of one discovery failure
@@ -325,6 +333,50 @@ func (s *shapeBundle) terminatingPod(ns, name, node string, deleted time.Time, f
 	s.add("namespaces/"+ns+"/pods.json", m{"apiVersion": "v1", "kind": "Pod", "metadata": meta,
 		"spec":   m{"nodeName": node, "containers": []any{m{"name": "job", "image": "registry.example.com/job:1"}}},
 		"status": m{"phase": "Running", "conditions": []any{cond("Ready", "False", "", "", deleted)}}})
+}
+
+// activeNamespaces is a `kubectl get namespaces -o json` List of default, kube-system
+// and n Active namespaces, as kubectl indents it.
+func activeNamespaces(n int) string {
+	var b strings.Builder
+	b.Grow(330 * (n + 2))
+	b.WriteString("{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n")
+	created := ts(shapeEnd.Add(-40 * 24 * time.Hour))
+	for i := -2; i < n; i++ {
+		name := fmt.Sprintf("tenant-%07d", i)
+		switch i {
+		case -2:
+			name = "default"
+		case -1:
+			name = "kube-system"
+		}
+		if i > -2 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `        {
+            "apiVersion": "v1",
+            "kind": "Namespace",
+            "metadata": {
+                "creationTimestamp": %q,
+                "labels": {
+                    "kubernetes.io/metadata.name": %q
+                },
+                "name": %q,
+                "resourceVersion": "%d",
+                "uid": "%08x-0000-4000-8000-%012x"
+            },
+            "spec": {
+                "finalizers": [
+                    "kubernetes"
+                ]
+            },
+            "status": {
+                "phase": "Active"
+            }
+        }`, created, name, name, 1000+i+2, i+2, i+2)
+	}
+	b.WriteString("\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n")
+	return b.String()
 }
 
 func (s *shapeBundle) namespaceActive(name string) {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,10 +17,14 @@ import (
 // analyser is loaded (ms-ready: the WebAssembly module compiled, its worker started);
 // how long a pasted real ticket takes to answer (ms-paste; of which nsanalyze's reading,
 // analysis and reports: ms-paste-analysis; the same ticket again: ms-paste-again); how long a generated 50 MB
-// bundle (cmd/genbundle, full mix), dropped as a .tar.gz, takes (ms-50MB); and the
-// size of the module (bytes-wasm). Run it alone on an idle machine:
+// bundle (cmd/genbundle, full mix), dropped as a .tar.gz, takes (ms-50MB; of which
+// nsanalyze's reading, analysis and reports, ms-50MB-go-read, -go-analyse, -go-render, and the
+// worker's whole call with the copies in and out, ms-50MB-worker); the processor time
+// Chromium used for each (cpu-ms-ready, -paste, -50MB), which load on the machine
+// hardly changes; and the size of the module (bytes-wasm). Run it alone on an idle
+// machine:
 //
-//	go test ./internal/web -run '^$' -bench Page -benchtime 1x
+//	go test ./cmd/internal/web -run '^$' -bench Page -benchtime 1x
 func BenchmarkPage(b *testing.B) {
 	bin := browser.Find()
 	if bin == "" {
@@ -39,10 +44,13 @@ func BenchmarkPage(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	var dom, ready, paste, pasteGo, again, big, bigGo time.Duration
+	var dom, ready, paste, pasteGo, again, big, bigGo, cpuReady, cpuPaste, cpuBig time.Duration
+	var phases [4]time.Duration
 	for i := 0; i < b.N; i++ {
 		p, _ := openPage(b, bin, pagePath, "#watchdog=600", "")
 		ready += p.waitFor(b, "the analyser is ready", `document.body.dataset.ready === "true"`, 5*time.Minute)
+		cpu := p.CPUTime()
+		cpuReady += cpu
 		var ms float64
 		if err := p.Eval(`performance.getEntriesByType("navigation")[0].domInteractive`, &ms); err != nil {
 			b.Fatal(err)
@@ -52,18 +60,28 @@ func BenchmarkPage(b *testing.B) {
 		p.waitFor(b, "the ticket answered", `document.body.dataset.busy === "false" && document.body.dataset.exitCode !== undefined`, 5*time.Minute)
 		paste += elapsed(b, p)
 		pasteGo += analysis(b, p)
+		cpuPaste += p.CPUTime() - cpu
 		p.eval(`delete document.body.dataset.exitCode`)
 		p.eval(`document.getElementById("analyse-paste").click()`)
 		p.waitFor(b, "the ticket answered again", `document.body.dataset.busy === "false" && document.body.dataset.exitCode !== undefined`, 5*time.Minute)
 		again += elapsed(b, p)
 		p.eval(`delete document.body.dataset.exitCode`)
+		cpu = p.CPUTime()
 		p.drop(b, archive)
 		p.waitFor(b, "the 50 MB bundle answered", `document.body.dataset.busy === "false" && document.body.dataset.exitCode !== undefined`, 10*time.Minute)
 		if code := p.evalString(`document.body.dataset.exitCode`); code == "2" {
 			b.Fatalf("the 50 MB bundle was not analysed: %s", p.evalString(`document.getElementById("error").textContent`))
 		}
+		cpuBig += p.CPUTime() - cpu
 		big += elapsed(b, p)
 		bigGo += analysis(b, p)
+		for k, f := range strings.Fields(p.evalString(`document.body.dataset.phasesMs`)) {
+			ms, err := strconv.Atoi(f)
+			if err != nil || k >= len(phases) {
+				b.Fatalf("phases %q", p.evalString(`document.body.dataset.phasesMs`))
+			}
+			phases[k] += time.Duration(ms) * time.Millisecond
+		}
 		p.Close()
 	}
 	n := float64(b.N)
@@ -74,6 +92,14 @@ func BenchmarkPage(b *testing.B) {
 	b.ReportMetric(float64(again.Milliseconds())/n, "ms-paste-again")
 	b.ReportMetric(float64(bigGo.Milliseconds())/n, "ms-50MB-analysis")
 	b.ReportMetric(float64(big.Milliseconds())/n, "ms-50MB")
+	for k, name := range []string{"go-read", "go-analyse", "go-render", "worker"} {
+		b.ReportMetric(float64(phases[k].Milliseconds())/n, "ms-50MB-"+name)
+	}
+	// the processor time Chromium used (all its processes), which a busy machine
+	// hardly changes: the page's own cost where the times above are inflated by load
+	b.ReportMetric(float64(cpuReady.Milliseconds())/n, "cpu-ms-ready")
+	b.ReportMetric(float64(cpuPaste.Milliseconds())/n, "cpu-ms-paste")
+	b.ReportMetric(float64(cpuBig.Milliseconds())/n, "cpu-ms-50MB")
 	b.ReportMetric(float64(size), "bytes-wasm")
 	b.ReportMetric(float64(st.Size()), "bytes-50MB.tar.gz")
 }

@@ -16,7 +16,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/nsanalyze/nsanalyze/fixtures"
 	"github.com/nsanalyze/nsanalyze/fixtures/browser"
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 )
@@ -120,16 +122,30 @@ func buildPage(t testing.TB, dir string) (string, int) {
 // cliJSON runs the nsanalyze command on path and returns its JSON report.
 func cliJSON(t *testing.T, cli, path string) []byte {
 	t.Helper()
-	// run where the file is, so that the report names it as the page does (by its name)
+	out, code, stderr := cliRun(cli, path)
+	if code == 2 || code < 0 {
+		t.Fatalf("nsanalyze %s: exit code %d\n%s", path, code, stderr)
+	}
+	return out
+}
+
+// cliRun runs the nsanalyze command on path, in path's directory so that the report
+// names it as the page does (by its name), and returns its JSON report, its exit code
+// (-1: it did not run) and its stderr.
+func cliRun(cli, path string) ([]byte, int, string) {
 	cmd := exec.Command(cli, "-o", "json", "-q", filepath.Base(path))
 	cmd.Dir = filepath.Dir(path)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() == 2) {
-		t.Fatalf("nsanalyze %s: %v\n%s", path, err, errb.String())
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		code = -1
+		errb.WriteString(err.Error())
 	}
-	return out.Bytes()
+	return out.Bytes(), code, errb.String()
 }
 
 // sameDiagnosis compares two JSON reports but for who wrote them.
@@ -287,6 +303,45 @@ func TestPageInBrowser(t *testing.T) {
 		}
 	})
 
+	// every real-world case whose input is one text, pasted one after another into the
+	// same page: the page's report is the command's on the same text
+	t.Run("paste-realworld", func(t *testing.T) {
+		cases := textCases(t)
+		start := time.Now()
+		for _, c := range cases {
+			text, err := os.ReadFile(filepath.Join(realworld, filepath.FromSlash(c)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			reset()
+			js, _ := json.Marshal(string(text))
+			b.eval(`document.getElementById("paste").value = ` + string(js) + `; document.getElementById("analyse-paste").click()`)
+			analysed(t, c)
+			// the command reads the text as the page had it (the text box keeps line
+			// breaks as \n and text as Unicode)
+			saved := filepath.Join(t.TempDir(), PasteName)
+			if err := os.WriteFile(saved, []byte(b.evalString(`document.getElementById("paste").value`)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			samePage(t, "pasted "+c, b, downloadJSON, cli, saved)
+		}
+		t.Logf("%d real-world texts pasted in %s", len(cases), time.Since(start).Round(time.Millisecond))
+	})
+
+	// a sample of real bundles (made by real control planes), each dropped as a .tar.gz
+	t.Run("drop-real-archives", func(t *testing.T) {
+		start := time.Now()
+		for _, d := range realArchives {
+			archive := filepath.Join(t.TempDir(), filepath.Base(d)+".tar.gz")
+			tarGz(t, filepath.Join("..", "..", "..", "fixtures", filepath.FromSlash(d)), archive)
+			reset()
+			b.drop(t, archive)
+			analysed(t, d)
+			samePage(t, "dropped "+d+".tar.gz", b, downloadJSON, cli, archive)
+		}
+		t.Logf("%d real bundles dropped in %s", len(realArchives), time.Since(start).Round(time.Millisecond))
+	})
+
 	t.Run("drop-archive", func(t *testing.T) {
 		archive := filepath.Join(t.TempDir(), "a-discovery-failure.tar.gz")
 		tarGz(t, filepath.Join("..", "..", "..", "fixtures", "realdata", "a-discovery-failure"), archive)
@@ -355,4 +410,117 @@ func TestPageInBrowser(t *testing.T) {
 	if len(b.Requests()) == 0 {
 		t.Errorf("no request seen at all: the network log does not work")
 	}
+}
+
+// realworld is fixtures/realworld, seen from this package.
+var realworld = filepath.Join("..", "..", "..", "fixtures", "realworld")
+
+// realArchives are the real bundles the browser test drops as .tar.gz: captures of
+// fixtures/realcluster's scenarios on three Kubernetes releases and of fixtures/realdata,
+// in the bundle layouts they come in (YAML, JSON, cluster-info dump), one of each cause.
+var realArchives = []string{
+	"realdata/b-finalizer-remaining-json",
+	"realdata/c-webhook-content-failure-clusterinfo",
+	"real/v1.26.13/a2-discovery-failure-refused",
+	"real/v1.35.8/d-conversion-webhook",
+	"real/v1.35.8/e-namespace-finalizer-json",
+	"real/v1.35.8/f-controller-not-running",
+	"real/v1.34.4/g-ordered-deletion",
+	"real/v1.36.3/h-apiservice-cabundle",
+}
+
+// textCases are the cases of fixtures/realworld whose input is one text file (what a
+// user would paste): the one file of the case but for its README.md, expected.json and
+// raw/, valid UTF-8 without NUL bytes. Paths are relative to fixtures/realworld.
+func textCases(t *testing.T) []string {
+	t.Helper()
+	dirs, err := fixtures.Bundles(realworld)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range dirs {
+		var inputs []string
+		root := filepath.Join(realworld, filepath.FromSlash(d))
+		err := filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			rel = filepath.ToSlash(rel)
+			if e.IsDir() && rel == "raw" {
+				return filepath.SkipDir
+			}
+			if !e.IsDir() && rel != fixtures.Expected && rel != "README.md" {
+				inputs = append(inputs, rel)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(inputs) != 1 {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(inputs[0])))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if utf8.Valid(data) && !bytes.ContainsRune(data, 0) {
+			out = append(out, d+"/"+inputs[0])
+		}
+	}
+	if len(out) < len(dirs)/2 {
+		t.Fatalf("only %d of the %d real-world cases are one text: the walk is wrong", len(out), len(dirs))
+	}
+	return out
+}
+
+// samePage checks the report the page shows for its last input: the command, run on
+// path, exits with the page's exit code and writes the same JSON report (the page's
+// downloaded); and the page's status says the report's state.
+func samePage(t *testing.T, what string, b page, downloadJSON func(testing.TB) []byte, cli, path string) {
+	t.Helper()
+	want, code, stderr := cliRun(cli, path)
+	if code < 0 {
+		t.Fatalf("%s: nsanalyze: %s", what, stderr)
+	}
+	if got := b.evalString(`document.body.dataset.exitCode`); got != strconv.Itoa(code) {
+		t.Errorf("%s: the page's exit code is %s, the command's %d (page: %q %q; command: %.300s)", what, got, code,
+			b.evalString(`document.getElementById("status").textContent`), b.evalString(`document.getElementById("error").textContent`), stderr)
+		return
+	}
+	if code == 2 {
+		return // no report on either side
+	}
+	page := downloadJSON(t)
+	sameDiagnosis(t, what, page, want)
+	var r struct {
+		State      string `json:"state"`
+		Namespaces []struct {
+			Name   string `json:"name"`
+			Causes []struct {
+				Type string `json:"type"`
+			} `json:"causes"`
+		} `json:"namespaces"`
+	}
+	if err := json.Unmarshal(page, &r); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	var ns []string
+	for _, n := range r.Namespaces {
+		var kinds []string
+		for _, c := range n.Causes {
+			kinds = append(kinds, c.Type)
+		}
+		ns = append(ns, n.Name+"("+strings.Join(kinds, ",")+")")
+	}
+	shows := map[string]string{"stuck": "stuck", "none-stuck": "fine"}[r.State]
+	if shows == "" {
+		shows = "unknown"
+	}
+	if status := b.evalString(`document.getElementById("status").className`); status != shows {
+		t.Errorf("%s: the page shows %q for state %q", what, status, r.State)
+	}
+	t.Logf("%s: exit %d, %s %s", what, code, r.State, strings.Join(ns, " "))
 }

@@ -54,6 +54,7 @@
         return;
       }
       if (m.result) done(m.result);
+      if (m.rendered) rendered(m.rendered);
     };
     worker.onerror = (e) => {
       e.preventDefault();
@@ -96,6 +97,9 @@
     document.body.dataset.elapsed = String(Math.round(performance.now() - started));
     document.body.dataset.exitCode = String(r.exitCode);
     document.body.dataset.analysisMs = String(r.elapsedMs); // of which in nsanalyze itself
+    // (reading, analysing, writing the reports; and in the worker in all, with the copies
+    // of the input into the module and of the reports out of it)
+    document.body.dataset.phasesMs = [r.readMs, r.analysisMs, r.renderMs, r.workerMs].join(" ");
     const notes = $("notes");
     notes.textContent = "";
     for (const n of r.notes || []) {
@@ -116,8 +120,32 @@
     $("result").hidden = false;
   }
 
+  // the reports but the HTML one are written when first downloaded
   function download(format) {
     if (!report) return;
+    if (report[format] === undefined) {
+      if (document.body.dataset.busy === "true") return;
+      report.want = format;
+      say("Writing the " + format + " report…");
+      worker.postMessage({ render: format });
+      return;
+    }
+    save(format);
+  }
+
+  function rendered(m) {
+    if (!report || report.want !== m.format) return;
+    report.want = "";
+    if (m.error) {
+      say("The " + m.format + " report could not be written: " + m.error, "error");
+      return;
+    }
+    report[m.format] = m.text;
+    say(report.summary, { stuck: "stuck", "none-stuck": "fine" }[report.state] || "unknown");
+    save(m.format);
+  }
+
+  function save(format) {
     const ext = { html: "html", json: "json", markdown: "md", text: "txt" }[format];
     const type = { html: "text/html", json: "application/json", markdown: "text/markdown", text: "text/plain" }[format];
     const a = document.createElement("a");

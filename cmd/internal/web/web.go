@@ -52,11 +52,37 @@ type Result struct {
 	State, Summary string
 	// ExitCode is the code `nsanalyze NAME` would exit with (0 none stuck, 1 stuck,
 	// 2 nothing readable, 3 inconclusive).
-	ExitCode                   int
-	HTML, JSON, Markdown, Text []byte
-	Error                      string   // why there is no report
-	Notes                      []string // what of the input was not read, and why
-	Elapsed                    time.Duration
+	ExitCode int
+	// HTML is the report the page shows; the others are written on demand (Render),
+	// when the page downloads them: the JSON report of a large bundle takes a second
+	// to write in a browser.
+	HTML    []byte
+	Error   string   // why there is no report
+	Notes   []string // what of the input was not read, and why
+	Elapsed time.Duration
+	// of which reading the bundle (bundle.LoadFS), analysing it and writing the HTML
+	// report (BenchmarkPage reports them)
+	ReadTime, AnalysisTime, RenderTime time.Duration
+
+	report *analyzer.Report
+}
+
+// Formats are the formats of the reports the page offers (Render).
+var Formats = []string{"html", "json", "markdown", "text"}
+
+// Render writes the report in format (one of Formats), as `nsanalyze -o FORMAT` does.
+func (r *Result) Render(format string) ([]byte, error) {
+	if r.report == nil {
+		return nil, fmt.Errorf("no report: %s", r.Error)
+	}
+	if format == "html" && r.HTML != nil {
+		return r.HTML, nil
+	}
+	var b bytes.Buffer
+	if err := render.RenderWith(&b, r.report, format, render.Options{}); err != nil {
+		return nil, fmt.Errorf("the %s report could not be written: %v", format, err)
+	}
+	return b.Bytes(), nil
 }
 
 // Analyze reads files as one bundle and returns its report: one file is read as
@@ -76,6 +102,7 @@ func Analyze(files []File, o Options) (res Result) {
 	}
 	rd := pipelineRedactor(o, name)
 	rec, err := bundle.LoadFS(fsys, name, pipeline.BundleOptions())
+	res.ReadTime = time.Since(start)
 	if rec != nil {
 		rec.Path = name
 	}
@@ -106,17 +133,15 @@ func Analyze(files []File, o Options) (res Result) {
 	report := pipeline.Analyze(rec, pipeline.Options{Namespaces: o.Namespaces, Catalog: cat, Redactor: rd})
 	res.Notes = append(res.Notes, refused(rec, rd)...)
 	report.Generator = generator()
+	res.AnalysisTime = time.Since(start) - res.ReadTime
 	res.State, res.Summary, res.ExitCode = report.State, report.Summary, exitCode(report)
-	for _, f := range []struct {
-		format string
-		out    *[]byte
-	}{{"html", &res.HTML}, {"json", &res.JSON}, {"markdown", &res.Markdown}, {"text", &res.Text}} {
-		var b bytes.Buffer
-		if err := render.RenderWith(&b, report, f.format, render.Options{}); err != nil {
-			res.Notes = append(res.Notes, fmt.Sprintf("the %s report could not be written: %v", f.format, err))
-		}
-		*f.out = b.Bytes()
+	res.report = report
+	html, err := res.Render("html")
+	if err != nil {
+		res.Notes = append(res.Notes, err.Error())
 	}
+	res.HTML = html
+	res.RenderTime = time.Since(start) - res.ReadTime - res.AnalysisTime
 	return res
 }
 

@@ -79,16 +79,23 @@ func TestAnalyzeRealworld(t *testing.T) {
 		if r.Error != "" || r.ExitCode != c.code {
 			t.Errorf("%s: exit code %d (error %q), want %d", c.file, r.ExitCode, r.Error, c.code)
 		}
-		for f, b := range map[string][]byte{"html": r.HTML, "json": r.JSON, "markdown": r.Markdown, "text": r.Text} {
-			if len(b) == 0 {
-				t.Errorf("%s: no %s report", c.file, f)
+		reports := map[string][]byte{}
+		for _, f := range Formats {
+			b, err := r.Render(f)
+			if err != nil || len(b) == 0 {
+				t.Errorf("%s: no %s report (%v)", c.file, f, err)
 			}
+			reports[f] = b
 		}
-		if !json.Valid(r.JSON) {
+		if !bytes.Equal(reports["html"], r.HTML) {
+			t.Errorf("%s: the HTML report shown is not the one rendered", c.file)
+		}
+		if !json.Valid(reports["json"]) {
 			t.Errorf("%s: the JSON report is not JSON", c.file)
 		}
 		red := Analyze([]File{{Name: PasteName, Data: text}}, Options{Redact: true})
-		if red.ExitCode != r.ExitCode || bytes.Equal(red.JSON, r.JSON) {
+		redJSON, _ := red.Render("json")
+		if red.ExitCode != r.ExitCode || bytes.Equal(redJSON, reports["json"]) {
 			t.Errorf("%s: --redact changed the exit code (%d, %d) or nothing", c.file, red.ExitCode, r.ExitCode)
 		}
 	}

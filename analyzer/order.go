@@ -1,0 +1,243 @@
+package analyzer
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
+)
+
+// ClaimKind is a kind of claim a cause makes (claims.go). A rule declares the kinds its
+// causes claim (Rule.Claims) and the kinds it defers to (Rule.Yields); the order the
+// rules run in is derived from these declarations and Rule.Requires (Plan).
+type ClaimKind string
+
+// The kinds of claim.
+const (
+	// ClaimsObjects: objects by name (Cause.Objects, Cause.ClaimObject).
+	ClaimsObjects ClaimKind = "objects"
+	// ClaimsFinalizers: finalizer names (those of the claimed objects, Cause.ClaimFinalizer).
+	ClaimsFinalizers ClaimKind = "finalizers"
+	// ClaimsResources: group-resources the NamespaceContentRemaining condition counts (Cause.ClaimResource).
+	ClaimsResources ClaimKind = "resources"
+	// ClaimsGroups: every resource of an API group (Cause.ClaimGroup).
+	ClaimsGroups ClaimKind = "groups"
+	// ClaimsContent: all remaining content (Cause.ClaimContent).
+	ClaimsContent ClaimKind = "content"
+)
+
+// claimKinds are the kinds of claim, in a fixed order (for messages).
+var claimKinds = []ClaimKind{ClaimsObjects, ClaimsFinalizers, ClaimsResources, ClaimsGroups, ClaimsContent}
+
+// kinds returns the kinds of claim a cause makes.
+func (c *Cause) kinds() []ClaimKind {
+	var out []ClaimKind
+	fin := false
+	for _, o := range c.Objects {
+		fin = fin || len(o.Finalizers) > 0
+	}
+	s := c.claims
+	if s == nil {
+		s = &claimSet{}
+	}
+	for _, k := range claimKinds {
+		var has bool
+		switch k {
+		case ClaimsObjects:
+			has = len(c.Objects) > 0 || len(s.objects) > 0
+		case ClaimsFinalizers:
+			has = fin || len(s.finalizers) > 0
+		case ClaimsResources:
+			has = len(s.resources) > 0
+		case ClaimsGroups:
+			has = len(s.groups) > 0
+		case ClaimsContent:
+			has = s.content
+		}
+		if has {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Plan is the order the rules of a registry run in, derived from what they declare:
+// a rule runs after the rules it Requires, and after every rule that Claims a kind it
+// Yields (unless that rule yields the kind too: rules that yield the same kind are
+// peers, ordered by Requires). Rules the declarations leave unordered run by name, so
+// the order is stable and no rule depends on its place in the registry; the registry's
+// order is only the order causes are reported in.
+type Plan struct {
+	// Run are the indexes into the registry, in the order the rules run.
+	Run []int
+	// before[a][b]: rule a runs before rule b because of a declaration (transitively).
+	before [][]bool
+	rules  []*Rule
+}
+
+// NewPlan derives the run order of rules (the registry, in reporting order). A required
+// rule that is not among rules is left out (a rule run alone, in its own tests). It
+// fails on a cycle, naming the declarations that make it.
+func NewPlan(rules []*Rule) (*Plan, error) {
+	return NewPlanTies(rules, func(a, b *Rule) bool { return a.Name < b.Name })
+}
+
+// NewPlanTies is NewPlan with the rules the declarations leave unordered taken in the
+// order of less: every such order gives the same report (TestRunOrderIrrelevant).
+func NewPlanTies(rules []*Rule, less func(a, b *Rule) bool) (*Plan, error) {
+	n := len(rules)
+	idx := make(map[*Rule]int, n)
+	for i, r := range rules {
+		idx[r] = i
+	}
+	// after[b] = the rules b runs after, with the declaration that says so
+	after := make([]map[int]string, n)
+	for b, rb := range rules {
+		after[b] = map[int]string{}
+		for _, req := range rb.Requires {
+			if a, ok := idx[req]; ok && a != b {
+				after[b][a] = rb.Name + " requires " + req.Name
+			}
+		}
+		for _, k := range rb.Yields {
+			for a, ra := range rules {
+				if a != b && slices.Contains(ra.Claims, k) && !slices.Contains(ra.Yields, k) {
+					if _, ok := after[b][a]; !ok {
+						after[b][a] = fmt.Sprintf("%s yields %s, which %s claims", rb.Name, k, ra.Name)
+					}
+				}
+			}
+		}
+	}
+	// Kahn's algorithm, the least ready rule first
+	indeg := make([]int, n)
+	for b := range rules {
+		indeg[b] = len(after[b])
+	}
+	var ready []int
+	for i := range rules {
+		if indeg[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	byName := func(s []int) { sort.Slice(s, func(i, j int) bool { return less(rules[s[i]], rules[s[j]]) }) }
+	p := &Plan{rules: rules}
+	for len(ready) > 0 {
+		byName(ready)
+		a := ready[0]
+		ready = ready[1:]
+		p.Run = append(p.Run, a)
+		for b := range rules {
+			if _, ok := after[b][a]; ok {
+				indeg[b]--
+				if indeg[b] == 0 {
+					ready = append(ready, b)
+				}
+			}
+		}
+	}
+	if len(p.Run) < n {
+		return nil, fmt.Errorf("the rules' declarations form a cycle: %s", cycle(rules, after, indeg))
+	}
+	// before: transitive closure, in run order
+	p.before = make([][]bool, n)
+	for i := range p.before {
+		p.before[i] = make([]bool, n)
+	}
+	for _, b := range p.Run {
+		for a := range after[b] {
+			p.before[a][b] = true
+			for c := range rules {
+				if p.before[c][a] {
+					p.before[c][b] = true
+				}
+			}
+		}
+	}
+	return p, nil
+}
+
+// cycle names one cycle among the rules Kahn's algorithm left (indeg > 0), with the
+// declarations that make it.
+func cycle(rules []*Rule, after []map[int]string, indeg []int) string {
+	start := -1
+	for i := range rules {
+		if indeg[i] > 0 && (start < 0 || rules[i].Name < rules[start].Name) {
+			start = i
+		}
+	}
+	// walk back along "runs after" edges inside the remaining set until a rule repeats
+	var path []int
+	seen := map[int]int{}
+	for cur := start; ; {
+		if at, ok := seen[cur]; ok {
+			path = path[at:]
+			break
+		}
+		seen[cur] = len(path)
+		path = append(path, cur)
+		next := -1
+		for a := range after[cur] {
+			if indeg[a] > 0 && (next < 0 || rules[a].Name < rules[next].Name) {
+				next = a
+			}
+		}
+		cur = next
+	}
+	var parts []string
+	for i, b := range path {
+		a := path[(i+1)%len(path)]
+		parts = append(parts, after[b][a])
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Before reports whether rule a runs before rule b because of a declaration
+// (indexes into the registry).
+func (p *Plan) Before(a, b int) bool { return p.before[a][b] }
+
+// Related reports whether the declarations order rules a and b either way.
+func (p *Plan) Related(a, b int) bool { return a == b || p.before[a][b] || p.before[b][a] }
+
+// Order returns the rules of a registry in the order they run (NewPlan).
+func Order(rules []*Rule) ([]*Rule, error) {
+	p, err := NewPlan(rules)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Rule, len(p.Run))
+	for i, j := range p.Run {
+		out[i] = rules[j]
+	}
+	return out, nil
+}
+
+// checkKinds reports, once per rule and kind, a cause that claims a kind its rule does
+// not declare in Claims: the run order is derived from the declarations, so an
+// undeclared claim may be seen by some rules and not by others.
+func (ix *Index) checkKinds(r *Rule, c *Cause) {
+	for _, k := range c.kinds() {
+		if !slices.Contains(r.Claims, k) {
+			ix.ruleWarning(fmt.Sprintf("rule %s: a cause claims %s, which the rule does not declare in Claims: the order of the rules is derived from what they declare", r.Name, k), "")
+		}
+	}
+}
+
+// ruleWarning adds a rule error to the report's warnings, once per message (what
+// follows it, the namespace it was seen in, is the first one's).
+func (ix *Index) ruleWarning(msg, where string) {
+	if ix.ruleWarned[msg] {
+		return
+	}
+	if ix.ruleWarned == nil {
+		ix.ruleWarned = map[string]bool{}
+	}
+	ix.ruleWarned[msg] = true
+	ix.ruleWarnings = append(ix.ruleWarnings, diag.Warning{File: RuleWarningFile, Message: msg + where + " (a programming error in nsanalyze: please report it)"})
+}
+
+// RuleWarningFile is the File of the report's warnings about the rules themselves
+// (undeclared claims): a programming error, never a property of the bundle.
+const RuleWarningFile = "nsanalyze rules"
