@@ -1,6 +1,8 @@
 package analyzer
 
 import (
+	"strings"
+
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 	"github.com/nsanalyze/nsanalyze/parsers/text"
 )
@@ -63,7 +65,16 @@ func (ix *Index) giveCondition(ns string, m text.Message) {
 		return
 	}
 	if cur := old.Condition(m.CondType); cur != nil && cur.Message != "" {
-		return
+		if !lostWords(cur.Message, m.Text) || !whole(m.CondType, m.Text) {
+			return
+		}
+		// the reader kept a piece of the message the scan read whole (a wrapped
+		// line's rest, a space lost at the wrap): the condition is the object's, its
+		// message the scan's
+		c.Status, c.Line = cur.Status, cur.Line
+		if c.Status == "" {
+			c.Status = m.CondStatus
+		}
 	}
 	o := *old
 	o.Conditions = append([]objects.Condition{c}, old.Conditions...)
@@ -85,4 +96,25 @@ func (ix *Index) giveCondition(ns string, m text.Message) {
 			ix.ByKind["Namespace"][i] = &o
 		}
 	}
+}
+
+// lostWords reports whether a condition's message as a structured reader read it is a
+// damaged copy of the scan's message: the same characters (whitespace aside) up to
+// where the copy ends, without the scan's words (text.SameWords).
+func lostWords(copied, scanned string) bool {
+	c, s := squeeze(copied), squeeze(scanned)
+	return len(c) > 0 && strings.HasPrefix(s, c) && (len(c) < len(s) || !text.SameWords(copied, scanned))
+}
+
+func squeeze(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// whole reports whether a scanned condition message ends as the namespace deleter ends
+// it: its lists of remaining resources and finalizers end with "resource instances"
+// (a paste cut inside the list, followed by other text, is not the message's rest).
+func whole(condType, msg string) bool {
+	switch condType {
+	case "NamespaceContentRemaining", "NamespaceFinalizersRemaining":
+		return strings.HasSuffix(strings.TrimSpace(msg), "resource instances")
+	}
+	return true
 }

@@ -252,13 +252,18 @@ var damageClasses = []damageClass{
 			return hasStep(d, func(s damage.Step) bool { _, ok := fixtureKept[s.Name][c.rel]; return s.Family == "named" && ok })
 		}},
 	{name: "narrow-wrap", why: "FOUND.md §1: a wrap narrower than 60 columns is not undone (parsers/paste unwraps from 60 columns: " +
-		"below, a paste's widest line is as often its own)",
+		"below, a paste's widest line is as often its own); a mail reply's wrap counts without its quote marks",
 		match: func(c *damageCase, d damage.Damage) bool {
-			return hasStep(d, func(s damage.Step) bool { return s.Family == "wrap" && damage.WrapWidth(s) < 60 })
+			return hasStep(d, func(s damage.Step) bool {
+				var w, depth int
+				_, err := fmt.Sscanf(s.Name, "mail(w=%d,depth=%d)", &w, &depth)
+				return s.Family == "wrap" && damage.WrapWidth(s) < 60 || s.Family == "mail" && err == nil && w-2*depth < 60
+			})
 		}},
 	{name: "word-wrap", why: "FOUND.md §2: a wrap at spaces (a chat or mail client, hyphenated or not) is joined where the next " +
-		"line's first word would not have fit, unless the reader says the next line starts a record of its own; the readers do not " +
-		"say it of every record (jsonpath `Type=Status` lines, a command's first output line)",
+		"line's first word would not have fit, unless the reader says the next line starts a record of its own; tables, YAML " +
+		"documents and messages read through it, a describe block's Conditions table, a JSON string and a log record kept by " +
+		"its reader in pieces do not yet",
 		match: func(c *damageCase, d damage.Damage) bool {
 			return hasStep(d, func(s damage.Step) bool {
 				return s.Family == "mail" || s.Family == "wrap" && damage.WrapWidth(s) >= 60 && !strings.HasSuffix(s.Name, ",cut)")
@@ -414,33 +419,43 @@ const damageDraws = 6
 // open class of damage (FOUND.md: damage the readers do not undo yet, each with its
 // reproducer): a ratchet, lowered as classes are fixed; a rate, so that adding cases
 // does not move it by itself.
-const damageOpenPermille = 55
+const damageOpenPermille = 29
 
 // TestDamageDrawn runs damageDraws seeded damages of the generator over every text
-// case: the class FuzzDamage searches, checked on every `go test` at a fixed cost.
+// case: the class FuzzDamage searches, checked on every `go test` at a fixed cost. Each
+// case is a subtest (`-run 'TestDamageDrawn/handmade'` runs a subset while a reader is
+// changed, and -v lists each failure in a known class with its damage); the ratchet
+// is checked only when every case ran.
 func TestDamageDrawn(t *testing.T) {
 	cases := damageCases(t)
 	tmp := t.TempDir()
-	runs, fails := 0, 0
+	runs, fails, ran := 0, 0, 0
 	open := map[string]int{}
 	for _, c := range cases {
-		for k := range damageDraws {
-			seed := caseSeed(c.rel, k)
-			d := damage.Draw(damage.Seeded(seed))
-			runs++
-			var known *classFailure
-			switch err := c.check(t, tmp, d); {
-			case errors.As(err, &known):
-				open[known.class.name]++
-				if !known.class.cannot {
-					fails++
+		t.Run(c.rel, func(t *testing.T) {
+			ran++
+			for k := range damageDraws {
+				seed := caseSeed(c.rel, k)
+				d := damage.Draw(damage.Seeded(seed))
+				runs++
+				var known *classFailure
+				switch err := c.check(t, tmp, d); {
+				case errors.As(err, &known):
+					open[known.class.name]++
+					if !known.class.cannot {
+						fails++
+						t.Logf("open class %s: %s on %s", known.class.name, d.Name(), c.rel)
+					}
+				case err != nil:
+					t.Errorf("seed %d: %v", seed, err)
 				}
-			case err != nil:
-				t.Errorf("seed %d: %v", seed, err)
 			}
-		}
+		})
 	}
-	t.Logf("%d cases × %d drawn damages = %d runs; failures in known classes: %v", len(cases), damageDraws, runs, open)
+	t.Logf("%d cases × %d drawn damages = %d runs; failures in known classes: %v", ran, damageDraws, runs, open)
+	if ran < len(cases) {
+		return // a subset: the ratchet is a rate over every case
+	}
 	if ceiling := runs * damageOpenPermille / 1000; fails > ceiling {
 		t.Errorf("%d of %d runs fail in open classes of damage, more than %d‰ (%d): a reader lost what it read", fails, runs, damageOpenPermille, ceiling)
 	} else if fails < ceiling*3/4 {

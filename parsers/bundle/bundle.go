@@ -662,14 +662,28 @@ func (l *loader) messages(rel string, data []byte, objStart, logStart, nsStart i
 	}
 	var lf *logFile
 	var entries []logs.Entry
+	understood := false
 	if logStart < len(l.logFiles) {
 		lf = l.logFiles[logStart]
 		entries = lf.f.Entries
-		if f := lf.f.Info.Format; f != "" && f != "plain" {
+		if f := lf.f.Info.Format; f != "" && f != "plain" && !lf.f.Info.Pasted {
 			return // a log its reader understood (klog, JSON, CRI, ...): its lines are read as such
 		}
+		understood = lf.f.Info.Format != "" && lf.f.Info.Format != "plain"
 	}
 	ms := text.Messages(data, rel, read, entries)
+	if understood {
+		// a pasted log its reader understood: the scan adds only the messages no
+		// entry holds whole (a paste wrapped, prefixed or re-flowed split a record,
+		// and its reader kept a piece of it)
+		kept := ms[:0]
+		for _, m := range ms {
+			if !m.Logged {
+				kept = append(kept, m)
+			}
+		}
+		ms = kept
+	}
 	if l.fileObjects[rel] > 0 {
 		// a file of objects: their structured reading is the evidence (an HPA's or an
 		// APIService's condition, kept or not); only what shows a namespace being

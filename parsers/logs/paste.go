@@ -108,6 +108,7 @@ func scanPaste(s *scanner, data []byte, orig []int, physical int) error {
 	}
 	w.Merge(local)
 	s.info.Lines = physical // the file's own lines, as a scan of it counts them
+	s.info.Pasted = true
 	return err
 }
 

@@ -50,6 +50,9 @@ type FileInfo struct {
 	Last      time.Time // time of the last line that carries one
 	Format    string    // "klog", "json", "cri", "docker", "timestamp-prefix", "journald", "plain"
 	Bytes     int64
+	// Pasted says the file was read as a paste parsers/paste repaired (lines a terminal
+	// or a client wrapped, a quote, a frame): its records may be pieces of its lines.
+	Pasted bool
 	// YearInferred is true when times of this file carry no year (klog, journald short)
 	// and YearBasis says how the year was chosen.
 	YearInferred bool

@@ -44,6 +44,15 @@ type Options struct {
 
 // Lines repairs raw (the input split at newlines, CRs removed).
 func Lines(raw []string, opts Options) (lines []string, orig []int) {
+	lines, orig, _ = LinesSeams(raw, opts)
+	return lines, orig
+}
+
+// LinesSeams is Lines, with the seams of each repaired line: the byte offsets at which
+// it joins the lines a wrap split (nil for a line joined from none), so that a reader
+// can read a join it doubts as the lines it was (a table's cell the join glued to the
+// next: "Terminating" + "0"). With JoinScalars, seams is nil.
+func LinesSeams(raw []string, opts Options) (lines []string, orig []int, seams [][]int) {
 	lines = make([]string, 0, len(raw))
 	orig = make([]int, 0, len(raw))
 	norm := make([]string, len(raw))
@@ -76,17 +85,23 @@ func Lines(raw []string, opts Options) (lines []string, orig []int) {
 	// the terminal's cut is measured on the lines as copied, trailing spaces included
 	// (a cut inside a table's padding); the readers see them trimmed
 	if opts.Continues != nil {
-		lines, orig = unwrap(dedent(lines), orig, opts.Continues)
+		lines, orig, seams = unwrap(dedent(lines), orig, opts.Continues)
 	} else {
 		lines = dedent(lines)
 	}
 	for i, l := range lines {
 		lines[i] = unspan(strings.TrimRight(l, " \t"))
+		if seams != nil {
+			for k, at := range seams[i] {
+				seams[i][k] = min(at, len(lines[i]))
+			}
+		}
 	}
 	if opts.JoinScalars {
 		lines, orig = JoinScalars(lines, orig)
+		seams = nil
 	}
-	return lines, orig
+	return lines, orig, seams
 }
 
 // reYAMLKey is a YAML mapping line: its indentation, an optional list dash, the key and
@@ -447,7 +462,7 @@ var commonWidths = map[int]bool{80: true, 100: true, 120: true, 132: true, 140: 
 // with such joins is word-wrapped: there a line as wide as the widest was broken at a
 // space too when it holds one (past its indentation), and a word-wrapped line that ends
 // with a hyphen, holding no space, was hyphenated (the hyphen goes).
-func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, []int) {
+func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, []int, [][]int) {
 	w := 0
 	for _, l := range lines {
 		if n := utf8.RuneCountInString(l); n > w {
@@ -455,7 +470,7 @@ func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, 
 		}
 	}
 	if w < 60 {
-		return lines, orig
+		return lines, orig, nil
 	}
 	const (
 		none = iota
@@ -506,11 +521,13 @@ func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, 
 	// a word-wrapped paste: ragged joins and no cut at the width, or twice as many
 	words := r > 0 && n == 0 || r >= 2 && r > 2*n
 	if !words && (n == 0 || n < 2 && !commonWidths[w]) {
-		return lines, orig
+		return lines, orig, nil
 	}
 	outL, outO := lines[:0:0], orig[:0:0]
+	var seams [][]int
 	for i := 0; i < len(lines); i++ {
 		l, o := lines[i], orig[i]
+		var at []int
 		if joins[i] != none && (words || joins[i] == full) {
 			var b strings.Builder
 			b.WriteString(l)
@@ -528,14 +545,16 @@ func unwrap(lines []string, orig []int, continuation func(Cut) bool) ([]string, 
 						b.WriteString(s[:len(s)-1]) // hyphenated
 					}
 				}
+				at = append(at, b.Len())
 				b.WriteString(lines[i])
 			}
 			l = b.String()
 		}
 		outL = append(outL, l)
 		outO = append(outO, o)
+		seams = append(seams, at)
 	}
-	return outL, outO
+	return outL, outO, seams
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

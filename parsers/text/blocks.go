@@ -91,6 +91,18 @@ func (p *parser) yamlBlock(i int) int {
 		if p.newBlock(i, j) {
 			break
 		}
+		if k := p.wrapPiece(i, j); k >= 0 {
+			// a line a client wrapped inside the document: its rest, at the margin, is
+			// indented under the line it was cut from, where YAML reads it as that
+			// line's value going on (folded with a space, as a wrap at spaces lost one)
+			p.lines[j] = strings.Repeat(" ", indentOf(p.lines[k])+2) + l
+			if open != 0 {
+				open = quoteOpen(open, l)
+			} else {
+				open = quoteOpen(0, strings.TrimSpace(p.lines[k])+" "+l)
+			}
+			continue
+		}
 		if open != 0 {
 			open = quoteOpen(open, strings.TrimSpace(l)) // a quoted scalar over lines (flattened: at the margin)
 			continue
@@ -132,6 +144,39 @@ func (p *parser) yamlBlock(i int) int {
 	}
 	p.decodeBlock(i, end, true)
 	return j
+}
+
+// wrapPiece reports the line a client's wrap cut line j (at the margin) from, inside a
+// YAML document starting at line i: the last line before it, indented (inside a mapping),
+// when line j is nothing a document starts a line with (a key, a list item, a comment,
+// a document mark, a command) and the document goes on after it (the next line that is
+// no such piece is indented). It returns -1 for a line of the document's own.
+func (p *parser) wrapPiece(i, j int) int {
+	piece := func(l string) bool {
+		return l != "" && l[0] != ' ' && l[0] != '\t' && !reYAMLKey.MatchString(l) && !strings.HasPrefix(l, "- ") && l != "-" &&
+			!strings.HasPrefix(l, "---") && !strings.HasPrefix(l, "...") && !strings.HasPrefix(l, "#") && parseCommand(l, 0) == nil &&
+			!stderrLine(l) && headerColumns(l) == nil
+	}
+	if !piece(p.lines[j]) {
+		return -1
+	}
+	k := j - 1
+	for k > i && strings.TrimSpace(p.lines[k]) == "" {
+		k--
+	}
+	if indentOf(p.lines[k]) == 0 {
+		return -1
+	}
+	for n := j + 1; n < len(p.lines) && n <= j+8; n++ {
+		switch l := p.lines[n]; {
+		case strings.TrimSpace(l) == "" || piece(l):
+		case indentOf(l) > 0 && !p.newBlock(i, n):
+			return k
+		default:
+			return -1
+		}
+	}
+	return -1
 }
 
 // decodeBlock decodes lines [i, j) as YAML or JSON, padded so that the decoder counts

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -66,28 +67,83 @@ func Messages(data []byte, path string, read []*objects.Object, entries []logs.E
 
 // readAlready reports a fact that a structured reader read from the same lines: a
 // condition or event with the same message (byObject), a log line holding it (byLog).
+// A structured copy holds the fact only when it says the same words: a reader that
+// joined a wrapped line where its space was lost ("unable toretrieve") or kept a piece of
+// it read the same characters but not the message, and the fact is kept (the message
+// scan supplies what a reader lost, so damage costs precision, never the diagnosis).
 func readAlready(f kubemsg.Fact, read []*objects.Object, entries []logs.Entry) (byObject, byLog bool) {
 	sq := squeezeText(f.Text)
 	if len(sq) > 80 {
 		sq = sq[:80]
 	}
 	for _, o := range read {
-		if o.Event != nil && o.Event.Message != "" && strings.Contains(squeezeText(o.Event.Message), sq) {
+		if o.Event != nil && o.Event.Message != "" && strings.Contains(squeezeText(o.Event.Message), sq) && SameWords(o.Event.Message, f.Text) {
 			return true, false
 		}
 		for _, c := range o.Conditions {
-			if c.Message != "" && strings.Contains(squeezeText(c.Message), sq) {
+			if c.Message != "" && strings.Contains(squeezeText(c.Message), sq) && SameWords(c.Message, f.Text) {
 				return true, false
 			}
 		}
 	}
 	for i := range entries {
 		e := &entries[i]
-		if e.Line >= f.Line && e.Line <= f.EndLine && strings.Contains(squeezeText(e.Text), sq) {
+		if e.Line >= f.Line && e.Line <= f.EndLine && strings.Contains(squeezeText(e.Text), sq) && SameWords(e.Text, f.Text) {
 			return false, true
 		}
 	}
 	return false, false
+}
+
+// SameWords reports whether a structured reader's copy of a message says what the fact
+// says: the same facts for the rules (the namespace, group/versions, webhooks, policies,
+// conversions, resources and finalizers the catalogue's parsers read from each). Where a
+// wrap left it unsure whether a space was lost, the copy and the scan may each have
+// guessed differently ("unable toretrieve", "?tim eout="): only a difference the rules
+// would see makes the copy another reading, and the fact is kept beside it.
+func SameWords(copied, fact string) bool {
+	return messageFacts(spacedText(copied)) == messageFacts(spacedText(fact))
+}
+
+// messageFacts is what the rules read from a message, in one string.
+func messageFacts(msg string) string {
+	var f []string
+	for _, g := range kubemsg.ParseDiscoveryFailure(msg) {
+		f = append(f, "gv="+g.GroupVersion)
+	}
+	if g, ok := kubemsg.ParseMemcacheFailure(msg); ok {
+		f = append(f, "memcache="+g.GroupVersion)
+	}
+	if ns, _, ok := kubemsg.ParseNamespaceDeletionFailure(msg); ok {
+		f = append(f, "ns="+ns)
+	}
+	if ns, ok := kubemsg.ParseNamespaceTerminating(msg); ok {
+		f = append(f, "terminating="+ns)
+	}
+	for _, w := range kubemsg.ParseWebhookFailures(msg) {
+		f = append(f, "webhook="+w.Webhook)
+	}
+	for _, d := range kubemsg.ParseAdmissionDenials(msg) {
+		f = append(f, "denied="+d.Webhook+"/"+d.Engine+"/"+d.Policy)
+	}
+	if c, ok := kubemsg.ParseConversionFailure(msg); ok {
+		f = append(f, "conversion="+c.GroupVersion+","+c.Kind)
+	}
+	for _, r := range kubemsg.ParseContentRemaining(msg) {
+		f = append(f, fmt.Sprintf("resource=%s.%s:%d", r.Resource, r.Group, r.Count))
+	}
+	for _, r := range kubemsg.ParseFinalizersRemaining(msg) {
+		f = append(f, fmt.Sprintf("finalizer=%s:%d", r.Finalizer, r.Count))
+	}
+	if n, _, ok := kubemsg.ParseContentFailure(msg); ok {
+		f = append(f, fmt.Sprintf("failed=%d", n))
+	}
+	sort.Strings(f)
+	return strings.Join(f, " ")
+}
+
+func spacedText(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, `\"`, `"`)), " ")
 }
 
 func squeezeText(s string) string {

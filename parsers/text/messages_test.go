@@ -1,6 +1,7 @@
 package text
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -61,5 +62,33 @@ func TestStructuredMessage(t *testing.T) {
 	msg, f, ok := structured(`"Deletion of namespace failed" err="failed calling webhook "a.b.io": x" logger="UnhandledError" namespace="shop"`)
 	if !ok || msg != "Deletion of namespace failed" || f["namespace"] != "shop" || f["err"] != `failed calling webhook "a.b.io": x` {
 		t.Errorf("got %q %v %v", msg, f, ok)
+	}
+}
+
+// TestSameWords: a structured reader's copy holds the scan's message when the rules
+// read the same from both, whatever spaces a wrap's join put or lost where they say
+// nothing (real lines: fixtures/realworld/k3s-journald-helm-ns-413-metrics-log-only
+// wrapped at 87 columns, the conversion stderr of handmade-stderr-wrapped-conversion).
+func TestSameWords(t *testing.T) {
+	const (
+		deletion   = "deletion of namespace helm-ns-413 failed: unable to retrieve the complete list of server APIs: metrics.k8s.io/v1beta1: the server is currently unable to handle the request"
+		conversion = `conversion webhook for cert-manager.io/v1alpha2, Kind=Certificate failed: Post "https://cert-manager-webhook.cert-manager.svc:443/convert?timeout=30s": service "cert-manager-webhook" not found`
+	)
+	for _, tc := range []struct {
+		copied, fact string
+		same         bool
+	}{
+		{deletion, deletion, true},
+		{strings.ReplaceAll(deletion, "  ", " "), deletion, true},
+		// a join that lost the space the wrap ate: the discovery failure is no longer read
+		{strings.Replace(deletion, "unable to retrieve", "unable toretrieve", 1), deletion, false},
+		// a space the scan put where a terminal cut a word: nothing the rules read changes
+		{conversion, strings.Replace(conversion, "?timeout", "?tim eout", 1), true},
+		// the copy kept the message's first words only
+		{"Failed to delete all resource types, 1 remaining: admission", `Failed to delete all resource types, 1 remaining: admission webhook "validation.gatekeeper.sh" denied the request: [no-delete-in-prod] deleting ConfigMaps in production namespaces is not allowed`, false},
+	} {
+		if got := SameWords(tc.copied, tc.fact); got != tc.same {
+			t.Errorf("SameWords(%q, %q) = %v, want %v", tc.copied, tc.fact, got, tc.same)
+		}
 	}
 }

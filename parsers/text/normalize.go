@@ -14,15 +14,22 @@ import (
 // normalize returns the lines the readers see and, for each, the line of the file
 // (1-based) it starts on.
 func normalize(raw []string) (lines []string, orig []int) {
-	lines, orig = paste.Lines(raw, paste.Options{Continues: continuation})
-	return dedent(lines), orig
+	lines, orig, _ = normalizeSeams(raw)
+	return lines, orig
+}
+
+// normalizeSeams is normalize, with the seams of each line (paste.LinesSeams: where it
+// joins the lines a wrap split).
+func normalizeSeams(raw []string) (lines []string, orig []int, seams [][]int) {
+	lines, orig, seams = paste.LinesSeams(raw, paste.Options{Continues: continuation})
+	return dedent(lines, seams), orig, seams
 }
 
 // dedent removes the indentation a block between blank lines was shifted by (a
 // Markdown list item, a quote inside prose), when its first line starts something (a
 // command, a table, a describe block, a document, a log line) once unshifted; the
 // indentation of the whole paste parsers/paste removed already.
-func dedent(lines []string) []string {
+func dedent(lines []string, seams [][]int) []string {
 	for i := 0; i < len(lines); {
 		if strings.TrimSpace(lines[i]) == "" {
 			i++
@@ -37,6 +44,11 @@ func dedent(lines []string) []string {
 		if first := lines[i]; m > 0 && indentOf(first) == m && startsBlock(first[m:]) && (i == 0 || !yamlOpen(lines[:i])) {
 			for k := i; k < j; k++ {
 				lines[k] = lines[k][m:]
+				if k < len(seams) {
+					for s := range seams[k] {
+						seams[k][s] = max(0, seams[k][s]-m)
+					}
+				}
 			}
 		}
 		i = j
@@ -98,7 +110,10 @@ func continuation(c paste.Cut) bool {
 		}
 	}
 	// YAML: the next key or list item at an indentation of its own
-	if ind := indentOf(next); ind > 0 && (reYAMLKey.MatchString(t) || strings.HasPrefix(t, "- ")) && ind <= indentOf(c.First)+2 {
+	// (a line that starts at the margin and is no key is a wrapped line's rest, whose
+	// own indentation says nothing: an indented key after it is the document's)
+	if ind := indentOf(next); ind > 0 && (reYAMLKey.MatchString(t) || strings.HasPrefix(t, "- ")) &&
+		(ind <= indentOf(c.First)+2 || indentOf(c.First) == 0 && !reYAMLKey.MatchString(c.First) && !strings.HasPrefix(c.First, "- ")) {
 		return false
 	}
 	return true

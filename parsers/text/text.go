@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -100,6 +101,7 @@ type parser struct {
 	path   string
 	lines  []string // the normalised lines (normalize)
 	orig   []int    // the file's line of each
+	seams  [][]int  // where each joins the lines a wrap split (paste.LinesSeams), nil for none
 	warn   *diag.Sink
 	res    *Result
 	opts   Options
@@ -147,7 +149,7 @@ func Parse(r io.Reader, path string, opts Options, warn *diag.Sink) (res *Result
 	for i, l := range raw {
 		raw[i] = strings.TrimRight(l, "\r")
 	}
-	p.lines, p.orig = normalize(raw)
+	p.lines, p.orig, p.seams = normalizeSeams(raw)
 	if opts.Blocks != nil {
 		p.blocks = make([]int, len(p.orig))
 		for i, o := range p.orig {
@@ -195,6 +197,16 @@ func (p *parser) run() {
 			continue
 		}
 		if c := parseCommand(l, i+1); c != nil {
+			for i+1 < n && commandRest(p.lines[i+1]) {
+				// the command's rest, on the next line a client wrapped it to
+				if c2 := parseCommand(l+" "+strings.TrimSpace(p.lines[i+1]), i+1); c2 != nil {
+					l, c = l+" "+strings.TrimSpace(p.lines[i+1]), c2
+					p.lines[i+1] = ""
+					i++
+					continue
+				}
+				break
+			}
 			p.res.Commands = append(p.res.Commands, *c)
 			p.cmd, p.used = c, false
 			i++
@@ -219,6 +231,11 @@ func (p *parser) run() {
 		}
 		if cols := headerColumns(l); cols != nil {
 			i = p.table(i, cols)
+			continue
+		}
+		if (t == "NAME" || t == "NAMESPACE") && i+1 < n && headerRest(p.lines[i+1]) {
+			// a header a client wrapped right after its first column
+			i = p.table(i, []column{{name: t, start: -1}})
 			continue
 		}
 		if strings.HasPrefix(l, "Name:") {
@@ -494,7 +511,26 @@ func splitColumns(l string, cols []column) ([]string, bool) {
 }
 
 // table reads the rows under a header line; it returns the index of the line after the table.
+// A table a client wrapped (at spaces or mid-word, at any width) reads as the table: the
+// header's rest (a line of column names only) is the header's, and a row that does not fit
+// the header is read with the lines after it that fit no row of their own, as long as
+// together they fit it (wrapRow).
 func (p *parser) table(i int, cols []column) int {
+	for i+1 < len(p.lines) && headerRest(p.lines[i+1]) {
+		// the header's rest: its columns are read at runs of spaces from here on
+		rest := splitCells(strings.TrimSpace(p.lines[i+1]))
+		for k := range cols {
+			cols[k].start = -1
+		}
+		for _, c := range rest {
+			if last := len(cols) - 1; twoWordColumns[cols[last].name+" "+c.name] {
+				cols[last].name += " " + c.name // "READINESS" + "GATES"
+				continue
+			}
+			cols = append(cols, column{name: c.name, start: -1})
+		}
+		i++
+	}
 	names := make([]string, len(cols))
 	for k, c := range cols {
 		names[k] = c.name
@@ -520,6 +556,10 @@ func (p *parser) table(i int, cols []column) int {
 			break
 		}
 		cells, ok := splitRow(l, cols)
+		row := j
+		if !ok {
+			cells, ok, j = p.wrapRow(j, cols)
+		}
 		if !ok {
 			if kind != "" {
 				p.warn.Add(p.path, j+1, "cannot read this row of the %s table: %d columns expected", kind, len(cols))
@@ -541,7 +581,7 @@ func (p *parser) table(i int, cols []column) int {
 		if k == "Namespace" {
 			nsNames[strings.TrimPrefix(cells[colIndex(names, "NAME")], "namespace/")] = true
 		}
-		p.row(k, names, cells, j+1, c)
+		p.row(k, names, cells, row+1, c)
 	}
 	if kind == "Namespace" && rows > 0 && p.fullList(c, nsNames) {
 		l := Listing{Line: i + 1, Rows: rows, Rendering: RenderingTable}
@@ -554,6 +594,89 @@ func (p *parser) table(i int, cols []column) int {
 		p.used = true
 	}
 	return j
+}
+
+// reCommandWord is a word of a command's arguments: a flag, a name, a resource.
+var reCommandWord = regexp.MustCompile(`^(?:--?[a-zA-Z][-a-zA-Z0-9]*(?:=\S*)?|[a-z0-9][-a-z0-9./=_,:]*)$`)
+
+// commandRest reports a line of a command's arguments only, a flag among them ("web -o
+// wide"), which no output starts with: the rest of a command line a client wrapped.
+func commandRest(l string) bool {
+	f := strings.Fields(l)
+	if len(f) == 0 || len(f) > 8 || startsBlock(strings.TrimSpace(l)) {
+		return false
+	}
+	flag := false
+	for _, w := range f {
+		if !reCommandWord.MatchString(w) {
+			return false
+		}
+		flag = flag || w[0] == '-'
+	}
+	return flag // (a line of names alone is as often output: `-o name`)
+}
+
+// headerRest reports a line of a table's column names only, none of them NAME: the rest
+// of a header a client wrapped ("RESTARTS   AGE", "NOMINATED NODE   READINESS GATES").
+func headerRest(l string) bool {
+	t := strings.TrimSpace(l)
+	if t == "" || headerColumns(l) != nil {
+		return false
+	}
+	for _, w := range strings.Fields(t) {
+		if !headerWord(w) || w == "NAME" {
+			return false
+		}
+	}
+	return true
+}
+
+// wrapRow reads the row that starts on line j and does not fit the table's header as a
+// row a client wrapped: joined with the lines after it (up to eight) that fit no row
+// of their own, the first join that fits the header. It returns the row's cells and the
+// index of its last line (j when no join fits).
+func (p *parser) wrapRow(j int, cols []column) ([]string, bool, int) {
+	// (a line that starts a block, or a describe block's "Key:   value", is no row's piece)
+	own := func(l string) bool {
+		t := strings.TrimSpace(l)
+		_, _, key := describeKey(t, indentOf(l))
+		return key || startsBlock(t) || strings.HasSuffix(t, ":")
+	}
+	if own(p.lines[j]) {
+		return nil, false, j
+	}
+	loose := make([]column, len(cols))
+	for c := range cols {
+		loose[c] = column{name: cols[c].name, start: -1}
+	}
+	if j < len(p.seams) && len(p.seams[j]) > 0 {
+		// a line parsers/paste joined: read as the lines it was (a cell glued to the
+		// next one, "Terminating" + "0", is two cells)
+		l, prev := "", 0
+		for _, at := range p.seams[j] {
+			l += p.lines[j][prev:at] + "   "
+			prev = at
+		}
+		if cells, ok := splitRow(l+p.lines[j][prev:], loose); ok {
+			return cells, true, j
+		}
+	}
+	joined := p.lines[j]
+	for k := j + 1; k < len(p.lines) && k <= j+8; k++ {
+		l := p.lines[k]
+		t := strings.TrimSpace(l)
+		if t == "" || parseCommand(l, k+1) != nil || stderrLine(strings.TrimLeft(l, " ")) || headerColumns(l) != nil {
+			break
+		}
+		if _, ok := splitRow(l, cols); ok || own(l) {
+			break // a row of its own, or what follows the table
+		}
+		joined += "   " + t
+		if cells, ok := splitRow(joined, loose); ok {
+			return cells, true, k
+		}
+	}
+	return nil, false, j
 }
 
 // fullList tells a listing of every namespace from one of some: the command says so
