@@ -65,11 +65,11 @@ func parseCommand(line string, n int) *Command {
 		line = line[m[1]:] // a transcript with times: "2026-11-29T22:26:10Z  $ kubectl ..."
 	}
 	rest := line
-	prompted := false
+	prompted, traced := false, false
 	if m := rePrompt.FindStringIndex(line); m != nil {
 		rest, prompted = line[m[1]:], true
 	} else if m := reTrace.FindStringIndex(line); m != nil {
-		rest, prompted = line[m[1]-1:], true
+		rest, prompted, traced = line[m[1]-1:], true, true
 	}
 	rest = strings.TrimSpace(rest)
 	if rest == "" || len(rest) > 4096 {
@@ -145,7 +145,9 @@ func parseCommand(line string, n int) *Command {
 		return c
 	}
 	c.Verb = pos[0]
-	if !prompted && (!kubeVerbs[c.Verb] || m[1] == "k") {
+	// (a trace's "+ " is also a Markdown list item or a wrapped line's "+":
+	// "+ kubectl v1.34.4, built from ..." is prose, so a traced kubectl needs a verb)
+	if (!prompted || traced) && (!kubeVerbs[c.Verb] || m[1] == "k") {
 		return nil
 	}
 	if c.Verb == "adm" && len(pos) > 1 {

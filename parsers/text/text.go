@@ -462,6 +462,16 @@ func cutComment(l string) (string, bool) {
 // splitColumns splits a row by the header's column offsets when the row is aligned
 // with it, else at runs of two or more spaces, else loosely.
 func splitColumns(l string, cols []column) ([]string, bool) {
+	if cells, ok := splitStrict(l, cols); ok {
+		return cells, true
+	}
+	return splitLoose(l, len(cols))
+}
+
+// splitStrict splits a row that fits the header without guessing: by tabs into as
+// many cells as columns, by the header's offsets, or at runs of two or more spaces
+// into as many cells as columns.
+func splitStrict(l string, cols []column) ([]string, bool) {
 	if strings.ContainsRune(l, '\t') {
 		// tab-separated: each run of tabs ends a cell, whatever the tab stops
 		if f := strings.FieldsFunc(strings.TrimSpace(l), func(r rune) bool { return r == '\t' }); len(f) == len(cols) {
@@ -507,7 +517,32 @@ func splitColumns(l string, cols []column) ([]string, bool) {
 		}
 		return cells, true
 	}
-	return splitLoose(l, len(cols))
+	return nil, false
+}
+
+// rowAfterBlank tells whether the table goes on after the blank line(s) at j: a chat
+// client or a copy from a web page puts a blank line after some lines of a table,
+// and a row is told from the prose after a table by fitting the header without
+// guessing (splitStrict), a row of a known kind only. It returns the next row's index.
+func (p *parser) rowAfterBlank(j int, cols []column, kind string) (int, bool) {
+	if kind == "" {
+		return j, false
+	}
+	k := j
+	for k < len(p.lines) && k-j < 2 && strings.TrimSpace(p.lines[k]) == "" {
+		k++
+	}
+	if k >= len(p.lines) || k == j || strings.TrimSpace(p.lines[k]) == "" {
+		return j, false
+	}
+	l := p.lines[k]
+	if parseCommand(l, k+1) != nil || reTrace.MatchString(l) || stderrLine(strings.TrimLeft(l, " ")) || headerColumns(l) != nil {
+		return j, false
+	}
+	if _, ok := splitStrict(l, cols); !ok {
+		return j, false
+	}
+	return k, true
 }
 
 // table reads the rows under a header line; it returns the index of the line after the table.
@@ -552,7 +587,13 @@ func (p *parser) table(i int, cols []column) int {
 		t := strings.TrimSpace(l)
 		// (a `set -x` trace line is a command even when it is no known one: no row
 		// starts with "+")
-		if t == "" || parseCommand(l, j+1) != nil || reTrace.MatchString(l) || stderrLine(strings.TrimLeft(l, " ")) || headerColumns(l) != nil {
+		if t == "" {
+			k, ok := p.rowAfterBlank(j, cols, kind)
+			if !ok {
+				break
+			}
+			j, l = k, p.lines[k]
+		} else if parseCommand(l, j+1) != nil || reTrace.MatchString(l) || stderrLine(strings.TrimLeft(l, " ")) || headerColumns(l) != nil {
 			break
 		}
 		cells, ok := splitRow(l, cols)

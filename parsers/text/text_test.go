@@ -295,6 +295,16 @@ func TestSetXTrace(t *testing.T) {
 	if len(r.NamespaceLists) != 0 {
 		t.Fatalf("a namespace asked for by name is no list: %+v", r.NamespaceLists)
 	}
+	// a "+ " that begins a wrapped line of prose (or a Markdown list item) is no
+	// trace of a command: a traced kubectl needs a verb
+	for _, l := range []string{"+ kubectl v1.34.4, built from the Go module proxy) by", "+ kubectl and oc are both fine", "+ k get ns"} {
+		if c := parseCommand(l, 1); c != nil {
+			t.Errorf("%q read as command %+v", l, c)
+		}
+	}
+	if c := parseCommand("++ kubectl delete ns kubeflow", 1); c == nil || c.Verb != "delete" {
+		t.Errorf("nested trace: %+v", c)
+	}
 }
 
 // TestRowComments: rows of a `get ns` table a ticket's author ended with a shell
@@ -384,5 +394,35 @@ func TestPastedComponentLines(t *testing.T) {
 	}
 	if e := r.Log.Entries[1]; e.Line != 6 || e.Component != "kube-apiserver" {
 		t.Errorf("kubectl logs line %+v", e)
+	}
+}
+
+// TestTableBlankLines: a chat client or a copy from a web page puts a blank line after
+// some lines of a table; a row after it that fits the header without guessing is the
+// table's, at any indent, while prose, a command or another header after a blank ends it.
+func TestTableBlankLines(t *testing.T) {
+	nss := func(in string) string {
+		r := Parse(strings.NewReader(in), "t.txt", Options{}, &diag.Sink{})
+		var out []string
+		for _, o := range r.Objects {
+			if o.Kind == "Namespace" {
+				out = append(out, o.Name+"="+o.Phase)
+			}
+		}
+		for _, l := range r.NamespaceLists {
+			out = append(out, fmt.Sprintf("list of %d", l.Rows))
+		}
+		return strings.Join(out, ",")
+	}
+	for in, want := range map[string]string{
+		"$ kubectl get ns\nNAME          STATUS        AGE\n\nkube-system   Active        9d\n\nkb-system     Terminating   73d\n": "kube-system=Active,kb-system=Terminating,list of 2",
+		"    NAME          STATUS        AGE\n    kube-system   Active        9d\n\n\n    kb-system     Terminating   73d\n":       "kube-system=Active,kb-system=Terminating,list of 2",
+		"NAME\tSTATUS\tAGE\nkube-system\tActive\t9d\n\nkb-system\tTerminating\t73d\n":                                              "kube-system=Active,kb-system=Terminating,list of 2",
+		"NAME          STATUS        AGE\nkb-system     Terminating   73d\n\nthen I ran it again and it hung\n":                    "kb-system=Terminating",
+		"NAME          STATUS        AGE\nkb-system     Terminating   73d\n\n$ kubectl get pods -n kb-system\nNAME   READY\n":      "kb-system=Terminating",
+	} {
+		if got := nss(in); got != want {
+			t.Errorf("%q: namespaces %q, want %q", in, got, want)
+		}
 	}
 }
