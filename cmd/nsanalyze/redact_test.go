@@ -81,18 +81,31 @@ func TestRedactHolds(t *testing.T) {
 	writeRedactBundle(t, dir, true)
 	old := filepath.Join(root, "old")
 	writeRedactBundle(t, old, true)
+	// a file under a customer-named folder that warns: its path is on stderr
+	if err := os.MkdirAll(filepath.Join(dir, "acme-corp-prod"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "acme-corp-prod", "globex-ns.json"), []byte(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"acme-shop"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// the bundle is analysed as it is (its names are the test's point)
 	var probe, probeErr bytes.Buffer
 	if code := run([]string{"-q", "-o", "text", dir}, &probe, &probeErr); code != exitStuck {
 		t.Fatalf("exit %d; want the namespace stuck\n%s%s", code, probe.String(), probeErr.String())
 	}
+	if !strings.Contains(probeErr.String(), "acme-corp-prod/globex-ns.json") {
+		t.Fatalf("no warning names the broken file:\n%s", probeErr.String())
+	}
 	if !strings.Contains(probe.String(), "acme-corp.io") || !strings.Contains(probe.String(), "123456789012") {
 		t.Fatalf("the unredacted report does not quote the planted identifiers:\n%s", probe.String())
 	}
-	for _, format := range []string{"text", "markdown", "json", "html"} {
+	for _, format := range []string{"text", "markdown", "json", "html", "reply"} {
 		var out, errb bytes.Buffer
-		run([]string{"--redact", "-q", "-o", format, dir}, &out, &errb)
+		if code := run([]string{"--redact", "-o", format, dir}, &out, &errb); code != exitStuck {
+			t.Errorf("--redact -o %s: exit %d\n%s", format, code, errb.String())
+		}
 		checkNoLeak(t, format, out.String())
+		checkNoLeak(t, format+" stderr", errb.String())
 		if format == "text" {
 			// kept: Kubernetes' words; a customer domain keeps the structure around it
 			for _, keep := range []string{"kube-controller-manager", "api.domain-", "crontabs.domain-"} {
@@ -102,9 +115,12 @@ func TestRedactHolds(t *testing.T) {
 			}
 		}
 	}
-	for _, format := range []string{"text", "json"} {
+	for _, format := range []string{"text", "markdown", "json"} {
 		var out, errb bytes.Buffer
-		run([]string{"diff", "--redact", "-o", format, old, dir}, &out, &errb)
+		if code := run([]string{"diff", "--redact", "-o", format, old, dir}, &out, &errb); code == exitUsage {
+			t.Errorf("diff --redact -o %s: exit %d\n%s", format, code, errb.String())
+		}
 		checkNoLeak(t, "diff "+format, out.String())
+		checkNoLeak(t, "diff "+format+" stderr", errb.String())
 	}
 }
