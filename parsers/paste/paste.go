@@ -9,7 +9,9 @@
 //     stripped, border-only lines, Markdown code fences and blockquote markers dropped;
 //     Markdown backslash escapes (`\_`, `\*`, `\[`) are undone; the delimiter of an
 //     inline code span that runs over lines (a line's one unpaired backtick at its
-//     start or end, a line of backticks only) is dropped;
+//     start or end, a line of backticks only) is dropped, and a line that is one code
+//     span from end to end (a one-line fence "```error: ...```", a table row in inline
+//     code) keeps its content without the marks;
 //   - elisions: a line that only says something was cut (`...`, `…`, `[...]`,
 //     `<snip>`, `(truncated)`) is dropped, so the block around it reads on;
 //   - indentation: what every line was shifted by (a Markdown code block) is removed;
@@ -323,6 +325,11 @@ func unframe(l string) (string, bool) {
 	if t == "" {
 		return l, true
 	}
+	if inner, ok := CodeLine(t); ok {
+		// a whole line in one code span (```error: ...```, `row   cells`): its
+		// content, as if it were fenced on lines of its own
+		return l[:len(l)-len(strings.TrimLeft(l, " \t"))] + inner, true
+	}
 	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 		return "", false
 	}
@@ -353,6 +360,46 @@ func unframe(l string) (string, bool) {
 		return strings.Join(cells, "   "), true
 	}
 	return l, true
+}
+
+// CodeLine reads a line (without its indentation) that is one Markdown code span from
+// its first byte to its last: a run of n backticks, the content, the same run of n (a
+// one-line fence "```error: ...```" is one too; a fence's opening line, whose info
+// string holds no backtick, is not). It returns the content without the spaces around
+// it; ok is false for any other line, for an empty span, and for one whose content
+// holds a run of exactly n backticks (the span would close there: two spans).
+func CodeLine(t string) (string, bool) {
+	n := 0
+	for n < len(t) && t[n] == '`' {
+		n++
+	}
+	if n == 0 || len(t) <= 2*n {
+		return "", false
+	}
+	m := 0
+	for m < len(t)-n && t[len(t)-1-m] == '`' {
+		m++
+	}
+	if m != n {
+		return "", false
+	}
+	inner := t[n : len(t)-n]
+	for i := 0; i < len(inner); {
+		if inner[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(inner) && inner[j] == '`' {
+			j++
+		}
+		if j-i == n {
+			return "", false
+		}
+		i = j
+	}
+	inner = strings.TrimSpace(inner)
+	return inner, inner != ""
 }
 
 // unspan drops the one delimiter of an inline code span that runs over several lines (its

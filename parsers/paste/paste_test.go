@@ -33,6 +33,12 @@ func TestLines(t *testing.T) {
 			[]string{"E0104 13:08:04.033120    4900 memcache.go:121] couldn't get resource list for spdx.softwarecomposition.kubescape.io/v1beta1: the server is currently unable to handle the request"}, []int{2}},
 		{"inline code opened at a line's start", "`kubectl delete ns x\nError from server (Conflict): x`", never, []string{"kubectl delete ns x", "Error from server (Conflict): x"}, []int{1, 2}},
 		{"paired backticks stay", "run `kubectl get ns` then", never, []string{"run `kubectl get ns` then"}, []int{1}},
+		{"one-line fence (stash#785)", "anyway:\n```error: unable to retrieve the complete list of server APIs: admission.stash.appscode.com/v1alpha1: the server is currently unable to handle the request```\nThe namespace", never,
+			[]string{"anyway:", "error: unable to retrieve the complete list of server APIs: admission.stash.appscode.com/v1alpha1: the server is currently unable to handle the request", "The namespace"}, []int{1, 2, 3}},
+		{"row in inline code (rio#1028)", "Everything is fine execpt this line:\n`v1alpha1.tap.linkerd.io                 linkerd/linkerd-tap          False (MissingEndpoints)   7d16h`", never,
+			[]string{"Everything is fine execpt this line:", "v1alpha1.tap.linkerd.io                 linkerd/linkerd-tap          False (MissingEndpoints)   7d16h"}, []int{1, 2}},
+		{"two spans on a line stay", "`a` and `b`", never, []string{"`a` and `b`"}, []int{1}},
+		{"a fence's opening line goes", "```yaml\nkind: x\n```", never, []string{"kind: x"}, []int{2}},
 		{"markdown table", "| NAME | STATUS |\n|------|--------|\n| x | Terminating |", never, []string{"NAME   STATUS", "x   Terminating"}, []int{1, 3}},
 	}
 	for _, c := range cases {
@@ -157,4 +163,62 @@ r.svc:443/convert?timeout=30s: service "cert-manager-webhook" not found`
 		!strings.HasSuffix(got[0], `https://cert-manager-webhook.cert-manager.svc:443/convert?timeout=30s: service "cert-manager-webhook" not found`) {
 		t.Fatalf("%d lines %v: %q", len(got), orig, got)
 	}
+}
+
+// TestCodeLineAnyRun: for any content without backticks and any run of n backticks
+// around it (with or without spaces inside the marks, indentation before them), the
+// line reads as its content; with a run of exactly n backticks inside, or different
+// runs at the ends, it is no code line. Generated over the class, not listed.
+func TestCodeLineAnyRun(t *testing.T) {
+	contents := []string{"error: unable to retrieve the complete list of server APIs: a.b/v1: x",
+		"v1beta1.metrics.k8s.io   kube-system/metrics-server   False (MissingEndpoints)   7d", "x", "a `b` c", "a ``b`` c"}
+	for _, c := range contents {
+		for n := 1; n <= 5; n++ {
+			run := strings.Repeat("`", n)
+			closes := hasRun(c, n) // the content would close the span: two spans
+			for _, pad := range []string{"", " ", "  "} {
+				for _, ind := range []string{"", "  ", "\t"} {
+					line := ind + run + pad + c + pad + run
+					got, ok := CodeLine(strings.TrimLeft(line, " \t"))
+					if closes {
+						if ok {
+							t.Errorf("%q: read as one span %q, but its content closes the span", line, got)
+						}
+						continue
+					}
+					if !ok || got != c {
+						t.Errorf("%q: got %q %v, want %q", line, got, ok, c)
+					}
+					if out, _ := Lines([]string{"intro", line}, Options{}); len(out) != 2 || strings.TrimSpace(out[1]) != c {
+						t.Errorf("%q: Lines gives %q", line, out)
+					}
+					if _, ok := CodeLine(run + pad + c + pad + run + "`"); ok {
+						t.Errorf("%q: unequal runs read as a span", run+c+run+"`")
+					}
+					if _, ok := CodeLine(run + c + run + " x " + run + "y" + run); ok {
+						t.Errorf("%q: two spans read as one", run+c+run+" x "+run+"y"+run)
+					}
+				}
+			}
+		}
+	}
+}
+
+// hasRun reports a run of exactly n backticks in s.
+func hasRun(s string, n int) bool {
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '`' {
+			j++
+		}
+		if j-i == n {
+			return true
+		}
+		i = j
+	}
+	return false
 }
