@@ -3,6 +3,7 @@ package analyzer
 import (
 	"strings"
 
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 	"github.com/nsanalyze/nsanalyze/parsers/text"
 )
@@ -23,6 +24,7 @@ func (ix *Index) addMessages(ms []text.Message) {
 	var orphans []text.Message
 	for _, m := range ms {
 		if m.CondType == "" {
+			ix.giveAPIService(m)
 			continue
 		}
 		if m.Context == "" {
@@ -117,4 +119,45 @@ func whole(condType, msg string) bool {
 		return strings.HasSuffix(strings.TrimSpace(msg), "resource instances")
 	}
 	return true
+}
+
+// giveAPIService reads kube-aggregator's availability check failure ("failing or missing
+// response from https://ADDR/apis/GROUP/VERSION: ...", the Available condition's
+// message under reason FailedDiscoveryCheck) found in text without its object as the
+// condition of APIService VERSION.GROUP, which the URL names: an APIService the bundle
+// has no object for is created from the message (Rendering RenderingMessage, citing
+// the message's file:line), so a stuck namespace's discovery failure and the latent
+// risk read it as they read the object. An APIService object in the bundle speaks for
+// itself (its own Available condition wins); one without an Available condition (a
+// describe cut before it) gains the message's.
+func (ix *Index) giveAPIService(m text.Message) {
+	if !strings.HasPrefix(m.Form, "avail-failing-response") {
+		return
+	}
+	name, ok := kubemsg.ParseAvailabilityCheck(m.Text)
+	if !ok {
+		return
+	}
+	c := objects.Condition{Type: "Available", Status: "False", Reason: "FailedDiscoveryCheck", Message: m.Text, Line: m.Line}
+	if old := ix.APIServices[name]; old != nil {
+		if old.Condition("Available") != nil {
+			return
+		}
+		o := *old
+		o.Conditions = append([]objects.Condition{c}, old.Conditions...)
+		ix.APIServices[name] = &o
+		for i, p := range ix.ByKind["APIService"] {
+			if p == old {
+				ix.ByKind["APIService"][i] = &o
+			}
+		}
+		return
+	}
+	gv := kubemsg.GroupVersionOfAPIService(name)
+	group, version, _ := strings.Cut(gv, "/")
+	o := &objects.Object{APIVersion: "apiregistration.k8s.io/v1", Kind: "APIService", Name: name,
+		APIService: &objects.APIServiceInfo{Group: group, Version: version},
+		Source:     objects.Source{File: m.File, Line: m.Line, Rendering: RenderingMessage}, Conditions: []objects.Condition{c}}
+	ix.APIServices[name] = o
+	ix.ByKind["APIService"] = append(ix.ByKind["APIService"], o)
 }

@@ -39,3 +39,51 @@ func TestMessagesCompleteCondition(t *testing.T) {
 		}
 	}
 }
+
+// TestMessagesAPIServiceCondition: kube-aggregator's availability check failure found in
+// text without its object (fixtures/realworld/linkerd-viz-2022-*: "FailedDiscoveryCheck:
+// failing or missing response from https://10.96.74.20:443/apis/tap.linkerd.io/v1alpha1:
+// ...") is APIService v1alpha1.tap.linkerd.io Available=False, citing the message's
+// file:line; an APIService object with its own Available condition is not changed, one
+// without (a describe cut before its conditions) gains the message's.
+func TestMessagesAPIServiceCondition(t *testing.T) {
+	const msg = `failing or missing response from https://10.96.74.20:443/apis/tap.linkerd.io/v1alpha1: Get "https://10.96.74.20:443/apis/tap.linkerd.io/v1alpha1": context deadline exceeded`
+	fact := text.Message{Fact: kubemsg.Fact{Family: "apiservice-conditions", Form: "avail-failing-response", Text: msg, Line: 7, EndLine: 7}, File: "check.txt"}
+	for _, tc := range []struct {
+		name   string
+		object *objects.Object
+		status string
+		line   int
+	}{
+		{"no object", nil, "False", 7},
+		{"object available", &objects.Object{APIVersion: "apiregistration.k8s.io/v1", Kind: "APIService", Name: "v1alpha1.tap.linkerd.io",
+			Conditions: []objects.Condition{{Type: "Available", Status: "True", Line: 3}}}, "True", 3},
+		{"object without conditions", &objects.Object{APIVersion: "apiregistration.k8s.io/v1", Kind: "APIService", Name: "v1alpha1.tap.linkerd.io"}, "False", 7},
+	} {
+		rec := &bundle.Records{Messages: []text.Message{fact}}
+		if tc.object != nil {
+			rec.Objects = []*objects.Object{tc.object}
+		}
+		ix := NewIndex(rec, nil)
+		a := ix.APIServices["v1alpha1.tap.linkerd.io"]
+		if a == nil || len(ix.ByKind["APIService"]) != 1 || ix.ByKind["APIService"][0] != a {
+			t.Fatalf("%s: APIService not indexed once: %v %v", tc.name, a, ix.ByKind["APIService"])
+		}
+		c := a.Condition("Available")
+		if c == nil || c.Status != tc.status || c.Line != tc.line {
+			t.Errorf("%s: Available %+v, want status %s at line %d", tc.name, c, tc.status, tc.line)
+		}
+		if tc.object == nil && (a.Source.File != "check.txt" || a.Source.Line != 7 || c.Reason != "FailedDiscoveryCheck" ||
+			a.APIService == nil || a.APIService.Group != "tap.linkerd.io" || a.APIService.Version != "v1alpha1") {
+			t.Errorf("%s: %+v %+v", tc.name, a, a.APIService)
+		}
+	}
+	// the inner error alone, or another form, names no APIService
+	for _, f := range []kubemsg.Fact{{Form: "avail-timed-out", Text: "timed out waiting for https://10.96.0.20:443/apis/metrics.k8s.io/v1beta1"},
+		{Form: "avail-failing-response", Text: "failing or missing response from the server"}} {
+		ix := NewIndex(&bundle.Records{Messages: []text.Message{{Fact: f, File: "x.txt"}}}, nil)
+		if len(ix.APIServices) != 0 {
+			t.Errorf("%q: read as %v", f.Text, ix.APIServices)
+		}
+	}
+}

@@ -56,13 +56,33 @@ func Messages(data []byte, path string, read []*objects.Object, entries []logs.E
 		// a log line holding a condition message says it, but not as the namespace's
 		// condition: the fact is kept all the same (which lines the log reader keeps
 		// depends on its prefilter, and the diagnosis must not)
-		if byLog && f.CondType == "" {
+		if byLog && f.CondType == "" && !namesAPIService(f) {
 			continue
 		}
 		m.Logged = byLog
 		out = append(out, m)
 	}
 	return out
+}
+
+// namesAPIService reports an APIService condition message that names its APIService by
+// itself (kube-aggregator's "failing or missing response from URL", whose URL ends in
+// /apis/GROUP/VERSION): whoever holds its line, the analysis reads it as that
+// APIService's Available=False condition (kubemsg.ParseAvailabilityCheck).
+func namesAPIService(f kubemsg.Fact) bool {
+	return Message{Fact: f}.NamesAPIService()
+}
+
+// NamesAPIService reports a message that is an APIService's Available condition and
+// names its APIService by itself (namesAPIService): evidence about that APIService
+// wherever it stands, so a file that holds one was read.
+func (m Message) NamesAPIService() bool {
+	f := m.Fact
+	if !strings.HasPrefix(f.Form, "avail-failing-response") {
+		return false
+	}
+	_, ok := kubemsg.ParseAvailabilityCheck(f.Text)
+	return ok
 }
 
 // readAlready reports a fact that a structured reader read from the same lines: a

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -89,6 +92,61 @@ func TestSameWords(t *testing.T) {
 	} {
 		if got := SameWords(tc.copied, tc.fact); got != tc.same {
 			t.Errorf("SameWords(%q, %q) = %v, want %v", tc.copied, tc.fact, got, tc.same)
+		}
+	}
+}
+
+// TestMessagesNameAPIService: kube-aggregator's availability check failure names its
+// APIService by its URL; it is kept as a message even when a log reader holds its line
+// (the rules read it as the APIService's condition, not as a line), in the real shapes
+// of fixtures/realworld/linkerd-viz-2022-* and keda-eks-119-*, and wrapped or quoted at
+// any width.
+func TestMessagesNameAPIService(t *testing.T) {
+	ins := []string{
+		"FailedDiscoveryCheck: failing or missing response from https://10.96.74.20:443/apis/tap.linkerd.io/v1alpha1: Get \"https://10.96.74.20:443/apis/tap.linkerd.io/v1alpha1\": context deadline exceeded\n",
+		"√ tap API server cert is valid for at least 60 days\n                                ‼ tap API service is running\n    FailedDiscoveryCheck: failing or missing response from https://10.96.74.20:443/apis/tap.linkerd.io/v1alpha1: Get \"https://10.96.74.20:443/apis/tap.linkerd.io/v1alpha1\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)\n    see https://linkerd.io/2.11/checks/#l5d-tap-api for hints\n",
+		"conditions:\n  - lastTransitionTime: \"2021-05-26T13:59:23Z\"\n    message: 'failing or missing response from https://KEDA_METRICS_SERVER_IP:6443/apis/external.metrics.k8s.io/v1beta1:\n      Get \"https://KEDA_METRICS_SERVER_IP:6443/apis/external.metrics.k8s.io/v1beta1\": net/http:\n      request canceled'\n    reason: FailedDiscoveryCheck\n",
+	}
+	want := []string{"v1alpha1.tap.linkerd.io", "v1alpha1.tap.linkerd.io", "v1beta1.external.metrics.k8s.io"}
+	for i, in := range ins {
+		for w := 40; w <= 200; w += 7 {
+			text := in
+			if w < 200 { // wrapped at spaces at width w (w = 200: as pasted)
+				var b strings.Builder
+				for _, l := range strings.Split(in, "\n") {
+					n := 0
+					for k, word := range strings.Split(l, " ") {
+						if k > 0 && n+1+len(word) > w {
+							b.WriteString("\n")
+							n = 0
+						} else if k > 0 {
+							b.WriteString(" ")
+							n++
+						}
+						b.WriteString(word)
+						n += len(word)
+					}
+					b.WriteString("\n")
+				}
+				text = b.String()
+			}
+			// as the text reader reads it, and as a plain log whose reader holds every line
+			var entries []logs.Entry
+			for k, l := range strings.Split(text, "\n") {
+				entries = append(entries, logs.Entry{File: "t.txt", Line: k + 1, Text: l, Message: l})
+			}
+			for k, ms := range [][]Message{Parse(strings.NewReader(text), "t.txt", Options{}, &diag.Sink{}).Messages, Messages([]byte(text), "t.txt", nil, entries)} {
+				got := map[string]bool{}
+				for _, m := range ms {
+					if m.NamesAPIService() {
+						name, _ := kubemsg.ParseAvailabilityCheck(m.Text)
+						got[name] = true
+					}
+				}
+				if len(got) != 1 || !got[want[i]] {
+					t.Errorf("case %d wrapped at %d, reading %d: APIServices %v, want %q\n%s", i, w, k, got, want[i], text)
+				}
+			}
 		}
 	}
 }

@@ -54,7 +54,7 @@ func Sniff(head []byte) bool {
 			sig = true
 		case parseCommand(l, 0) != nil, stderrLine(l), headerColumns(l) != nil,
 			strings.HasPrefix(l, "Name:") && (len(l) == 5 || l[5] == ' ' || l[5] == '\t'),
-			reAPIServiceRow.MatchString(l), reNamespaceRow.MatchString(l):
+			reAPIServiceRow.MatchString(l), reNamespaceRow.MatchString(l), len(apiServiceRowsAt(lines, i)) > 0:
 			strong++
 			sig = true
 		case logLine(l):
@@ -63,7 +63,6 @@ func Sniff(head []byte) bool {
 		if n == 1 && !sig && (logLine(l) || reKlog.MatchString(l)) {
 			return false // a log that may quote kubectl later
 		}
-		_ = i
 	}
 	if stamped >= 2 {
 		// lines with full times (a timestamped transcript, a component log): the log

@@ -209,6 +209,7 @@ func (p *parser) run() {
 			}
 			p.res.Commands = append(p.res.Commands, *c)
 			p.cmd, p.used = c, false
+			p.proseRows(i) // a sentence that starts with a command may quote a row
 			i++
 			continue
 		}
@@ -342,6 +343,9 @@ func (p *parser) looseRow(i int) {
 			}
 		}
 		return
+	}
+	if p.proseRows(i) {
+		return // an unavailable APIService's row quoted in prose (rowsinprose.go)
 	}
 	var cols []string
 	kind := ""
@@ -1043,15 +1047,22 @@ func (p *parser) decode() {
 	}
 	var buf bytes.Buffer
 	line := 1
-	byLine := map[int]*synth{}
+	// several objects of one line (two rows quoted in one sentence) are written on it
+	// one after the other, and taken back in that order
+	byLine := map[int][]*synth{}
 	for k := range p.synth {
 		s := &p.synth[k]
-		if s.line < line {
-			continue // the same line twice (cannot happen; never fatal)
+		if s.line < line-1 || s.line == line-1 && len(byLine[s.line]) == 0 {
+			continue // an earlier line (cannot happen; never fatal)
 		}
 		js, err := json.Marshal(s.obj)
 		if err != nil {
 			continue
+		}
+		if s.line == line-1 {
+			buf.Truncate(buf.Len() - 1) // after the line's last object, on the same line
+			buf.WriteByte(' ')
+			line--
 		}
 		for line < s.line {
 			buf.WriteByte('\n')
@@ -1060,10 +1071,15 @@ func (p *parser) decode() {
 		buf.Write(js)
 		buf.WriteByte('\n')
 		line++
-		byLine[s.line] = s
+		byLine[s.line] = append(byLine[s.line], s)
 	}
+	taken := map[int]int{}
 	objects.DecodeJSON(&buf, p.path, objects.Options{}, p.warn, func(o *objects.Object) {
-		s := byLine[o.Source.Line]
+		var s *synth
+		if ss := byLine[o.Source.Line]; taken[o.Source.Line] < len(ss) {
+			s = ss[taken[o.Source.Line]]
+			taken[o.Source.Line]++
+		}
 		o.Source.Fields = nil
 		if s != nil {
 			o.Source.Rendering = s.rendering

@@ -42,6 +42,11 @@ func Readable(rec *bundle.Records) bool {
 			return true
 		}
 	}
+	for _, m := range rec.Messages {
+		if m.NamesAPIService() {
+			return true // an APIService's condition pasted without the object
+		}
+	}
 	return false
 }
 
