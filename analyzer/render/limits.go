@@ -129,5 +129,9 @@ func lastResortLoop(pv *problemView) (string, bool) {
 			return "", false
 		}
 	}
-	return "for ns in " + analyzer.Cmd(pv.LastNames...) + `; do kubectl get namespace "$ns" -o json | jq '.spec.finalizers = []' | kubectl replace --raw "/api/v1/namespaces/$ns/finalize" -f -; done`, true
+	k := pv.Client
+	if k == "" {
+		k = "kubectl"
+	}
+	return "for ns in " + analyzer.Cmd(pv.LastNames...) + `; do ` + k + ` get namespace "$ns" -o json | jq '.spec.finalizers = []' | ` + k + ` replace --raw "/api/v1/namespaces/$ns/finalize" -f -; done`, true
 }
