@@ -54,7 +54,7 @@ func Sniff(head []byte) bool {
 			sig = true
 		case parseCommand(l, 0) != nil, stderrLine(l), headerColumns(l) != nil,
 			strings.HasPrefix(l, "Name:") && (len(l) == 5 || l[5] == ' ' || l[5] == '\t'),
-			reAPIServiceRow.MatchString(l), reNamespaceRow.MatchString(l), len(apiServiceRowsAt(lines, i)) > 0:
+			reAPIServiceRow.MatchString(l), reNamespaceRow.MatchString(l), len(apiServiceRowsAt(lines, i)) > 0, isKnsk(l):
 			strong++
 			sig = true
 		case logLine(l):
@@ -132,4 +132,9 @@ func yamlObjectStart(lines []string, i int) bool {
 		}
 	}
 	return false
+}
+
+func isKnsk(l string) bool {
+	_, ok := knskNamespace(l)
+	return ok
 }

@@ -218,6 +218,10 @@ func (p *parser) run() {
 			i++
 			continue
 		}
+		if p.knskLine(i) {
+			i++
+			continue
+		}
 		if _, _, ok := kubemsg.ParseTerraformNamespaceWait(l); ok {
 			// a client's own progress line (Terraform waiting for a namespace it
 			// deleted to be gone): a log line of the client, like kubectl's stderr
