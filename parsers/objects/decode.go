@@ -169,8 +169,15 @@ func DecodeYAML(r io.Reader, path string, opts Options, warn *diag.Sink, emit fu
 		}
 		js, err := yaml.YAMLToJSON(src)
 		if err != nil {
-			warn.Add(path, docLine, "invalid YAML document: %v", err)
-			return
+			cut, at := readYAMLPrefix(src)
+			if cut == nil {
+				warn.Add(path, docLine, "invalid YAML document: %v", err)
+				return
+			}
+			// cut inside a value (a retrieval's cut, a damaged end): what it said
+			// before the value it breaks off in is read
+			warn.Add(path, docLine+at, "YAML document cut or broken here (%v): it is read as far as the line before, the fields before it whole", err)
+			js = cut
 		}
 		if len(js) == 0 || js[0] != '{' && js[0] != '[' {
 			return

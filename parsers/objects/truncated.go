@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync/atomic"
 
 	"k8s.io/apimachinery/pkg/api/validate/content"
+	"sigs.k8s.io/yaml"
 )
 
 // A JSON document cut by the retrieval (a ticket's paste, a `| head`, a file copied
@@ -162,4 +164,68 @@ func (s *JSONString) Feed(c byte) bool {
 		return s.In
 	}
 	return true
+}
+
+// yamlCutTries bounds how many cut points a YAML document that does not parse is tried
+// at (each one decode of a prefix of it: linear).
+const yamlCutTries = 8
+
+// yamlPrefixDecodes counts the prefixes readYAMLPrefix decodes (TestYAMLCutWork).
+var yamlPrefixDecodes atomic.Int64
+
+// readYAMLPrefix reads a YAML document that does not parse as far as it goes: the
+// retrieval cut it inside a value (a quoted condition message left open at the end,
+// "found unexpected end of stream"), or its last lines are damaged. It tries the
+// document cut before each of its last yamlCutTries lines that start a mapping key or
+// a list item (the value being written there is the one the cut left incomplete),
+// latest first, and returns the JSON of the first prefix that parses to an object with
+// what the document said before that line whole, and the 0-based line it was cut at;
+// nil when no prefix does.
+func readYAMLPrefix(src []byte) (js []byte, cutLine int) {
+	starts := []int{0}
+	for i, b := range src {
+		if b == '\n' && i+1 < len(src) {
+			starts = append(starts, i+1)
+		}
+	}
+	tries := 0
+	for k := len(starts) - 1; k >= 1 && tries < yamlCutTries; k-- {
+		l := src[starts[k]:]
+		if e := bytesIndexNL(l); e >= 0 {
+			l = l[:e]
+		}
+		if !yamlKeyLine(l) {
+			continue
+		}
+		tries++
+		yamlPrefixDecodes.Add(1)
+		out, err := yaml.YAMLToJSON(src[:starts[k]])
+		if err == nil && len(out) > 0 && out[0] == '{' {
+			return out, k
+		}
+	}
+	return nil, 0
+}
+
+func bytesIndexNL(b []byte) int {
+	for i, c := range b {
+		if c == '\n' {
+			return i
+		}
+	}
+	return -1
+}
+
+// yamlKeyLine reports a line that starts a mapping key ("  message: ...", "key:") or a
+// list item ("- lastTransitionTime: ...", "- kubernetes").
+func yamlKeyLine(l []byte) bool {
+	t := strings.TrimLeft(string(l), " ")
+	if strings.HasPrefix(t, "- ") || t == "-" {
+		return true
+	}
+	i := 0
+	for i < len(t) && (t[i] >= 'a' && t[i] <= 'z' || t[i] >= 'A' && t[i] <= 'Z' || t[i] >= '0' && t[i] <= '9' || strings.IndexByte("_.-/\"'", t[i]) >= 0) {
+		i++
+	}
+	return i > 0 && i < len(t) && t[i] == ':' && (i+1 == len(t) || t[i+1] == ' ' || t[i+1] == '\r')
 }
