@@ -39,7 +39,10 @@ func TestLines(t *testing.T) {
 			[]string{"Everything is fine execpt this line:", "v1alpha1.tap.linkerd.io                 linkerd/linkerd-tap          False (MissingEndpoints)   7d16h"}, []int{1, 2}},
 		{"two spans on a line stay", "`a` and `b`", never, []string{"`a` and `b`"}, []int{1}},
 		{"a fence's opening line goes", "```yaml\nkind: x\n```", never, []string{"kind: x"}, []int{2}},
-		{"markdown table", "| NAME | STATUS |\n|------|--------|\n| x | Terminating |", never, []string{"NAME   STATUS", "x   Terminating"}, []int{1, 3}},
+		{"markdown table", "| NAME | STATUS |\n|------|--------|\n| x | Terminating |", never, []string{"NAME   STATUS", "x      Terminating"}, []int{1, 3}},
+		{"markdown table without trailing pipes, an empty cell (Azure/AKS#705)", "| LAST SEEN  | FIRST SEEN | COUNT | NAME | KIND | SUBOBJECT | TYPE  | REASON | SOURCE | MESSAGE\n| ------------- | ------------- | ------------- | ------------- | ------------- | ------------- | ------------- | ------------- | ------------- | ------------- |\n| 7s | 7h  | 110 | service-name.1561188030677ac1 | Service | | Normal | DeletingLoadBalancer | service-controller | Deleting load balancer", never,
+			[]string{"LAST SEEN   FIRST SEEN   COUNT   NAME                            KIND      SUBOBJECT   TYPE     REASON                 SOURCE               MESSAGE",
+				"7s          7h           110     service-name.1561188030677ac1   Service   <none>      Normal   DeletingLoadBalancer   service-controller   Deleting load balancer"}, []int{1, 3}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

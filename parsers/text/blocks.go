@@ -18,6 +18,24 @@ var (
 	reYAMLKey = regexp.MustCompile(`^[a-z_"'][\w"'./-]*:(\s|$)`)
 )
 
+// reLostBrace is the start of a Kubernetes object's JSON whose opening brace a paste
+// lost (an inline-code span opened right before it, a copy that started one byte
+// late): its first member "kind" or "apiVersion" with a string value, a comma and the
+// next member's key, as the API server and kubectl write them (kind and apiVersion
+// first). No other text starts so. What a line holds before it (a line number, a chat
+// stamp, a word of prose) is no part of the object when it holds no brace or quote.
+var reLostBrace = regexp.MustCompile(`"(?:kind|apiVersion)"\s*:\s*"[A-Za-z0-9./-]{1,253}"\s*,\s*"[A-Za-z][A-Za-z0-9]*"\s*:`)
+
+// lostBrace returns where the object's JSON whose brace was lost starts in t, -1 if
+// it holds none.
+func lostBrace(t string) int {
+	loc := reLostBrace.FindStringIndex(t)
+	if loc == nil || strings.ContainsAny(t[:loc[0]], "{}[]\"\\") {
+		return -1
+	}
+	return loc[0]
+}
+
 func jsonStart(t string) bool {
 	if strings.HasPrefix(t, "{") {
 		return true

@@ -211,7 +211,7 @@ func headerColumns(l string) []column {
 	if len(cols) == 1 && strings.Contains(t, " ") {
 		cols = singleSpaced(t) // a header whose padding was collapsed: "NAME STATUS AGE"
 	}
-	if len(cols) < 2 || cols[0].name != "NAME" && cols[0].name != "NAMESPACE" {
+	if len(cols) < 2 || cols[0].name != "NAME" && cols[0].name != "NAMESPACE" && !(cols[0].name == "LAST SEEN" && eventColumns(cols)) {
 		return nil
 	}
 	for _, c := range cols {
@@ -222,6 +222,18 @@ func headerColumns(l string) []column {
 		}
 	}
 	return cols
+}
+
+// eventColumns reports the columns of `kubectl get events`, the one table kubectl starts
+// with another column than NAME or NAMESPACE: LAST SEEN, then (before 1.14) FIRST SEEN
+// COUNT NAME KIND SUBOBJECT TYPE REASON SOURCE MESSAGE, or (1.14+) TYPE REASON OBJECT
+// MESSAGE.
+func eventColumns(cols []column) bool {
+	has := map[string]bool{}
+	for _, c := range cols {
+		has[c.name] = true
+	}
+	return has["REASON"] && has["MESSAGE"] && (has["OBJECT"] || has["KIND"])
 }
 
 func headerWord(w string) bool {

@@ -54,7 +54,7 @@ func Sniff(head []byte) bool {
 			sig = true
 		case parseCommand(l, 0) != nil, stderrLine(l), headerColumns(l) != nil,
 			strings.HasPrefix(l, "Name:") && (len(l) == 5 || l[5] == ' ' || l[5] == '\t'),
-			reAPIServiceRow.MatchString(l), reNamespaceRow.MatchString(l), len(apiServiceRowsAt(lines, i)) > 0, isKnsk(l):
+			reAPIServiceRow.MatchString(l), reNamespaceRow.MatchString(l), len(apiServiceRowsAt(lines, i)) > 0, isKnsk(l), lostBrace(l) >= 0:
 			strong++
 			sig = true
 		case logLine(l):

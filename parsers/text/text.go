@@ -251,6 +251,12 @@ func (p *parser) run() {
 			i = j
 			continue
 		}
+		if k := lostBrace(t); k >= 0 {
+			// an object's JSON whose opening brace the paste lost (blocks.go)
+			p.lines[i] = "{" + t[k:]
+			i = p.jsonBlock(i)
+			continue
+		}
 		if jsonStart(t) && len(l)-len(strings.TrimLeft(l, " ")) < 4 {
 			i = p.jsonBlock(i)
 			continue
@@ -630,6 +636,10 @@ func (p *parser) table(i int, cols []column) int {
 		if k == "Namespace" {
 			nsNames[strings.TrimPrefix(cells[colIndex(names, "NAME")], "namespace/")] = true
 		}
+		if kind == "Event" {
+			p.eventRow(names, cells, row+1, c)
+			continue
+		}
 		p.row(k, names, cells, row+1, c)
 	}
 	if kind == "Namespace" && rows > 0 && p.fullList(c, nsNames) {
@@ -767,6 +777,8 @@ func kindOfHeader(names []string) string {
 	h := strings.Join(names, "|")
 	h = strings.TrimPrefix(h, "NAMESPACE|")
 	switch {
+	case has(names, "LAST SEEN", "REASON", "MESSAGE"):
+		return "Event"
 	case has(names, "SERVICE", "AVAILABLE"):
 		return "APIService"
 	case h == "NAME|STATUS|AGE" || h == "NAME|DISPLAY NAME|STATUS" || h == "NAME|STATUS":

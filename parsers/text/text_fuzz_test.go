@@ -25,6 +25,7 @@ func FuzzParseText(f *testing.F) {
 	f.Add("Name: x\nSpec:\nService:\nName: y\nStatus:\nConditions:\nType: Available\nType: B\n", "")
 	f.Add("┌──┐\n│ Name: x │\n│ Status: Terminating │\n└──┘\n", "")
 	f.Add("> $ kubectl get ns\n> NAME STATUS AGE\n> x Terminating 1d\n", "")
+	f.Add("`\"kind\":\"Namespace\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"x\"", "") // an object's JSON without its brace, cut
 	f.Add(strings.Repeat("e", 80)+"\n"+strings.Repeat("f", 80)+"\nrror: x\n", "")
 	f.Fuzz(func(t *testing.T, s, cmd string) {
 		w := &diag.Sink{}
