@@ -355,6 +355,9 @@ type Risk struct {
 	Evidence []Evidence `json:"evidence"`
 	// Fix is what to do about it, least destructive first.
 	Fix []RemediationStep `json:"fix,omitempty"`
+	// Unnamed: not a latent risk but a deletion under way whose namespace the bundle
+	// does not name (a namespace deleter's condition pasted without its namespace).
+	Unnamed bool `json:"unnamed,omitempty"`
 }
 
 // Gap is something the bundle lacked for a complete diagnosis. Renderers read its
