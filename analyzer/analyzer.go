@@ -469,6 +469,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 			nr.StuckSince += "; " + why
 		}
 	}
+	nr.DeletionInferred = nr.StuckSince != "" && nr.StuckSince != "metadata.deletionTimestamp"
 	ruledOut := map[string]string{}
 	said := make([]bool, len(rules)) // the rule found causes or a ruled-out reason
 	byRule := make([][]Cause, len(rules))

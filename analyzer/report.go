@@ -185,10 +185,14 @@ type NamespaceReport struct {
 	DeletionTimestamp *time.Time `json:"deletionTimestamp"`
 	Phase             string     `json:"phase"`
 	// Problems are the IDs of the report's problems that hold this namespace.
-	Problems           []string          `json:"problems"`
-	StuckFor           string            `json:"stuckFor,omitempty"`
-	StuckSeconds       int64             `json:"stuckSeconds,omitempty"`
-	StuckSince         string            `json:"stuckSince,omitempty"` // how the start was established
+	Problems     []string `json:"problems"`
+	StuckFor     string   `json:"stuckFor,omitempty"`
+	StuckSeconds int64    `json:"stuckSeconds,omitempty"`
+	StuckSince   string   `json:"stuckSince,omitempty"` // how the start was established
+	// DeletionInferred says the start is not the Namespace's deletionTimestamp but an
+	// upper bound from conditions, logs or ages (StuckSince says which): what renderers
+	// read, never StuckSince's words.
+	DeletionInferred   bool              `json:"-"`
 	SpecFinalizers     []string          `json:"specFinalizers"`
 	MetadataFinalizers []string          `json:"metadataFinalizers"`
 	Conditions         []ConditionReport `json:"conditions"`
@@ -339,7 +343,20 @@ type RemediationStep struct {
 	// Premise are the chain facts the rung relies on; the analyzer checks them against
 	// the cause's chain (premise.go).
 	Premise []Fact `json:"-"`
+	// Gate is what a last resort waits for (GateAfterSteps, GateCauseUnderstood; "" for
+	// other rungs) and Does what it does: Why is "Last resort, " + the gate's words + ": "
+	// + Does. A renderer that shows the rung where its gate reads otherwise (no step
+	// above it, the steps of several problems) writes it from Gate and Does, never by
+	// editing Why.
+	Gate string `json:"-"`
+	Does string `json:"-"`
 }
+
+// Last resort gates (RemediationStep.Gate).
+const (
+	GateAfterSteps      = "after-steps"      // only after the steps above
+	GateCauseUnderstood = "cause-understood" // only once the cause is understood
+)
 
 // RuledOut is a cause that was checked and rejected.
 type RuledOut struct {

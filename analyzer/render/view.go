@@ -206,13 +206,19 @@ func (v *view) stuckFor(s string) string {
 		return ""
 	}
 	if v.AtLeast {
-		if d, err := time.ParseDuration(s); err == nil && d < time.Minute {
-			// a bound of a few seconds from an estimated clock says nothing
+		if v.boundTooShort(s) {
 			return "not shown (the bundle's capture time is an estimate)"
 		}
 		return "at least " + s
 	}
 	return s
+}
+
+// boundTooShort: with an estimated capture time, a bound of a few seconds says nothing
+// (s is a duration as FmtDuration writes it).
+func (v *view) boundTooShort(s string) bool {
+	d, err := time.ParseDuration(s)
+	return v.AtLeast && err == nil && d < time.Minute
 }
 
 // deletedPhrase says in prose when a namespace was deleted ("deleted ...").
@@ -289,7 +295,7 @@ func (v *view) blastRadius(p *problemView) string {
 			}
 		}
 		if longest != "" && shortest != "" && longest != shortest {
-			if v.AtLeast && strings.HasPrefix(v.stuckFor(shortest), "not shown") {
+			if v.boundTooShort(shortest) {
 				s += ", stuck for " + v.stuckFor(longest)
 			} else if v.AtLeast {
 				s += ", stuck for at least " + shortest + " to " + longest
