@@ -163,9 +163,11 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 			what += " (a kubectl cluster-info dump holds none)"
 		}
 		r.StateReason = what + ", and no namespace controller log line names a namespace being deleted; collect: " + collect
+		r.Inline = append(r.Inline, collect)
 	case partial:
 		r.State = StateUnknown
 		r.StateReason = fmt.Sprintf("%s, none of them stuck; the others were not collected (collect: %s)", coveredOnly(ix, 3, false), collect)
+		r.Inline = append(r.Inline, collect)
 	default:
 		// (a slim namespace is Active: never stateless)
 		if unknown := stateless(ix, SortedKeys(ix.Namespaces)); len(unknown) > 0 {
@@ -204,6 +206,7 @@ func statelessState(r *Report, unknown []*objects.Object, collect string) {
 	r.State = StateUnknown
 	r.StateReason = fmt.Sprintf("%s %s in the bundle by name only, without a state (first %s:%d: no status.phase, no deletionTimestamp), so whether %s being deleted is not shown; collect: %s",
 		Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, 8), ", "), o.Source.File, o.Source.Line, Plural(len(names), "they are", "it is"), collect)
+	r.Inline = append(r.Inline, collect)
 	r.Coverage = append(r.Coverage, Gap{Kind: GapNamespaceState, Missing: "the state of " + Plural(len(names), "namespaces", "namespace") + " " + strings.Join(firstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
 }
 
@@ -586,6 +589,7 @@ func undetermined(p *Pass, ruled []RuledOut, notApplicable []string) Cause {
 	c.Summary = "The bundle does not show why this namespace is stuck. Checked: " + strings.Join(checked, "; ") + "."
 	for _, s := range undeterminedLadder(p, &c) {
 		c.Notes = append(c.Notes, "collect: "+s.Command)
+		c.Inline = append(c.Inline, s.Command)
 	}
 	if p.Object != nil && len(p.Object.Conditions) == 0 {
 		c.Notes = append(c.Notes, "the Namespace has no status conditions: either the namespace controller never processed it (is kube-controller-manager running?) or the cluster is older than 1.16")

@@ -51,6 +51,8 @@ type Report struct {
 	// does not hold: no Namespace object and no log line of the namespace controller
 	// names them. StateReason says so; the command names each on stderr.
 	NotInBundle []string `json:"-"`
+	// Inline are the commands written inside StateReason, see InlineCommands.
+	Inline []string `json:"-"`
 }
 
 // Report states.
@@ -280,6 +282,8 @@ type Cause struct {
 	ladder []RemediationStep
 	// claims is what the cause claims beyond Objects and Related (claims.go).
 	claims *claimSet
+	// Inline are the commands written inside Summary and Notes, see InlineCommands.
+	Inline []string `json:"-"`
 }
 
 // Link is one step of a causal chain, from the namespace towards the root cause.
@@ -303,6 +307,14 @@ type Link struct {
 	LastSeen  *time.Time `json:"lastSeen,omitempty"`
 	// Facts are what the link's evidence establishes, for the rungs' premises (premise.go).
 	Facts []Fact `json:"-"`
+	// Code is the state of the link's component as the fingerprint names it, one word of
+	// a closed vocabulary (the Code... constants, or an error class of
+	// kubemsg.ClassifyError read from the message the link quotes), set where the finding
+	// is composed; "" when the link names none. The fingerprint reads it, never Finding.
+	Code string `json:"-"`
+	// Inline are the commands written inside Finding ("(collect: CMD)"), see
+	// InlineCommands.
+	Inline []string `json:"-"`
 }
 
 // ObjectRef names a Kubernetes object.
@@ -372,6 +384,8 @@ type Risk struct {
 	Evidence []Evidence `json:"evidence"`
 	// Fix is what to do about it, least destructive first.
 	Fix []RemediationStep `json:"fix,omitempty"`
+	// Inline are the commands written inside Summary, see InlineCommands.
+	Inline []string `json:"-"`
 }
 
 // Gap is something the bundle lacked for a complete diagnosis. Renderers read its
