@@ -102,6 +102,7 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 	summarize(r)
 	r.Bundle.Platform = ix.Platform()
 	r.NextStep = nextStep(ix, r)
+	forClient(r, r.Bundle.Platform)
 	return r
 }
 

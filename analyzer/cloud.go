@@ -98,7 +98,7 @@ func LineSpan(ls []*logs.Entry) string {
 		}
 	}
 	if first.IsZero() {
-		return fmt.Sprintf("%d log %s, without times", len(ls), Plural(len(ls), "lines", "line"))
+		return fmt.Sprintf("%d %s, without times", len(ls), Plural(len(ls), "lines", "line")) // (not "log": a condition message, kubectl stderr)
 	}
 	return fmt.Sprintf("%d log %s, first %s, last %s", len(ls), Plural(len(ls), "lines", "line"), FmtTime(first), FmtTime(last))
 }

@@ -85,6 +85,13 @@ func FindHoldersCmd(ns string) string {
 		Cmd("jq", "-r", `.items[]? | select((.metadata.finalizers // []) | length > 0) | .kind + "/" + .metadata.name + " finalizers=" + (.metadata.finalizers | join(",")) + " deletionTimestamp=" + (.metadata.deletionTimestamp // "none")`)
 }
 
+// FindAllHoldersCmd lists the objects of every namespace that carry finalizers, with
+// them (read-only): for a deletion whose namespace the bundle does not name.
+func FindAllHoldersCmd() string {
+	return "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + Cmd("kubectl", "get", "--ignore-not-found", "-o", "json", "-A") + " | " +
+		Cmd("jq", "-r", `.items[]? | select((.metadata.finalizers // []) | length > 0) | .metadata.namespace + " " + .kind + "/" + .metadata.name + " finalizers=" + (.metadata.finalizers | join(",")) + " deletionTimestamp=" + (.metadata.deletionTimestamp // "none")`)
+}
+
 // MechanismSteps are the rungs a finalizer's chain holds: the fix of each of its links
 // (what holds the finalizer, found or to be found), in chain order.
 func MechanismSteps(c *Cause) []RemediationStep {

@@ -12,6 +12,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
+	"github.com/nsanalyze/nsanalyze/parsers/text"
 )
 
 // Index gives the rules fast access to the bundle's records.
@@ -80,6 +81,9 @@ type Index struct {
 	guard *shellsafe.Guard
 	// nameWarnings are the warnings for those names (NameWarnings).
 	nameWarnings []diag.Warning
+	// unattributed are the namespace deleter's condition messages no namespace could be
+	// given (addMessages): evidence of a deletion whose namespace the bundle does not name.
+	unattributed []text.Message
 	// premiseWarnings are rungs left out because their premise failed (premise.go).
 	premiseWarnings []diag.Warning
 	// ruleWarnings are rule errors: undeclared claims (order.go), once each.

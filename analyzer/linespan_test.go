@@ -16,7 +16,7 @@ func TestLineSpan(t *testing.T) {
 		want string
 	}{
 		{nil, "no log line"},
-		{[]*logs.Entry{{}}, "1 log line, without times"},
+		{[]*logs.Entry{{}}, "1 line, without times"},
 		{[]*logs.Entry{{}, {Time: at}, {Time: at.Add(time.Minute)}}, "3 log lines, first 2026-03-12 09:00:00Z, last 2026-03-12 09:01:00Z"},
 	} {
 		if got := LineSpan(c.ls); got != c.want {

@@ -38,12 +38,14 @@ func (ix *Index) addMessages(ms []text.Message) {
 	for name, o := range ix.Namespaces {
 		if o.Deleting() || o.Phase == "Terminating" {
 			if only != "" {
-				return // several: the message cannot be attributed
+				ix.unattributed = orphans // several: the message cannot be attributed
+				return
 			}
 			only = name
 		}
 	}
 	if only == "" {
+		ix.unattributed = orphans
 		return
 	}
 	for _, m := range orphans {
@@ -118,3 +120,9 @@ func whole(condType, msg string) bool {
 	}
 	return true
 }
+
+// Unattributed are the namespace deleter's condition messages the bundle gives no
+// namespace (no object, command, row or log key around them, and not exactly one
+// namespace shown being deleted): each proves that some namespace is being deleted and
+// what holds it, without saying which namespace.
+func (ix *Index) Unattributed() []text.Message { return ix.unattributed }

@@ -200,3 +200,125 @@ func Kubectl(platform string) string {
 	}
 	return "kubectl"
 }
+
+// ForClient writes a command for the platform's client (Kubectl): on OpenShift each
+// kubectl that runs as a program (a word of its own outside quotes and comments: the
+// command's first, after a pipe, `;`, `&&`, `||`, `(` or `$(`, or after xargs and
+// watch) becomes oc, which takes every kubectl verb and flag; the rest is unchanged.
+func ForClient(platform, cmd string) string {
+	client := Kubectl(platform)
+	if client == "kubectl" || !strings.Contains(cmd, "kubectl") {
+		return cmd
+	}
+	var b strings.Builder
+	quote := byte(0)
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' && i+1 < len(cmd) {
+				b.WriteByte(c)
+				i++
+				c = cmd[i]
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '#' && (i == 0 || cmd[i-1] == ' ' || cmd[i-1] == '\t'):
+			b.WriteString(cmd[i:]) // a comment: prose
+			return b.String()
+		case c == 'k' && strings.HasPrefix(cmd[i:], "kubectl") && programAt(cmd, i) &&
+			(i+7 == len(cmd) || strings.IndexByte(" \t\n;|&)", cmd[i+7]) >= 0):
+			b.WriteString(client)
+			i += len("kubectl") - 1
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// programAt tells whether the word at i of cmd is in a command's place: the first
+// word, or the first after an operator, an opening parenthesis or a word that runs
+// the next one (xargs and its flags, watch, sudo, time).
+func programAt(cmd string, i int) bool {
+	j := i
+	for j > 0 && (cmd[j-1] == ' ' || cmd[j-1] == '\t') {
+		j--
+	}
+	if j == 0 {
+		return true
+	}
+	if strings.IndexByte("|;&(\n", cmd[j-1]) >= 0 {
+		return true
+	}
+	if j != i {
+		k := j
+		for k > 0 && cmd[k-1] != ' ' && cmd[k-1] != '\t' {
+			k--
+		}
+		switch w := cmd[k:j]; w {
+		case "watch", "sudo", "time", "do", "then":
+			return true
+		}
+	}
+	// the command xargs runs: the first word after xargs and its flags
+	seg := cmd[strings.LastIndexAny(cmd[:i], "|;&(")+1 : i]
+	w := strings.Fields(seg)
+	if len(w) == 0 || w[0] != "xargs" {
+		return false
+	}
+	return len(xargsCommand(append(w[1:], "kubectl"))) == 1
+}
+
+// forClient writes every command of the report for the platform's client (ForClient).
+func forClient(r *Report, platform string) {
+	if Kubectl(platform) == "kubectl" {
+		return
+	}
+	steps := func(s []RemediationStep) {
+		for i := range s {
+			s[i].Command = ForClient(platform, s[i].Command)
+		}
+	}
+	gaps := func(g []Gap) {
+		for i := range g {
+			g[i].Collect = ForClient(platform, g[i].Collect)
+		}
+	}
+	for i := range r.Problems {
+		p := &r.Problems[i]
+		steps(p.Remediation)
+		for j := range p.Chain {
+			if f := p.Chain[j].Fix; f != nil {
+				f.Command = ForClient(platform, f.Command)
+			}
+		}
+	}
+	for i := range r.Namespaces {
+		n := &r.Namespaces[i]
+		steps(n.Remediation)
+		for j := range n.Causes {
+			for k := range n.Causes[j].Chain {
+				if f := n.Causes[j].Chain[k].Fix; f != nil {
+					f.Command = ForClient(platform, f.Command)
+				}
+			}
+		}
+	}
+	for i := range r.Risks {
+		steps(r.Risks[i].Fix)
+	}
+	for i := range r.Deleting {
+		steps(r.Deleting[i].Watch)
+	}
+	gaps(r.Coverage)
+	if n := r.NextStep; n != nil {
+		gaps(n.Missing)
+		n.Command = ForClient(platform, n.Command)
+		for i := range n.Commands {
+			n.Commands[i] = ForClient(platform, n.Commands[i])
+		}
+	}
+}

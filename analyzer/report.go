@@ -386,6 +386,9 @@ type Risk struct {
 	Fix []RemediationStep `json:"fix,omitempty"`
 	// Inline are the commands written inside Summary, see InlineCommands.
 	Inline []string `json:"-"`
+	// Unnamed: not a latent risk but a deletion under way whose namespace the bundle
+	// does not name (a namespace deleter's condition pasted without its namespace).
+	Unnamed bool `json:"unnamed,omitempty"`
 }
 
 // Gap is something the bundle lacked for a complete diagnosis. Renderers read its

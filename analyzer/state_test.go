@@ -114,7 +114,7 @@ func TestPartialListing(t *testing.T) {
 		gap := "a listing of all namespaces: this oc adm inspect (it holds only the namespaces named on its command line) covers only 2 namespaces (openshift-etcd, openshift-kube-apiserver), the others were not collected"
 		found := false
 		for _, g := range r.Coverage {
-			found = found || g.Missing == gap && g.Collect == "kubectl get namespaces -o json"
+			found = found || g.Missing == gap && g.Collect == "oc get namespaces -o json" // OpenShift: its client
 		}
 		if !found {
 			t.Errorf("stuck %v: no gap %q in %+v", stuck, gap, r.Coverage)

@@ -551,14 +551,15 @@ func timelineSVG(ns analyzer.NamespaceReport, evs []analyzer.TimelineEvent, capt
 }
 
 var htmlFuncs = template.FuncMap{
-	"loc":         evidenceLoc,
-	"meta":        evidenceMeta,
-	"obj":         objectLine,
-	"ts":          ts,
-	"join":        strings.Join,
-	"inc":         func(i int) int { return i + 1 },
-	"plural":      plural,
-	"verdictLine": verdictLine,
+	"loc":          evidenceLoc,
+	"meta":         evidenceMeta,
+	"obj":          objectLine,
+	"ts":           ts,
+	"join":         strings.Join,
+	"inc":          func(i int) int { return i + 1 },
+	"plural":       plural,
+	"verdictLine":  verdictLine,
+	"risksHeading": risksHeading,
 	"folded": func(g timelineGroup) string {
 		if g.Count > 1 {
 			return fmt.Sprintf("x%d until %s: %s", g.Count, g.Last.UTC().Format("15:04:05"), g.Text)
@@ -703,7 +704,7 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 <ul class="ruledout">{{range .RestRO}}<li><strong>{{.Type}}</strong>: {{.Reason}}</li>{{end}}</ul>{{end}}
 </section>
 {{end}}{{end}}
-{{if .Risks}}<section id="risks"><h2>Latent risks</h2>
+{{if .Risks}}<section id="risks"><h2>{{risksHeading .R.Risks "Latent risks" "Latent risks, and deletions the bundle names no namespace for"}}</h2>
 <p class="muted">Broken pieces that will hang the next namespace deletion.</p>
 <ul>{{range .Risks}}<li><strong>{{.Type}}</strong>: {{.Summary}}{{if .Fix}}<ol class="ladder fix">{{range .Fix}}<li><span class="badge risk-{{.Risk}}">{{.Risk}}</span> {{.Why}}<pre><code>{{.Command}}</code></pre></li>{{end}}</ol>{{end}}{{if .Evidence}}<details><summary>Evidence ({{len .Evidence}})</summary>{{range .Evidence}}<pre><span class="muted">{{meta .}}</span>
 {{.Text}}</pre>{{end}}</details>{{end}}</li>{{end}}{{if .MoreRisks}}<li class="more">{{.MoreRisks}}</li>{{end}}</ul></section>{{end}}

@@ -129,5 +129,20 @@ func lastResortLoop(pv *problemView) (string, bool) {
 			return "", false
 		}
 	}
-	return "for ns in " + analyzer.Cmd(pv.LastNames...) + `; do kubectl get namespace "$ns" -o json | jq '.spec.finalizers = []' | kubectl replace --raw "/api/v1/namespaces/$ns/finalize" -f -; done`, true
+	k := pv.Client
+	if k == "" {
+		k = "kubectl"
+	}
+	return "for ns in " + analyzer.Cmd(pv.LastNames...) + `; do ` + k + ` get namespace "$ns" -o json | jq '.spec.finalizers = []' | ` + k + ` replace --raw "/api/v1/namespaces/$ns/finalize" -f -; done`, true
+}
+
+// risksHeading is latent when every risk is one, else unnamed (a risk that is a deletion
+// under way whose namespace the bundle does not name is no latent risk).
+func risksHeading(risks []analyzer.Risk, latent, unnamed string) string {
+	for _, rk := range risks {
+		if rk.Unnamed {
+			return unnamed
+		}
+	}
+	return latent
 }

@@ -106,7 +106,8 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 		}
 	}
 	if len(r.Risks) > 0 {
-		m.p("## Latent risks\n\nBroken pieces that will hang the next namespace deletion.\n\n")
+		m.p("%s", risksHeading(r.Risks, "## Latent risks\n\nBroken pieces that will hang the next namespace deletion.\n\n",
+			"## Latent risks, and deletions the bundle names no namespace for\n\nBroken pieces that will hang the next namespace deletion, and deletions under way whose namespace the bundle does not name.\n\n"))
 		risks, moreRisks := firstOf(r.Risks, shownRisks)
 		for _, rk := range risks {
 			m.p("- **%s**: %s\n", mdText(rk.Type), mdText(rk.Summary))

@@ -123,7 +123,7 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 		}
 	}
 	if len(r.Risks) > 0 {
-		p.heading("Latent risks (will hang the next namespace deletion)")
+		p.heading(risksHeading(r.Risks, "Latent risks (will hang the next namespace deletion)", "Latent risks, and deletions the bundle names no namespace for"))
 		risks, more := firstOf(r.Risks, shownRisks)
 		for _, rk := range risks {
 			p.wrap("- ", "  ", p.c(sYellow, "["+rk.Type+"]")+" "+rk.Summary)

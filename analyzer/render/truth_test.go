@@ -322,9 +322,19 @@ func TestCommandChanges(t *testing.T) {
 var managedOrOwnLogs = map[string]bool{analyzer.PlatformAKS: true, analyzer.PlatformEKS: true, analyzer.PlatformGKE: true,
 	analyzer.PlatformOpenShift: true, analyzer.PlatformK3s: true, analyzer.PlatformTalos: true}
 
+// platformLogTool is the command that reads a control-plane component's log on each
+// platform whose control plane is not kube-system's pods.
+var platformLogTool = map[string]string{analyzer.PlatformAKS: "az", analyzer.PlatformEKS: "aws", analyzer.PlatformGKE: "gcloud",
+	analyzer.PlatformOpenShift: "oc", analyzer.PlatformK3s: "journalctl", analyzer.PlatformTalos: "talosctl"}
+
+// controlPlaneLog is a command that reads a control-plane component's log.
+var controlPlaneLog = regexp.MustCompile(`\blogs?\b.*(?:kube-controller-manager|kube-apiserver)|journalctl|log-analytics|logging read`)
+
 // TestPlatformLogs analyses every fixture and peer bundle once and checks that a bundle
 // of a platform whose control plane is not kube-system's pods (AKS, EKS, GKE, OpenShift,
-// k3s, Talos) is never told to read kube-controller-manager's pods there. (That every
+// k3s, Talos) is never told to read kube-controller-manager's pods there, every control-plane log
+// command it is given is the platform's own (az, aws, gcloud, oc, journalctl, talosctl),
+// and an OpenShift bundle's commands are oc's. (That every
 // inconclusive report names the customer's next command is TestReportsTrue's.)
 func TestPlatformLogs(t *testing.T) {
 	platforms := map[string]int{}
@@ -344,9 +354,16 @@ func TestPlatformLogs(t *testing.T) {
 			for _, g := range r.Coverage {
 				cmds = append(cmds, g.Collect)
 			}
+			tool := platformLogTool[r.Bundle.Platform]
 			for _, c := range cmds {
 				if strings.Contains(c, "-n kube-system logs -l component=kube-") {
 					t.Errorf("%s bundle told to read kube-system's control-plane pods: %s", r.Bundle.Platform, c)
+				}
+				if controlPlaneLog.MatchString(c) && !strings.HasPrefix(c, tool+" ") {
+					t.Errorf("%s bundle: a control-plane log command without the platform's own tool %s: %s", r.Bundle.Platform, tool, c)
+				}
+				if r.Bundle.Platform == analyzer.PlatformOpenShift && strings.HasPrefix(c, "kubectl ") {
+					t.Errorf("OpenShift bundle: a kubectl command where oc is the client: %s", c)
 				}
 			}
 		})

@@ -30,6 +30,8 @@ type problemView struct {
 	// (a namespace held by several problems gets its own in its section).
 	LastResort []analyzer.RemediationStep
 	LastNames  []string
+	// Client is the platform's kubectl (analyzer.Kubectl): oc on OpenShift.
+	Client string
 	// Shared are the timeline events of the first namespace that are not its own
 	// (not about the namespace itself) and belong to no other problem: the
 	// cluster-wide story of the problem. Only the problems given a section have them.
@@ -94,7 +96,7 @@ func newView(r *analyzer.Report) *view {
 	}
 	earlier := map[string]firstStep{}
 	for i := range r.Problems {
-		p := &problemView{Problem: r.Problems[i], index: i, earlier: earlier}
+		p := &problemView{Problem: r.Problems[i], index: i, earlier: earlier, Client: analyzer.Kubectl(r.Bundle.Platform)}
 		for k, s := range r.Problems[i].Remediation {
 			if _, ok := earlier[s.Command]; !ok {
 				earlier[s.Command] = firstStep{i, fmt.Sprintf("step %d of %s", k+1, r.Problems[i].ID)}

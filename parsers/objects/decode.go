@@ -236,10 +236,13 @@ func decodeItem(it item, body []byte, path string, yamlLine int, opts Options, w
 		warn.Add(path, it.line, "invalid object skipped: %v", err)
 		return nil
 	}
+	typed := w.Kind != "" || w.APIVersion != "" // (before a KindHint fills the kind)
 	o := objectFromWire(it, &w, path, yamlLine, opts, warn)
-	if te != nil && o != nil {
+	if te != nil && o != nil && typed {
 		// only about Kubernetes objects: a file of other JSON (healthz.json's
-		// {"status":200}, Prometheus alerts, sonobuoy results) is not one, whatever its types
+		// {"status":200}, Prometheus alerts, sonobuoy results) is not one, whatever its
+		// types, nor is a fragment without kind and apiVersion (a condition printed by
+		// `yq '.status.conditions[-1]'` has a string status)
 		warn.Add(path, it.line, "object has a field of the wrong type (%s: %s), the rest of it was read", te.Field, te.Value)
 	}
 	return o

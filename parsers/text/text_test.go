@@ -426,3 +426,17 @@ func TestTableBlankLines(t *testing.T) {
 		}
 	}
 }
+
+// TestPipedConditionNoWarning: `kubectl get ns X -o yaml | yq '.status.conditions[-1]'`
+// prints one condition, whose status is a string: a fragment, not an object with a
+// field of the wrong type, so it warns of nothing.
+func TestPipedConditionNoWarning(t *testing.T) {
+	in := "$ kubectl get ns X -o yaml | yq '.status.conditions[-1]'\nlastTransitionTime: \"2024-05-02T10:11:12Z\"\n" +
+		"message: 'Some content in the namespace has finalizers remaining: foo.example.com/cleanup\n  in 3 resource instances'\n" +
+		"reason: SomeFinalizersRemain\nstatus: \"True\"\ntype: NamespaceFinalizersRemaining\n"
+	w := &diag.Sink{}
+	Parse(strings.NewReader(in), "a.txt", Options{}, w)
+	if len(w.List) != 0 {
+		t.Errorf("warnings: %v", w.List)
+	}
+}

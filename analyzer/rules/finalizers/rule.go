@@ -36,7 +36,12 @@ finalizer a specific rule explains, on an object it names, is not reported twice
 When the objects are custom resources of a CRD being deleted, kube-apiserver's CRD
 finalizer lines ("%s.%s waiting for %d items to be removed", 1.36+ "Waiting for items to
 be removed" resource=... group=... count=..., at -v=2) and refusals of new ones ("create
-not allowed while custom resource definition is terminating") are noted with them.`,
+not allowed while custom resource definition is terminating") are noted with them.
+
+A NamespaceFinalizersRemaining or NamespaceContentRemaining message the bundle gives no
+namespace (pasted alone, in inline code, as describe rows without their header) is
+reported as a deletion the bundle names no namespace for (Risk.Unnamed), with the
+read-only commands that find the namespace and the objects holding the finalizers.`,
 	Lines: []analyzer.Match{{Phrases: []string{"items to be removed", kubemsg.CRDTerminatingRefusal}, // apiextensions-apiserver: CRD finalizer (V(2)) and forbidCreateAdmission
 		Keys: crdKeys}},
 	Kinds:   []string{"Deployment", "StatefulSet", "DaemonSet", "Pod", "CustomResourceDefinition", "Node"},
@@ -44,6 +49,7 @@ not allowed while custom resource definition is terminating") are noted with the
 	Claims:  []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers, analyzer.ClaimsResources},
 	Yields:  []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers, analyzer.ClaimsResources, analyzer.ClaimsGroups, analyzer.ClaimsContent},
 	Ladder:  ladder,
+	Risks:   risks,
 	Example: example,
 }
 
