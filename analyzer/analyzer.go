@@ -103,7 +103,35 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 	r.Bundle.Platform = ix.Platform()
 	r.NextStep = nextStep(ix, r)
 	forClient(r, r.Bundle.Platform)
+	leads(r)
 	return r
+}
+
+// leads sets the first sentence of every rung of the problems' and namespaces' ladders
+// (RemediationStep.Lead), so that no renderer cuts Why itself.
+func leads(r *Report) {
+	set := func(s []RemediationStep) {
+		for i := range s {
+			s[i].Lead = firstSentence(s[i].Why)
+		}
+	}
+	for i := range r.Problems {
+		set(r.Problems[i].Remediation)
+	}
+	for i := range r.Namespaces {
+		set(r.Namespaces[i].Remediation)
+	}
+}
+
+// firstSentence is the first sentence of a rung's explanation: up to the first full
+// stop followed by a space, past its 20th byte and outside parentheses.
+func firstSentence(s string) string {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '.' && s[i+1] == ' ' && i > 20 && strings.Count(s[:i], "(") == strings.Count(s[:i], ")") {
+			return s[:i+1]
+		}
+	}
+	return s
 }
 
 // namespaceState decides whether the bundle can say "no namespace is stuck": only when

@@ -362,6 +362,9 @@ type RemediationStep struct {
 	// editing Why.
 	Gate string `json:"-"`
 	Does string `json:"-"`
+	// Lead is the first sentence of Why, what a first screen shows of the rung (the
+	// ladder shows Why whole); set once the rung is finished (leads).
+	Lead string `json:"-"`
 }
 
 // Last resort gates (RemediationStep.Gate).

@@ -143,7 +143,7 @@ func htmlData(r *analyzer.Report) htmlReport {
 	card := func(pv *problemView, section bool) htmlProblem {
 		h := htmlProblem{problemView: pv, Anchor: "problem-" + pv.ID, Radius: v.blastRadius(pv), Known: firstKnown(pv), NHeld: len(pv.Namespaces)}
 		for _, s := range safeSteps(pv) {
-			h.Safe = append(h.Safe, htmlStep{RemediationStep: s, Short: firstSentence(s.Why)})
+			h.Safe = append(h.Safe, htmlStep{RemediationStep: s, Short: firstSentence(s)})
 		}
 		held, rest := firstOf(pv.Namespaces, shownItems)
 		for _, pn := range held {

@@ -222,7 +222,7 @@ func (m *mprinter) firstScreen(v *view, pv *problemView) {
 	}
 	m.p("- **First (safe):**\n")
 	for i, s := range safe {
-		m.p("  %d. %s\n\n", i+1, mdText(firstSentence(s.Why)))
+		m.p("  %d. %s\n\n", i+1, mdText(firstSentence(s)))
 		m.p("     %s\n\n", indentBlock(fence("sh", s.Command), "     "))
 	}
 	m.similar(pv)

@@ -39,7 +39,7 @@ var sentenceFields = map[string]bool{
 	"Cause.Summary": true, "Cause.Correlation": true, "Cause.Notes": true,
 	"Link.Finding": true, "Link.State": true,
 	"Evidence.Text":       true,
-	"RemediationStep.Why": true, "RemediationStep.Does": true,
+	"RemediationStep.Why": true, "RemediationStep.Does": true, "RemediationStep.Lead": true,
 	"RuledOut.Reason": true,
 	"Risk.Summary":    true,
 	"Gap.Missing":     true, "Gap.Why": true, "Gap.Detail": true,

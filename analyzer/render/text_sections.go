@@ -61,7 +61,7 @@ func (p *tprinter) firstScreen(v *view, pv *problemView) {
 		if i == 0 {
 			head = "    First  "
 		}
-		p.wrap(head+fmt.Sprintf("%d. ", i+1), "              ", firstSentence(s.Why))
+		p.wrap(head+fmt.Sprintf("%d. ", i+1), "              ", firstSentence(s))
 		p.command("              ", s.Command)
 	}
 }

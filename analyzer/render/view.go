@@ -335,15 +335,13 @@ func readLine(b analyzer.BundleInfo) string {
 	return "read " + n(b.Objects, "object") + " from " + n(b.ObjectFiles, "file") + " and " + n(len(b.LogFiles), "log file")
 }
 
-// firstSentence is the first sentence of a step's explanation (the first screen's
-// short form); the full text is in the ladder.
-func firstSentence(s string) string {
-	for i := 0; i+1 < len(s); i++ {
-		if s[i] == '.' && s[i+1] == ' ' && i > 20 && strings.Count(s[:i], "(") == strings.Count(s[:i], ")") {
-			return s[:i+1]
-		}
+// firstSentence is a rung's first screen short form: its Lead (set by the analyzer),
+// else (a report the analyzer did not finish, a hand-built step) its Why whole.
+func firstSentence(s analyzer.RemediationStep) string {
+	if s.Lead != "" {
+		return s.Lead
 	}
-	return s
+	return s.Why
 }
 
 // stepIndex is the 1-based rung of a problem's ladder that runs command (0 if none).
