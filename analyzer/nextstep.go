@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -42,7 +43,20 @@ func nextStep(ix *Index, r *Report) *NextStep {
 	}
 	platform := ix.Platform()
 	ns := &NextStep{Platform: platform}
+	var unnamed []string
+	for _, rk := range r.Risks {
+		if rk.Unnamed {
+			unnamed = append(unnamed, rk.Summary)
+		}
+	}
 	switch {
+	case r.State == StateUnknown && len(unnamed) > 0:
+		// (each summary says what holds a deletion and that the namespace is not named)
+		ns.Seen = unnamed[0]
+		if len(unnamed) > 1 {
+			ns.Seen += fmt.Sprintf(" The bundle shows %d more such condition%s.", len(unnamed)-1, Plural(len(unnamed)-1, "s", ""))
+		}
+		ns.Commands = append(ns.Commands, ForClient(platform, "kubectl get namespaces --field-selector status.phase=Terminating -o yaml"))
 	case r.State == StateUnknown:
 		reason, _, _ := strings.Cut(r.StateReason, "; collect: ") // the commands are asked for below
 		ns.Seen = "The bundle cannot show whether a namespace is stuck in Terminating: " + strings.TrimSuffix(reason, ".") + "."

@@ -69,6 +69,10 @@ func TestUnnamedDeletion(t *testing.T) {
 				if r.State != analyzer.StateUnknown {
 					t.Errorf("state %q: which namespace is not shown", r.State)
 				}
+				if r.NextStep == nil || r.NextStep.Seen == "" || !strings.HasPrefix(r.NextStep.Seen, got[0].Summary) ||
+					len(r.NextStep.Commands) == 0 || !strings.Contains(r.NextStep.Commands[0], "status.phase=Terminating") {
+					t.Errorf("the customer's note does not say what was seen and ask which namespace: %+v", r.NextStep)
+				}
 			}
 		})
 	}
