@@ -103,7 +103,35 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 	r.Bundle.Platform = ix.Platform()
 	r.NextStep = nextStep(ix, r)
 	forClient(r, r.Bundle.Platform)
+	leads(r)
 	return r
+}
+
+// leads sets the first sentence of every rung of the problems' and namespaces' ladders
+// (RemediationStep.Lead), so that no renderer cuts Why itself.
+func leads(r *Report) {
+	set := func(s []RemediationStep) {
+		for i := range s {
+			s[i].Lead = firstSentence(s[i].Why)
+		}
+	}
+	for i := range r.Problems {
+		set(r.Problems[i].Remediation)
+	}
+	for i := range r.Namespaces {
+		set(r.Namespaces[i].Remediation)
+	}
+}
+
+// firstSentence is the first sentence of a rung's explanation: up to the first full
+// stop followed by a space, past its 20th byte and outside parentheses.
+func firstSentence(s string) string {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '.' && s[i+1] == ' ' && i > 20 && strings.Count(s[:i], "(") == strings.Count(s[:i], ")") {
+			return s[:i+1]
+		}
+	}
+	return s
 }
 
 // namespaceState decides whether the bundle can say "no namespace is stuck": only when
@@ -164,9 +192,11 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 			what += " (a kubectl cluster-info dump holds none)"
 		}
 		r.StateReason = what + ", and no namespace controller log line names a namespace being deleted; collect: " + collect
+		r.Inline = append(r.Inline, collect)
 	case partial:
 		r.State = StateUnknown
 		r.StateReason = fmt.Sprintf("%s, none of them stuck; the others were not collected (collect: %s)", coveredOnly(ix, 3, false), collect)
+		r.Inline = append(r.Inline, collect)
 	default:
 		// (a slim namespace is Active: never stateless)
 		if unknown := stateless(ix, SortedKeys(ix.Namespaces)); len(unknown) > 0 {
@@ -205,6 +235,7 @@ func statelessState(r *Report, unknown []*objects.Object, collect string) {
 	r.State = StateUnknown
 	r.StateReason = fmt.Sprintf("%s %s in the bundle by name only, without a state (first %s:%d: no status.phase, no deletionTimestamp), so whether %s being deleted is not shown; collect: %s",
 		Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, 8), ", "), o.Source.File, o.Source.Line, Plural(len(names), "they are", "it is"), collect)
+	r.Inline = append(r.Inline, collect)
 	r.Coverage = append(r.Coverage, Gap{Kind: GapNamespaceState, Missing: "the state of " + Plural(len(names), "namespaces", "namespace") + " " + strings.Join(firstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
 }
 
@@ -470,6 +501,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 			nr.StuckSince += "; " + why
 		}
 	}
+	nr.DeletionInferred = nr.StuckSince != "" && nr.StuckSince != "metadata.deletionTimestamp"
 	ruledOut := map[string]string{}
 	said := make([]bool, len(rules)) // the rule found causes or a ruled-out reason
 	byRule := make([][]Cause, len(rules))
@@ -586,6 +618,7 @@ func undetermined(p *Pass, ruled []RuledOut, notApplicable []string) Cause {
 	c.Summary = "The bundle does not show why this namespace is stuck. Checked: " + strings.Join(checked, "; ") + "."
 	for _, s := range undeterminedLadder(p, &c) {
 		c.Notes = append(c.Notes, "collect: "+s.Command)
+		c.Inline = append(c.Inline, s.Command)
 	}
 	if p.Object != nil && len(p.Object.Conditions) == 0 {
 		c.Notes = append(c.Notes, "the Namespace has no status conditions: either the namespace controller never processed it (is kube-controller-manager running?) or the cluster is older than 1.16")

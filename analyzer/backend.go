@@ -31,7 +31,8 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 		if HasFact(facts, comp, FactServiceMissing) {
 			chain = append(chain, ServiceMissingLink(ref, fmt.Sprintf("the bundle's dump of Services covers namespace %s and does not have it", ns), nil))
 		} else {
-			chain = append(chain, Link{Component: comp, Facts: facts, Finding: fmt.Sprintf("not in the bundle (collect: kubectl -n %s get service %s -o json)", ns, name)})
+			collect := fmt.Sprintf("kubectl -n %s get service %s -o json", ns, name)
+			chain = append(chain, Link{Component: comp, Facts: facts, Finding: "not in the bundle (collect: " + collect + ")", Inline: []string{collect}})
 		}
 		return chain
 	}
@@ -67,8 +68,9 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 	}
 	if len(eps) == 0 {
 		if s.Type != "ExternalName" {
-			chain = append(chain, Link{Component: "Endpoints " + ns + "/" + name,
-				Finding: fmt.Sprintf("no Endpoints/EndpointSlice for the Service in the bundle (collect: kubectl -n %s get endpointslices -l kubernetes.io/service-name=%s -o json)", ns, name)})
+			collect := fmt.Sprintf("kubectl -n %s get endpointslices -l kubernetes.io/service-name=%s -o json", ns, name)
+			chain = append(chain, Link{Component: "Endpoints " + ns + "/" + name, Inline: []string{collect},
+				Finding: "no Endpoints/EndpointSlice for the Service in the bundle (collect: " + collect + ")"})
 		}
 	} else {
 		ready, notReady := 0, 0
@@ -94,6 +96,12 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 			fault = true
 		}
 		l := Link{Component: "Endpoints " + ns + "/" + name, Finding: f, Evidence: evs, Fault: fault}
+		switch want := servicePortName(s, port); {
+		case want != "" && len(portNames) > 0 && !slices.Contains(portNames, want):
+			l.Code = CodePortMismatch
+		case ready == 0:
+			l.Code = CodeNotReady
+		}
 		if fault {
 			l.Fix = &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "get", "endpointslices", "-l", "kubernetes.io/service-name="+name, "-o", "yaml"),
 				Why: fmt.Sprintf("Make Service %s/%s select ready pods on the port it names (its selector and port names must match the pods).", ns, name)}
@@ -111,7 +119,7 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 // shows it), with the fix that recreates it.
 func ServiceMissingLink(ref *objects.ServiceReference, why string, ev []Evidence) Link {
 	ns, name := ref.Namespace, ref.Name
-	return Link{Component: ServiceSubject(ref), Fault: true, Evidence: ev,
+	return Link{Component: ServiceSubject(ref), Fault: true, Evidence: ev, Code: CodeNotFound,
 		Facts:   []Fact{F(ServiceSubject(ref), FactServiceMissing)},
 		Finding: "the Service does not exist: " + why,
 		Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "get", "service,deployment,pods", "-o", "wide"),
@@ -217,11 +225,12 @@ func (ix *Index) podLinks(ns string, selector map[string]string) []Link {
 	comp := "Pods " + ns + " " + FmtLabels(selector)
 	if len(pods) == 0 {
 		if ix.PodsDumped(ns) {
-			return []Link{{Component: comp, Fault: true, Finding: "no pod matches the Service's selector: the backend is not deployed (or was deleted)",
+			return []Link{{Component: comp, Fault: true, Code: CodeNone, Finding: "no pod matches the Service's selector: the backend is not deployed (or was deleted)",
 				Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "get", "deployments,statefulsets,daemonsets,replicasets", "-o", "wide"),
 					Why: "Deploy the backend again (reinstall the component), so pods match the Service's selector " + FmtLabels(selector) + "."}}}
 		}
-		return []Link{{Component: comp, Finding: fmt.Sprintf("pods of namespace %s are not in the bundle (collect: %s)", ns, Cmd("kubectl", "-n", ns, "get", "pods", "-o", "json"))}}
+		collect := Cmd("kubectl", "-n", ns, "get", "pods", "-o", "json")
+		return []Link{{Component: comp, Finding: fmt.Sprintf("pods of namespace %s are not in the bundle (collect: %s)", ns, collect), Inline: []string{collect}}}
 	}
 	var evs []Evidence
 	var states []string
@@ -258,7 +267,7 @@ func (ix *Index) podLinks(ns string, selector map[string]string) []Link {
 	if len(pods) > GroupExamples {
 		finding = podGroups(pods)
 	}
-	links := []Link{{Component: comp, Finding: finding, Evidence: evs, Fault: fault, Fix: fix}}
+	links := []Link{{Component: comp, Finding: finding, Evidence: evs, Fault: fault, Fix: fix, Code: PodsCode(pods)}}
 	return append(links, ix.nodeLinks(pods)...)
 }
 
@@ -371,6 +380,9 @@ func (ix *Index) nodeLinks(pods []*objects.Object) []Link {
 			}
 			parts = append(parts, part)
 			if bad {
+				if typ == "Ready" {
+					l.Code = CodeNotReady
+				}
 				l.Fault = true
 				evs = append(evs, ConditionEvidence(n, c))
 				if typ == "NetworkUnavailable" {

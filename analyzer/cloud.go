@@ -74,7 +74,7 @@ func (ix *Index) CloudPermissionLink(controller, what, rest string) (Link, bool)
 		return Link{}, false
 	}
 	quote := strings.TrimSpace(denials[0].Detail())
-	return Link{Component: "cloud permissions of the " + what, Fault: true, Evidence: SampleLines(denials, 3),
+	return Link{Component: "cloud permissions of the " + what, Fault: true, Evidence: SampleLines(denials, 3), Code: CodePermissionDenied,
 		Finding: "the cloud refuses the " + what + "'s calls: its IAM role or policy lacks the permissions it needs. " + LineSpan(denials) + ".",
 		Fix: &RemediationStep{Risk: RiskSafe, Command: CloudLogsCommand + cloudDenialGrep,
 			Why: "Restore the cloud " + what + "'s permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + Clip(quote, 200) + "). " + rest}}, true

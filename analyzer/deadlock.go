@@ -24,7 +24,7 @@ func DeadlockLink(what, ns, detail string, fix *RemediationStep, ev []Evidence) 
 	if detail != "" {
 		finding += " (" + detail + ")"
 	}
-	return Link{Component: "deadlock", Fault: true, Evidence: ev, Facts: []Fact{f}, Fix: fix,
+	return Link{Component: "deadlock", Fault: true, Code: CodeInTerminatingNamespace, Evidence: ev, Facts: []Fact{f}, Fix: fix,
 		Finding: finding + ": it cannot come back on its own"}
 }
 

@@ -173,7 +173,7 @@ func pvcProtection(p *Pass, c *Cause, finalizer string, objs []*objects.Object) 
 						Why: fmt.Sprintf("Check that no pod still uses claim %s (this lists the pods that mount it, with their node and deletion time), then that kube-controller-manager's pvc-protection controller runs: it removes the finalizer within seconds once no pod uses the claim.", pvc.Name)}})
 				continue
 			}
-			out = append(out, Link{Component: subj, Facts: []Fact{F(subj, FactPodsUnknown)},
+			out = append(out, Link{Component: subj, Facts: []Fact{F(subj, FactPodsUnknown)}, Inline: []string{fmt.Sprintf("kubectl -n %s get pods -o json", pvc.Namespace)},
 				Finding: fmt.Sprintf("the bundle has no pods of namespace %s, so it cannot show which pod still mounts the claim (collect: kubectl -n %s get pods -o json)", pvc.Namespace, pvc.Namespace),
 				Fix: &RemediationStep{Risk: RiskSafe, Command: findClaimPodsCmd(pvc.Namespace, pvc.Name),
 					Why: fmt.Sprintf("Find the pods that still mount claim %s (read-only: name, node, deletion time): kube-controller-manager's pvc-protection controller removes %s as soon as none does. A pod stuck terminating on a node that is gone is the usual holder.", pvc.Name, finalizer)}})

@@ -28,9 +28,9 @@ import (
 //
 // Every segment comes from the structured fields of the cause (APIServices, Webhooks,
 // Finalizers, GroupVersions, Objects) and from its chain: the root link's component
-// gives the root's kind, and one ordered table of phrases (rootStates, then the error
-// classes of kubemsg.ClassifyError) read from the root link up the faulty links gives
-// its state.
+// gives the root's kind, and the links' codes (Link.Code, set where each finding is
+// composed: linkcode.go), read from the root link up the faulty links, give its state.
+// No sentence is read.
 
 // Fingerprint keys, in the order they appear in a fingerprint.
 const (
@@ -351,71 +351,14 @@ var rootKinds = []struct {
 	{"other objects of ", "objects", FPBackend, true},
 }
 
-// rootStates are the phrases, tried in order on one link's finding, that name the
-// state of a root; the first that occurs wins. Error texts the table does not know
-// are classified by kubemsg.ClassifyError (connection-refused, timeout, x509, ...).
-var rootStates = []struct {
-	needles []string
-	state   string
-}{
-	{[]string{"not scheduled"}, "unschedulable"},
-	{[]string{"CrashLoopBackOff"}, "crashloop"},
-	{[]string{"ImagePullBackOff", "ErrImagePull", "InvalidImageName"}, "image-pull"},
-	{[]string{"no pod matches"}, "none"},
-	{[]string{"port names do not match"}, "port-mismatch"},
-	{[]string{"no backend pod can receive traffic"}, "not-ready"},
-	{[]string{"itself being deleted"}, "in-terminating-namespace"},
-	{[]string{"the cloud refuses"}, "permission-denied"},
-	{[]string{"cannot create the routes"}, "no-route"},
-	{[]string{"holds the leadership"}, "no-leader"},
-	{[]string{"log ", "ends at"}, "stopped"}, // both needles: see matchAll
-	{[]string{"conditions are stale"}, "stale-conditions"},
-	{[]string{"has no deletion conditions"}, "no-conditions"},
-	{[]string{"which is present but not healthy"}, "failing"},
-	{[]string{"nothing in the bundle looks like it", "which the bundle cannot name"}, "absent"},
-	{[]string{"The bundle shows it running"}, "running"},
-	{[]string{"so it cannot show whether it runs"}, "unknown"},
-	{[]string{"Ready=Unknown", "Ready=False", "NotReady"}, "not-ready"},
-	{[]string{"does not exist"}, "not-found"},
-	{[]string{"not Ready"}, "not-ready"},
-}
-
-// matchAll marks the rootStates entries whose needles must all occur (the others: any).
-var matchAll = map[string]bool{"stopped": true}
-
-func stateOf(text string) string {
-	for _, s := range rootStates {
-		hit := matchAll[s.state]
-		for _, n := range s.needles {
-			in := strings.Contains(text, n)
-			if matchAll[s.state] {
-				hit = hit && in
-			} else if in {
-				hit = true
-				break
-			}
-		}
-		if hit {
-			return s.state
-		}
-	}
-	if c := kubemsg.ClassifyError(text); c.Code != "unknown" {
-		if slug, ok := codeSlugs[c.Code]; ok {
-			return slug
-		}
-		return c.Code
-	}
-	return ""
-}
-
 // codeSlugs renames error classes whose code holds digits, which a fingerprint never does
 // (digits there are addresses, times or counts): "x509" is a TLS certificate problem.
 var codeSlugs = map[string]string{"x509": "tls-certificate"}
 
 // rootState returns the last segment of a fingerprint: the root's role and its kind
 // and state. The subject is the root link, or (no link shows a fault) the deepest link
-// of a known kind; its state is the first one named by its finding or, going up the
-// chain, by the finding of a faulty link above it ("unknown" when none names one).
+// of a known kind; its state is its code or, going up the chain, the code of a faulty
+// link above it ("unknown" when none has one).
 func rootState(c *Cause) (role, value string) {
 	subject := -1
 	for i := range c.Chain {
@@ -439,10 +382,10 @@ func rootState(c *Cause) (role, value string) {
 	} else {
 		role = rootKinds[k].role
 	}
-	state := stateOf(c.Chain[subject].Finding)
+	state := c.Chain[subject].Code
 	for i := subject - 1; i >= 0 && state == ""; i-- {
 		if c.Chain[i].Fault {
-			state = stateOf(c.Chain[i].Finding)
+			state = c.Chain[i].Code
 		}
 	}
 	if state == "" {

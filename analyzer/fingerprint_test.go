@@ -17,39 +17,43 @@ func chainCause(typ string, links ...Link) Cause {
 	return c
 }
 
-// TestFingerprintStates reads the root's state from real findings (as the rules and
-// the backend walk write them, quoted from fixture reports).
+// TestFingerprintStates reads the root's state from the links' codes (set where the
+// rules and the backend walk compose their findings, here with findings quoted from
+// fixture reports), never from the findings: the role, the kind prefix and the walk
+// up the faulty links.
 func TestFingerprintStates(t *testing.T) {
-	kcm := Link{Component: "namespace controller (kube-controller-manager)", Fault: true, Finding: "discovery of metrics.k8s.io/v1beta1 fails: stale GroupVersion discovery: metrics.k8s.io/v1beta1"}
+	kcm := Link{Component: "namespace controller (kube-controller-manager)", Fault: true, Finding: "discovery of metrics.k8s.io/v1beta1 fails: stale GroupVersion discovery: metrics.k8s.io/v1beta1", Code: ErrorCode("stale GroupVersion discovery: metrics.k8s.io/v1beta1")}
 	for _, tc := range []struct {
 		name string
 		c    Cause
 		want string
 	}{
 		{"unscheduled pod", chainCause("api-discovery-failure", kcm, Link{Component: "Pods kube-system k8s-app=metrics-server",
-			Finding: "metrics-server-785b9ccd8d-545g5: phase Pending, not Ready, not scheduled to any node"}), "backend=pod-unschedulable"},
+			Finding: "metrics-server-785b9ccd8d-545g5: phase Pending, not Ready, not scheduled to any node", Code: CodeUnschedulable}), "backend=pod-unschedulable"},
 		{"crash-looping pod", chainCause("api-discovery-failure", kcm, Link{Component: "Pods monitoring app.kubernetes.io/name=prometheus-adapter",
-			Finding: "prometheus-adapter-7d9c-abcde: phase Running, not Ready, node node-1, 14 restarts, waiting: CrashLoopBackOff"}), "backend=pod-crashloop"},
+			Finding: "prometheus-adapter-7d9c-abcde: phase Running, not Ready, node node-1, 14 restarts, waiting: CrashLoopBackOff", Code: CodeCrashLoop}), "backend=pod-crashloop"},
 		{"connection refused at the APIService", chainCause("api-discovery-failure", kcm, Link{Component: "APIService v1beta1.metrics.k8s.io",
-			Finding: `Available=False reason=FailedDiscoveryCheck: failing or missing response from https://10.96.0.12:443/apis/metrics.k8s.io/v1beta1: Get "https://10.96.0.12:443/apis/metrics.k8s.io/v1beta1": dial tcp 10.96.0.12:443: connect: connection refused (since 2026-11-30 00:03:38Z)`}), "backend=connection-refused"},
+			Finding: `Available=False reason=FailedDiscoveryCheck: failing or missing response from https://10.96.0.12:443/apis/metrics.k8s.io/v1beta1: Get "https://10.96.0.12:443/apis/metrics.k8s.io/v1beta1": dial tcp 10.96.0.12:443: connect: connection refused (since 2026-11-30 00:03:38Z)`,
+			Code:    ErrorCode(`FailedDiscoveryCheck failing or missing response from https://10.96.0.12:443/apis/metrics.k8s.io/v1beta1: Get "https://10.96.0.12:443/apis/metrics.k8s.io/v1beta1": dial tcp 10.96.0.12:443: connect: connection refused`)}), "backend=connection-refused"},
 		{"port names", chainCause("api-discovery-failure", kcm, Link{Component: "Endpoints kube-system/metrics-server",
-			Finding: `1 ready and 0 not-ready addresses; the Service port 443 is named "https" but the endpoints offer ports [metrics]: the port names do not match, so kube-apiserver finds no address for it`}), "backend=endpoints-port-mismatch"},
+			Finding: `1 ready and 0 not-ready addresses; the Service port 443 is named "https" but the endpoints offer ports [metrics]: the port names do not match, so kube-apiserver finds no address for it`, Code: CodePortMismatch}), "backend=endpoints-port-mismatch"},
 		{"service gone", chainCause("conversion-webhook", Link{Component: "Service widget-system/widget-webhook",
-			Finding: "the Service does not exist: the bundle's dump of Services covers namespace widget-system and does not have it"}), "backend=service-not-found"},
+			Finding: "the Service does not exist: the bundle's dump of Services covers namespace widget-system and does not have it", Code: CodeNotFound}), "backend=service-not-found"},
 		{"deadlock", chainCause("api-discovery-failure", kcm, Link{Component: "deadlock",
-			Finding: `the APIService's backend Service lives in namespace "kube-metrics", which is itself being deleted`}), "backend=in-terminating-namespace"},
+			Finding: `the APIService's backend Service lives in namespace "kube-metrics", which is itself being deleted`, Code: CodeInTerminatingNamespace}), "backend=in-terminating-namespace"},
 		{"cloud permissions", chainCause("api-discovery-failure", kcm, Link{Component: "cloud permissions of the route controller",
-			Finding: "the cloud refuses the route controller's calls: its IAM role or policy lacks the permissions it needs. 12 log lines, first 2026-03-12 09:01:00Z"}), "backend=cloud-permission-denied"},
+			Finding: "the cloud refuses the route controller's calls: its IAM role or policy lacks the permissions it needs. 12 log lines, first 2026-03-12 09:01:00Z", Code: CodePermissionDenied}), "backend=cloud-permission-denied"},
 		{"finalizer owner absent", chainCause("finalizers-remaining", Link{Component: "finalizer kubevirt.io/virtOperatorFinalize",
-			Finding: `kubevirt.io/virtOperatorFinalize is removed by KubeVirt (virt-operator / virt-controller), and nothing in the bundle looks like it (no Deployment, StatefulSet, DaemonSet or Pod whose name or image matches "virt-operator")`}), "controller=absent"},
+			Finding: `kubevirt.io/virtOperatorFinalize is removed by KubeVirt (virt-operator / virt-controller), and nothing in the bundle looks like it (no Deployment, StatefulSet, DaemonSet or Pod whose name or image matches "virt-operator")`, Code: CodeAbsent}), "controller=absent"},
 		{"finalizer owner failing", chainCause("finalizers-remaining", Link{Component: "finalizer ceph.rook.io/disaster-protection",
-			Finding: "ceph.rook.io/disaster-protection is removed by the Rook operator (rook-ceph-operator), which is present but not healthy: Deployment/rook-ceph/rook-ceph-operator (0/1 ready)."}), "controller=failing"},
+			Finding: "ceph.rook.io/disaster-protection is removed by the Rook operator (rook-ceph-operator), which is present but not healthy: Deployment/rook-ceph/rook-ceph-operator (0/1 ready).", Code: CodeFailing}), "controller=failing"},
 		{"kube-controller-manager without leader", chainCause("controller-not-running", Link{Component: "kube-controller-manager",
-			Finding: "its leader Lease was last renewed at 2026-11-30 00:15:39Z, 50s earlier than other Leases dumped with it, although it must be renewed every few seconds: no kube-controller-manager holds the leadership"}), "controller=kube-controller-manager-no-leader"},
+			Finding: "its leader Lease was last renewed at 2026-11-30 00:15:39Z, 50s earlier than other Leases dumped with it, although it must be renewed every few seconds: no kube-controller-manager holds the leadership", Code: CodeNoLeader}), "controller=kube-controller-manager-no-leader"},
 		{"dead node", chainCause("content-remaining", Link{Component: "kubelet",
-			Finding: "node worker-3 is Ready=Unknown (NodeStatusUnknown: Kubelet stopped posting node status.) since 2026-05-03 11:40:00Z"}), "node=not-ready"},
+			Finding: "node worker-3 is Ready=Unknown (NodeStatusUnknown: Kubelet stopped posting node status.) since 2026-05-03 11:40:00Z", Code: CodeNotReady}), "node=not-ready"},
 		{"state from the links above the root", chainCause("admission-webhook",
-			Link{Component: "namespace controller (kube-controller-manager)", Fault: true, Finding: `deleting content fails: webhook "guard.example.io" rejects the call: failed to call webhook: Post "https://guard.guard-system.svc:9443/validate?timeout=5s": dial tcp 10.0.0.7:9443: connect: connection refused`},
+			Link{Component: "namespace controller (kube-controller-manager)", Fault: true, Finding: `deleting content fails: webhook "guard.example.io" rejects the call: failed to call webhook: Post "https://guard.guard-system.svc:9443/validate?timeout=5s": dial tcp 10.0.0.7:9443: connect: connection refused`,
+				Code: ErrorCode(`failed to call webhook: Post "https://guard.guard-system.svc:9443/validate?timeout=5s": dial tcp 10.0.0.7:9443: connect: connection refused`)},
 			Link{Component: "kube-apiserver (admission)", Fault: true, Finding: `16 lines: calling webhook "guard.example.io" fails (connection-refused: the address was reached but nothing is listening)`},
 			Link{Component: "webhook guard.example.io", Finding: "ValidatingWebhookConfiguration guard: failurePolicy Fail, rules [DELETE configmaps]"}), "backend=connection-refused"},
 		{"nothing names a state", chainCause("api-discovery-failure", Link{Component: "APIService v1beta1.metrics.k8s.io", Finding: "no Available condition recorded"}), "backend=unknown"},
@@ -73,7 +77,7 @@ func TestFingerprintIgnoresWhatVaries(t *testing.T) {
 		c := chainCause("api-discovery-failure",
 			Link{Component: "namespace controller (kube-controller-manager)", Fault: true, Finding: "deletion of namespace " + ns + " failed at " + when},
 			Link{Component: "APIService v1beta1.metrics.k8s.io", Fault: true, Finding: "Available=False reason=FailedDiscoveryCheck: dial tcp " + ip + ":443: i/o timeout"},
-			Link{Component: "Pods kube-system k8s-app=metrics-server", Finding: pod + ": phase Pending, not Ready, not scheduled to any node (" + strings.Repeat("x", lines) + ")"})
+			Link{Component: "Pods kube-system k8s-app=metrics-server", Finding: pod + ": phase Pending, not Ready, not scheduled to any node (" + strings.Repeat("x", lines) + ")", Code: CodeUnschedulable})
 		c.APIServices = []string{"v1beta1.metrics.k8s.io"}
 		c.GroupVersions = []string{"metrics.k8s.io/v1beta1"}
 		c.Objects = []ObjectRef{{Kind: "APIService", Name: "v1beta1.metrics.k8s.io"}}
@@ -87,6 +91,7 @@ func TestFingerprintIgnoresWhatVaries(t *testing.T) {
 	}
 	c := mk("metrics-server-785b9ccd8d-545g5", "10.96.0.12", "tobedeleted", "2026-11-29 22:26:10Z", 3)
 	c.Chain[2].Finding = "metrics-server-785b9ccd8d-545g5: phase Running, not Ready, node node-1, 3 restarts, waiting: CrashLoopBackOff"
+	c.Chain[2].Code = CodeCrashLoop
 	if fc := Fingerprint(&c); fc == want {
 		t.Errorf("a crash-looping backend reads like an unscheduled one: %q", fc)
 	}
@@ -95,7 +100,7 @@ func TestFingerprintIgnoresWhatVaries(t *testing.T) {
 // TestFingerprintNames: public vocabulary stays, customer names become the same hashed
 // placeholder wherever they occur; identity segments are sorted and unique.
 func TestFingerprintNames(t *testing.T) {
-	c := chainCause("finalizers-remaining", Link{Component: "finalizer widgets.acme-corp.io/cleanup", Finding: "is removed by its controller, which the bundle cannot name"})
+	c := chainCause("finalizers-remaining", Link{Component: "finalizer widgets.acme-corp.io/cleanup", Finding: "is removed by its controller, which the bundle cannot name", Code: CodeAbsent})
 	c.Finalizers = []string{"widgets.acme-corp.io/cleanup", "kubernetes.io/pvc-protection", "widgets.acme-corp.io/cleanup"}
 	fp := Fingerprint(&c)
 	want := "finalizers-remaining/finalizer=kubernetes.io/pvc-protection/finalizer=" + HashedName("widgets.acme-corp.io/cleanup") + "/controller=absent"

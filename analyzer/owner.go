@@ -191,10 +191,26 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link,
 		state, _ := workloadHealth(w)
 		failing = append(failing, w.Ref()+" ("+state+")")
 	}
-	crdNote := crdState(ix, finalizer, objs)
+	crdNote, crdDeleting := crdState(ix, finalizer, objs)
 	subj := "finalizer " + finalizer
+	// podsCode: what the pods among the workloads it names show beyond not being Ready
+	podsCode := func(ws ...[]*objects.Object) string {
+		var pods []*objects.Object
+		for _, w := range ws {
+			for _, o := range w {
+				if o.Pod != nil {
+					pods = append(pods, o)
+				}
+			}
+		}
+		if c := PodsCode(pods); c != CodeNotReady {
+			return c
+		}
+		return ""
+	}
 	switch {
 	case len(healthy) > 0:
+		link.Code = FirstCode(CodeRunning, podsCode(hw, fw))
 		link.Facts = []Fact{F(subj, FactOwnerRunning)}
 		verdict = OwnerRunning
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle shows it running: %s. It is working on the object: wait, or read its logs for why the cleanup does not finish.",
@@ -205,6 +221,7 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link,
 	case len(failing) > 0:
 		link.Facts = []Fact{F(subj, FactOwnerFailing)}
 		verdict = OwnerFailing
+		link.Code = FirstCode(CodeFailing, podsCode(fw))
 		link.Fault = true
 		link.Fix = &RemediationStep{Command: workloadReadCmd(fw[0]),
 			Why: fmt.Sprintf("%s is removed by %s, which is present but not healthy (%s): its events and logs say why; once it runs, it finishes its cleanup and removes the finalizer.", finalizer, who, strings.Join(failing, ", "))}
@@ -213,10 +230,13 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link,
 	case !ix.Has("Deployment") && !ix.Has("Pod") && !ix.Has("StatefulSet") && !ix.Has("DaemonSet") &&
 		!ix.Dumped("deployments") && !ix.Dumped("pods"):
 		verdict = OwnerUnknown
+		link.Code = CodeUnknown
+		link.Inline = []string{"kubectl get deploy,sts,ds,pods -A -o json"}
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle has no Deployments, StatefulSets, DaemonSets or Pods, so it cannot show whether it runs (collect: kubectl get deploy,sts,ds,pods -A -o json).", finalizer, who)
 	default:
 		link.Facts = []Fact{F(subj, FactOwnerAbsent)}
 		verdict = OwnerNotFound
+		link.Code = CodeAbsent
 		link.Fault = true
 		fix := ix.OwnerStep(finalizer, "", objs)
 		link.Fix = &fix
@@ -229,6 +249,9 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link,
 	}
 	if crdNote != "" {
 		link.Finding += " " + crdNote
+	}
+	if crdDeleting {
+		link.Code = FirstCode(link.Code, CodeInTerminatingNamespace)
 	}
 	return link, verdict
 }
@@ -278,22 +301,23 @@ func workloadHealth(o *objects.Object) (string, bool) {
 
 // crdState tells whether the CRD of the objects holding a finalizer is itself being
 // deleted (it then waits for its instances, which wait for their finalizer) or absent.
-func crdState(ix *Index, finalizer string, objs []*objects.Object) string {
+// deleting is true when the CRD is being deleted.
+func crdState(ix *Index, finalizer string, objs []*objects.Object) (note string, deleting bool) {
 	for _, o := range objs {
 		if !Contains(o.Finalizers, finalizer) || o.Group() == "" {
 			continue
 		}
 		if crd := ix.CRDOf(o.Group(), o.Kind); crd != nil {
 			if !crd.DeletionTimestamp.IsZero() {
-				return fmt.Sprintf("CRD %s is itself being deleted (since %s): it waits for its objects, which wait for this finalizer.", crd.Name, FmtTime(crd.DeletionTimestamp))
+				return fmt.Sprintf("CRD %s is itself being deleted (since %s): it waits for its objects, which wait for this finalizer.", crd.Name, FmtTime(crd.DeletionTimestamp)), true
 			}
-			return ""
+			return "", false
 		}
 		if ix.Has("CustomResourceDefinition") || ix.Dumped("crds") || ix.Dumped("customresourcedefinitions") {
-			return fmt.Sprintf("The CRD of %s (%s) is not in the bundle's CRD dump: it was deleted, or is being deleted, while its objects remain.", o.Kind, o.Group())
+			return fmt.Sprintf("The CRD of %s (%s) is not in the bundle's CRD dump: it was deleted, or is being deleted, while its objects remain.", o.Kind, o.Group()), false
 		}
 	}
-	return ""
+	return "", false
 }
 
 // finalizerTokens are the words that name a finalizer's controller: the labels of its

@@ -183,7 +183,7 @@ func groupProblems(r *Report) {
 				lastNS[idx] = i
 				extra = 0
 				p.Namespaces = append(p.Namespaces, ProblemNamespace{Name: ns.Name, DeletionTimestamp: ns.DeletionTimestamp,
-					DeletionInferred: ns.StuckSince != "" && ns.StuckSince != "metadata.deletionTimestamp", StuckFor: ns.StuckFor})
+					DeletionInferred: ns.DeletionInferred, StuckFor: ns.StuckFor})
 			}
 			ns.Problems = append(ns.Problems, p.ID)
 		}

@@ -92,11 +92,12 @@ func finalizeStep(p *Pass, nr NamespaceReport, after bool) (RemediationStep, boo
 		}
 		shown = false // neither is set, yet it is Terminating: the dump is abridged, say what /finalize does
 	}
-	last := "Last resort"
+	last, gate := "Last resort", GateAfterSteps
 	if after {
 		last += ", only after the steps above"
 	} else {
 		last += ", only once the cause is understood (see what to collect)"
+		gate = GateCauseUnderstood
 	}
 	finalize := NotRun(NamespaceName, nr.Name)
 	if ValidName(NamespaceName, nr.Name) || p.example {
@@ -116,11 +117,10 @@ func finalizeStep(p *Pass, nr NamespaceReport, after bool) (RemediationStep, boo
 	default:
 		what += "the API server then removes the namespace without deleting what is left in it, unless metadata.finalizers holds entries, which the bundle does not show (" + patch + " removes those; /finalize never does). "
 	}
-	return Label(RemediationStep{Changes: ChangesData,
-		Command: finalize,
-		Why: last + ": " + what + "Any object still stored for that namespace stays in etcd, out of sight (no namespace shows it), and reappears if a namespace of the same name is created again; resources guarded by finalizers (cloud load balancers, volumes) are leaked. It does not fix the cause: the next namespace deletion hangs the same way. " +
-			"kubectl delete --force --grace-period=0 does not help (the namespace already has a deletionTimestamp; force only skips pod grace periods), and kubectl edit or patch of spec.finalizers is silently discarded: spec.finalizers can only be changed through the /finalize subresource. " +
-			FinalizeFollowUp(p.Index.KubernetesVersion, nr.Name)}), true
+	does := what + "Any object still stored for that namespace stays in etcd, out of sight (no namespace shows it), and reappears if a namespace of the same name is created again; resources guarded by finalizers (cloud load balancers, volumes) are leaked. It does not fix the cause: the next namespace deletion hangs the same way. " +
+		"kubectl delete --force --grace-period=0 does not help (the namespace already has a deletionTimestamp; force only skips pod grace periods), and kubectl edit or patch of spec.finalizers is silently discarded: spec.finalizers can only be changed through the /finalize subresource. " +
+		FinalizeFollowUp(p.Index.KubernetesVersion, nr.Name)
+	return Label(RemediationStep{Changes: ChangesData, Command: finalize, Why: last + ": " + does, Gate: gate, Does: does}), true
 }
 
 // FinalizeFollowUp says what can be done, after a forced /finalize, about the objects it

@@ -51,6 +51,8 @@ type Report struct {
 	// does not hold: no Namespace object and no log line of the namespace controller
 	// names them. StateReason says so; the command names each on stderr.
 	NotInBundle []string `json:"-"`
+	// Inline are the commands written inside StateReason, see InlineCommands.
+	Inline []string `json:"-"`
 }
 
 // Report states.
@@ -185,10 +187,14 @@ type NamespaceReport struct {
 	DeletionTimestamp *time.Time `json:"deletionTimestamp"`
 	Phase             string     `json:"phase"`
 	// Problems are the IDs of the report's problems that hold this namespace.
-	Problems           []string          `json:"problems"`
-	StuckFor           string            `json:"stuckFor,omitempty"`
-	StuckSeconds       int64             `json:"stuckSeconds,omitempty"`
-	StuckSince         string            `json:"stuckSince,omitempty"` // how the start was established
+	Problems     []string `json:"problems"`
+	StuckFor     string   `json:"stuckFor,omitempty"`
+	StuckSeconds int64    `json:"stuckSeconds,omitempty"`
+	StuckSince   string   `json:"stuckSince,omitempty"` // how the start was established
+	// DeletionInferred says the start is not the Namespace's deletionTimestamp but an
+	// upper bound from conditions, logs or ages (StuckSince says which): what renderers
+	// read, never StuckSince's words.
+	DeletionInferred   bool              `json:"-"`
 	SpecFinalizers     []string          `json:"specFinalizers"`
 	MetadataFinalizers []string          `json:"metadataFinalizers"`
 	Conditions         []ConditionReport `json:"conditions"`
@@ -276,6 +282,8 @@ type Cause struct {
 	ladder []RemediationStep
 	// claims is what the cause claims beyond Objects and Related (claims.go).
 	claims *claimSet
+	// Inline are the commands written inside Summary and Notes, see InlineCommands.
+	Inline []string `json:"-"`
 }
 
 // Link is one step of a causal chain, from the namespace towards the root cause.
@@ -299,6 +307,14 @@ type Link struct {
 	LastSeen  *time.Time `json:"lastSeen,omitempty"`
 	// Facts are what the link's evidence establishes, for the rungs' premises (premise.go).
 	Facts []Fact `json:"-"`
+	// Code is the state of the link's component as the fingerprint names it, one word of
+	// a closed vocabulary (the Code... constants, or an error class of
+	// kubemsg.ClassifyError read from the message the link quotes), set where the finding
+	// is composed; "" when the link names none. The fingerprint reads it, never Finding.
+	Code string `json:"-"`
+	// Inline are the commands written inside Finding ("(collect: CMD)"), see
+	// InlineCommands.
+	Inline []string `json:"-"`
 }
 
 // ObjectRef names a Kubernetes object.
@@ -339,7 +355,23 @@ type RemediationStep struct {
 	// Premise are the chain facts the rung relies on; the analyzer checks them against
 	// the cause's chain (premise.go).
 	Premise []Fact `json:"-"`
+	// Gate is what a last resort waits for (GateAfterSteps, GateCauseUnderstood; "" for
+	// other rungs) and Does what it does: Why is "Last resort, " + the gate's words + ": "
+	// + Does. A renderer that shows the rung where its gate reads otherwise (no step
+	// above it, the steps of several problems) writes it from Gate and Does, never by
+	// editing Why.
+	Gate string `json:"-"`
+	Does string `json:"-"`
+	// Lead is the first sentence of Why, what a first screen shows of the rung (the
+	// ladder shows Why whole); set once the rung is finished (leads).
+	Lead string `json:"-"`
 }
+
+// Last resort gates (RemediationStep.Gate).
+const (
+	GateAfterSteps      = "after-steps"      // only after the steps above
+	GateCauseUnderstood = "cause-understood" // only once the cause is understood
+)
 
 // RuledOut is a cause that was checked and rejected.
 type RuledOut struct {
@@ -355,6 +387,8 @@ type Risk struct {
 	Evidence []Evidence `json:"evidence"`
 	// Fix is what to do about it, least destructive first.
 	Fix []RemediationStep `json:"fix,omitempty"`
+	// Inline are the commands written inside Summary, see InlineCommands.
+	Inline []string `json:"-"`
 	// Unnamed: not a latent risk but a deletion under way whose namespace the bundle
 	// does not name (a namespace deleter's condition pasted without its namespace).
 	Unnamed bool `json:"unnamed,omitempty"`

@@ -30,7 +30,6 @@
 package redact
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/netip"
 	"path/filepath"
@@ -441,12 +440,19 @@ func (r *Redactor) String(s string) string {
 	return out
 }
 
-// Apply returns a redacted deep copy of the report: every string rewritten, the
-// bundle path hidden and the one-line summary written again from the redacted values
-// (so what it cuts is a token, never half a name).
+// Apply returns a redacted deep copy of the report: every string rewritten in place
+// (the analyzer composes its sentences and cuts them at words, so a name in them is
+// whole and becomes its token) and the bundle path hidden. It composes nothing: a
+// summary or short form that a token made longer than its limit is fitted again at its
+// separators (analyzer.FitText), never rewritten from the report's other fields.
 func (r *Redactor) Apply(rep *analyzer.Report) *analyzer.Report {
 	r.seal()
-	cp := copyReport(rep)
+	cp := analyzer.CloneReport(rep)
+	for i := range cp.Namespaces {
+		for j := range cp.Namespaces[i].Causes {
+			cp.Namespaces[i].Causes[j].Related = nil // the log lines behind the evidence: no report shows them
+		}
+	}
 	// fingerprints hold only public vocabulary and hashed placeholders, and known issues
 	// are the catalog's words: both are kept as they are, so a fingerprint reads the same
 	// with and without --redact
@@ -454,14 +460,21 @@ func (r *Redactor) Apply(rep *analyzer.Report) *analyzer.Report {
 	for i, p := range cp.Problems {
 		kept[i] = analyzer.Problem{Fingerprint: p.Fingerprint, KnownIssues: p.KnownIssues}
 		cp.Problems[i].Fingerprint, cp.Problems[i].KnownIssues = "", nil
+		cp.Problems[i].ReadableFingerprint = "" // it holds the names: never past redaction
 	}
 	walkStrings(reflect.ValueOf(cp).Elem(), r.String)
 	for i := range cp.Problems {
 		cp.Problems[i].Fingerprint, cp.Problems[i].KnownIssues = kept[i].Fingerprint, kept[i].KnownIssues
-		cp.Problems[i].ReadableFingerprint = "" // it holds the names: never past redaction
 	}
 	cp.Bundle.Path = "(redacted)"
-	analyzer.Summarize(cp)
+	if utf8.RuneCountInString(cp.Summary) > analyzer.MaxSummary {
+		cp.Summary = analyzer.FitText(cp.Summary, analyzer.MaxSummary)
+	}
+	for i := range cp.Problems {
+		if utf8.RuneCountInString(cp.Problems[i].Short) > analyzer.MaxShort {
+			cp.Problems[i].Short = analyzer.FitText(cp.Problems[i].Short, analyzer.MaxShort)
+		}
+	}
 	return cp
 }
 
@@ -481,7 +494,7 @@ func Scrub(rep *analyzer.Report) *analyzer.Report {
 	if !strwalk.Any(rep, func(s string) bool { return Secrets(s) != s }) {
 		return rep
 	}
-	cp := copyReport(rep)
+	cp := analyzer.CloneReport(rep)
 	kept := make([]analyzer.Problem, len(cp.Problems)) // the catalog's words, as in Apply
 	for i, p := range cp.Problems {
 		kept[i] = analyzer.Problem{Fingerprint: p.Fingerprint, KnownIssues: p.KnownIssues}
@@ -492,20 +505,6 @@ func Scrub(rep *analyzer.Report) *analyzer.Report {
 		cp.Problems[i].Fingerprint, cp.Problems[i].KnownIssues = kept[i].Fingerprint, kept[i].KnownIssues
 	}
 	return cp
-}
-
-func copyReport(rep *analyzer.Report) *analyzer.Report {
-	var cp analyzer.Report
-	raw, err := json.Marshal(rep)
-	if err == nil {
-		err = json.Unmarshal(raw, &cp)
-	}
-	if err != nil {
-		panic(fmt.Sprintf("redact: copying the report: %v", err)) // the report is plain data
-	}
-	// JSON drops what is not exported to it: the problems' headlines are written again
-	// by Summarize from the redacted roots
-	return &cp
 }
 
 // ---- the word scanner ----

@@ -143,7 +143,7 @@ func htmlData(r *analyzer.Report) htmlReport {
 	card := func(pv *problemView, section bool) htmlProblem {
 		h := htmlProblem{problemView: pv, Anchor: "problem-" + pv.ID, Radius: v.blastRadius(pv), Known: firstKnown(pv), NHeld: len(pv.Namespaces)}
 		for _, s := range safeSteps(pv) {
-			h.Safe = append(h.Safe, htmlStep{RemediationStep: s, Short: firstSentence(s.Why)})
+			h.Safe = append(h.Safe, htmlStep{RemediationStep: s, Short: firstSentence(s)})
 		}
 		held, rest := firstOf(pv.Namespaces, shownItems)
 		for _, pn := range held {
@@ -184,7 +184,7 @@ func htmlData(r *analyzer.Report) htmlReport {
 		if len(pv.LastResort) > 0 {
 			h.LastWhy = pv.LastResort[0].Why
 			if len(pv.Remediation) == 0 {
-				h.LastWhy = strings.Replace(h.LastWhy, "only after the steps above", "only once the cause is understood", 1)
+				h.LastWhy = gatedWhy(pv.LastResort[0], noStepAbove)
 			}
 			if loop, ok := lastResortLoop(pv); ok {
 				h.LastCmds, h.LastLoop = []string{loop}, true
@@ -255,7 +255,7 @@ func htmlData(r *analyzer.Report) htmlReport {
 				h.Last = &s
 				h.LastWhy = s.Why
 				if len(ns.Problems) > 1 {
-					h.LastWhy = afterSteps(h.LastWhy, ns)
+					h.LastWhy = afterSteps(s, ns)
 				}
 			}
 		}
@@ -688,7 +688,7 @@ svg .condition path{fill:#0969da}svg .event rect{fill:#8250df}svg .error rect{fi
 {{if .Multi}}<p class="problem-card"><strong>Verdict:</strong> {{.Verdict}}</p>{{end}}
 <div class="tablewrap"><table class="facts">
 <tr><th>Deleted</th><td>{{.Facts}}</td></tr>
-{{if and .StuckSince (ne .StuckSince "metadata.deletionTimestamp")}}<tr><th>Since</th><td>{{.StuckSince}}</td></tr>{{end}}
+{{if .DeletionInferred}}<tr><th>Since</th><td>{{.StuckSince}}</td></tr>{{end}}
 <tr><th>Finalizers</th><td>{{.Finalizers}}</td></tr>
 {{if .Source}}<tr><th>Object</th><td><code>{{loc .Source}}</code></td></tr>{{end}}
 </table></div>

@@ -222,7 +222,7 @@ func (m *mprinter) firstScreen(v *view, pv *problemView) {
 	}
 	m.p("- **First (safe):**\n")
 	for i, s := range safe {
-		m.p("  %d. %s\n\n", i+1, mdText(firstSentence(s.Why)))
+		m.p("  %d. %s\n\n", i+1, mdText(firstSentence(s)))
 		m.p("     %s\n\n", indentBlock(fence("sh", s.Command), "     "))
 	}
 	m.similar(pv)
@@ -360,7 +360,7 @@ func (m *mprinter) problem(v *view, pv *problemView) {
 		last := pv.LastResort[0]
 		why := last.Why
 		if len(pv.Remediation) == 0 {
-			why = strings.Replace(why, "only after the steps above", "only once the cause is understood", 1)
+			why = gatedWhy(last, noStepAbove)
 		}
 		m.p("%d. **%s**: %s", len(pv.Remediation)+1, last.Risk, mdText(why))
 		var cmds []string
@@ -432,7 +432,7 @@ func (m *mprinter) nsLastResort(ns *analyzer.NamespaceReport) {
 	if s, ok := lastResort(ns); ok {
 		why := s.Why
 		if len(ns.Problems) > 1 {
-			why = afterSteps(why, ns)
+			why = afterSteps(s, ns)
 		}
 		m.p("**Last resort for %s** (%s): %s\n\n%s\n", code(ns.Name), mdText(s.Risk), mdText(why), fence("sh", s.Command))
 	}
@@ -444,7 +444,7 @@ func (m *mprinter) namespace(v *view, ns *analyzer.NamespaceReport) {
 		m.p("> **Verdict:** %s\n\n", mdText(v.verdict(ns)))
 	}
 	m.p("- **Deleted:** %s\n", mdText(v.nsFacts(ns)))
-	if ns.StuckSince != "" && ns.StuckSince != "metadata.deletionTimestamp" {
+	if ns.DeletionInferred {
 		m.p("- **Since:** %s\n", mdText(ns.StuckSince))
 	}
 	m.p("- **Finalizers:** %s\n", mdText(finalizersLine(ns)))

@@ -254,13 +254,25 @@ func (v *view) verdict(ns *analyzer.NamespaceReport) string {
 	return s
 }
 
-// afterSteps is what a namespace's own last resort waits for: "only after the steps
-// of P1 and P2", compactly for many problems.
-func afterSteps(why string, ns *analyzer.NamespaceReport) string {
+// afterSteps is a namespace's own last resort, waiting for the steps of its problems:
+// "only after the steps of P1 and P2", compactly for many problems.
+func afterSteps(s analyzer.RemediationStep, ns *analyzer.NamespaceReport) string {
 	ids := distinct(ns.Problems)
 	list := strings.Join(ids, " and ")
 	if len(ids) > 3 {
 		list = idRanges(ids, 6)
 	}
-	return strings.Replace(why, "only after the steps above", "only after the steps of "+list, 1)
+	return gatedWhy(s, "only after the steps of "+list)
 }
+
+// gatedWhy is a last resort's explanation with its gate written as gate, when it waits
+// for the steps above it (RemediationStep.Gate); any other rung's Why as it is.
+func gatedWhy(s analyzer.RemediationStep, gate string) string {
+	if s.Gate != analyzer.GateAfterSteps {
+		return s.Why
+	}
+	return "Last resort, " + gate + ": " + s.Does
+}
+
+// noStepAbove is the gate of a last resort with no step above it.
+const noStepAbove = "only once the cause is understood"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 )
@@ -49,7 +50,7 @@ func ClampWidth(w int) int {
 // namespaces, timeline, ruled-out causes), then per namespace only what differs, then
 // the latent risks with their fix, coverage gaps and warnings of the whole bundle.
 func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
-	p := &tprinter{w: w, color: o.Color, width: ClampWidth(o.Width)}
+	p := &tprinter{w: w, color: o.Color, width: ClampWidth(o.Width), inline: analyzer.InlineCommands(r)}
 	v := newView(r)
 	p.line(p.c(sBold, "nsanalyze report: "+r.Bundle.Path))
 	p.wrap("", "", p.c(sBold, r.Summary))
@@ -197,6 +198,9 @@ type tprinter struct {
 	color bool
 	width int
 	err   error
+	// inline are the commands the analyzer wrote inside its sentences: each stays whole
+	// on a line (analyzer.InlineCommands)
+	inline []string
 }
 
 func (p *tprinter) c(style, s string) string {
@@ -216,17 +220,18 @@ func (p *tprinter) line(s string) {
 // wrap prints text wrapped at the width: the first line after first, the others after indent.
 // Words longer than a line are kept whole (commands and paths stay copyable).
 func (p *tprinter) wrap(first, indent, text string) {
-	for _, l := range wrapLines(text, p.width-visibleLen(first), p.width-visibleLen(indent)) {
+	for _, l := range wrapLines(text, p.width-visibleLen(first), p.width-visibleLen(indent), p.inline...) {
 		p.line(first + l)
 		first = indent
 	}
 }
 
-// wrapLines splits text into lines of at most w1 (first) and w visible characters.
-func wrapLines(text string, w1, w int) []string {
+// wrapLines splits text into lines of at most w1 (first) and w visible characters,
+// keeping each occurrence of a whole command of keep on one line.
+func wrapLines(text string, w1, w int, keep ...string) []string {
 	var out []string
 	cur, curLen, limit := "", 0, w1
-	for _, word := range proseWords(text) {
+	for _, word := range proseWords(text, keep) {
 		wl := visibleLen(word)
 		if curLen > 0 && curLen+1+wl > limit {
 			out = append(out, cur)
@@ -246,37 +251,49 @@ func wrapLines(text string, w1, w int) []string {
 }
 
 // proseWords splits text into the words wrapping may break between, except inside a
-// command: what follows "collect: " (up to the parenthesis that closes "(collect: ...)",
-// or to the end) is one word, so it goes whole on a line of its own when it does not fit.
-func proseWords(text string) []string {
-	var out []string
-	for {
-		i := strings.Index(text, "collect: ")
-		if i < 0 {
-			return append(out, strings.Fields(text)...)
+// command of keep (the commands the analyzer wrote into its sentences, a structured
+// list: the words around them are never read): each occurrence is one word, with
+// what touches it (a parenthesis, a full stop), so it goes whole on a line of its own
+// when it does not fit.
+func proseWords(text string, keep []string) []string {
+	var held []bool // held[i]: byte i is inside a command of keep
+	for _, k := range keep {
+		if k == "" {
+			continue
 		}
-		out = append(out, strings.Fields(text[:i+len("collect:")])...)
-		rest := text[i+len("collect: "):]
-		end := len(rest)
-		if strings.HasSuffix(strings.TrimRight(text[:i], " "), "(") {
-			depth := 1
-			for j, r := range rest {
-				if r == '(' {
-					depth++
-				} else if r == ')' {
-					if depth--; depth == 0 {
-						end = j + 1
-						break
-					}
-				}
+		for from := 0; ; {
+			i := strings.Index(text[from:], k)
+			if i < 0 {
+				break
 			}
+			if held == nil {
+				held = make([]bool, len(text))
+			}
+			for j := from + i; j < from+i+len(k); j++ {
+				held[j] = true
+			}
+			from += i + len(k)
 		}
-		cmd := strings.Join(strings.Fields(rest[:end]), " ")
-		if cmd != "" {
-			out = append(out, cmd)
-		}
-		text = rest[end:]
 	}
+	if held == nil {
+		return strings.Fields(text)
+	}
+	var out []string
+	start := -1
+	for i, r := range text {
+		space := unicode.IsSpace(r) && !held[i]
+		switch {
+		case space && start >= 0:
+			out = append(out, strings.Join(strings.Fields(text[start:i]), " "))
+			start = -1
+		case !space && start < 0:
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, strings.Join(strings.Fields(text[start:]), " "))
+	}
+	return out
 }
 
 // visibleLen counts runes, not ANSI escapes.

@@ -61,7 +61,7 @@ func (p *tprinter) firstScreen(v *view, pv *problemView) {
 		if i == 0 {
 			head = "    First  "
 		}
-		p.wrap(head+fmt.Sprintf("%d. ", i+1), "              ", firstSentence(s.Why))
+		p.wrap(head+fmt.Sprintf("%d. ", i+1), "              ", firstSentence(s))
 		p.command("              ", s.Command)
 	}
 }
@@ -214,7 +214,7 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 		last := pv.LastResort[0]
 		why := last.Why
 		if len(pv.Remediation) == 0 {
-			why = strings.Replace(why, "only after the steps above", "only once the cause is understood", 1)
+			why = gatedWhy(last, noStepAbove)
 		}
 		p.wrap(fmt.Sprintf("  %d. [%s] ", len(pv.Remediation)+1, p.risk(last.Risk)), "     ", why)
 		if cmd, ok := lastResortLoop(pv); ok {
@@ -314,7 +314,7 @@ func finalizersLine(ns *analyzer.NamespaceReport) string {
 
 // nsFacts is one line of a namespace's facts: deletion, how long stuck, phase.
 func (v *view) nsFacts(ns *analyzer.NamespaceReport) string {
-	inferred := ns.StuckSince != "" && ns.StuckSince != "metadata.deletionTimestamp"
+	inferred := ns.DeletionInferred
 	s := deletedAt(ns.DeletionTimestamp, inferred)
 	if ns.StuckFor != "" {
 		s += ", stuck for " + v.stuckFor(ns.StuckFor)
@@ -332,7 +332,7 @@ func (p *tprinter) namespace(v *view, ns *analyzer.NamespaceReport) {
 		p.line("")
 	}
 	p.wrap("Deleted     ", "            ", v.nsFacts(ns))
-	if ns.StuckSince != "" && ns.StuckSince != "metadata.deletionTimestamp" {
+	if ns.DeletionInferred {
 		p.wrap("Since       ", "            ", ns.StuckSince)
 	}
 	p.wrap("Finalizers  ", "            ", finalizersLine(ns))
@@ -381,7 +381,7 @@ func (p *tprinter) nsLastResort(ns *analyzer.NamespaceReport) {
 		p.sub("Last resort for " + ns.Name)
 		why := s.Why
 		if len(ns.Problems) > 1 {
-			why = afterSteps(why, ns)
+			why = afterSteps(s, ns)
 		}
 		p.wrap(fmt.Sprintf("  [%s] ", p.risk(s.Risk)), "     ", why)
 		p.command("     ", s.Command)

@@ -208,13 +208,19 @@ func (v *view) stuckFor(s string) string {
 		return ""
 	}
 	if v.AtLeast {
-		if d, err := time.ParseDuration(s); err == nil && d < time.Minute {
-			// a bound of a few seconds from an estimated clock says nothing
+		if v.boundTooShort(s) {
 			return "not shown (the bundle's capture time is an estimate)"
 		}
 		return "at least " + s
 	}
 	return s
+}
+
+// boundTooShort: with an estimated capture time, a bound of a few seconds says nothing
+// (s is a duration as FmtDuration writes it).
+func (v *view) boundTooShort(s string) bool {
+	d, err := time.ParseDuration(s)
+	return v.AtLeast && err == nil && d < time.Minute
 }
 
 // deletedPhrase says in prose when a namespace was deleted ("deleted ...").
@@ -291,7 +297,7 @@ func (v *view) blastRadius(p *problemView) string {
 			}
 		}
 		if longest != "" && shortest != "" && longest != shortest {
-			if v.AtLeast && strings.HasPrefix(v.stuckFor(shortest), "not shown") {
+			if v.boundTooShort(shortest) {
 				s += ", stuck for " + v.stuckFor(longest)
 			} else if v.AtLeast {
 				s += ", stuck for at least " + shortest + " to " + longest
@@ -329,15 +335,13 @@ func readLine(b analyzer.BundleInfo) string {
 	return "read " + n(b.Objects, "object") + " from " + n(b.ObjectFiles, "file") + " and " + n(len(b.LogFiles), "log file")
 }
 
-// firstSentence is the first sentence of a step's explanation (the first screen's
-// short form); the full text is in the ladder.
-func firstSentence(s string) string {
-	for i := 0; i+1 < len(s); i++ {
-		if s[i] == '.' && s[i+1] == ' ' && i > 20 && strings.Count(s[:i], "(") == strings.Count(s[:i], ")") {
-			return s[:i+1]
-		}
+// firstSentence is a rung's first screen short form: its Lead (set by the analyzer),
+// else (a report the analyzer did not finish, a hand-built step) its Why whole.
+func firstSentence(s analyzer.RemediationStep) string {
+	if s.Lead != "" {
+		return s.Lead
 	}
-	return s
+	return s.Why
 }
 
 // stepIndex is the 1-based rung of a problem's ladder that runs command (0 if none).

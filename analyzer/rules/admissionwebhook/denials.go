@@ -118,7 +118,7 @@ func denialLinks(p *analyzer.Pass, cause *analyzer.Cause, ds []*denial, ev []ana
 		if why == "" {
 			why = "without explanation"
 		}
-		cause.Chain = append(cause.Chain, analyzer.Link{Component: "namespace controller (kube-controller-manager)", Fault: true,
+		cause.Chain = append(cause.Chain, analyzer.Link{Component: "namespace controller (kube-controller-manager)", Fault: true, Code: analyzer.ErrorCode(why),
 			Finding:  fmt.Sprintf("deleting content is refused: %s denies the call: %s", d.Named(), why),
 			Evidence: append(append([]analyzer.Evidence{}, ev...), analyzer.SampleLines(x.lines, 4)...)})
 		name := d.Webhook
@@ -178,6 +178,7 @@ func denialLinks(p *analyzer.Pass, cause *analyzer.Cause, ds []*denial, ev []ana
 		if len(ds) == 0 {
 			summaries = append(summaries, "kube-apiserver refuses the namespace controller's deletes ("+strings.Join(cs, ", ")+"); the bundle does not say which webhook or policy (collect: the namespace's conditions and kube-controller-manager's log)")
 			cause.Notes = append(cause.Notes, "collect: kubectl get namespace "+p.Namespace+" -o json (NamespaceDeletionContentFailure quotes the denial and names the webhook)")
+			cause.Inline = append(cause.Inline, "kubectl get namespace "+p.Namespace+" -o json")
 		}
 	}
 	return summaries, lines

@@ -50,6 +50,7 @@ func inferBlockingWebhook(p *analyzer.Pass) *analyzer.Cause {
 				c.Chain = append([]analyzer.Link{{Component: "webhook " + wh.Name, Finding: f, Evidence: c.Evidence}}, p.Index.BackendChain(wh.Service)...)
 				c.Summary = fmt.Sprintf("Probably %s (webhook %q, failurePolicy Fail): it intercepts DELETE of resources still in the namespace and its backend %s, so the namespace controller's deletes would be rejected. No condition or log line in the bundle confirms it.", cfg.Ref(), wh.Name, why)
 				c.Notes = []string{"collect: kubectl get namespace " + p.Namespace + " -o json (its conditions name the failing webhook) and the kube-controller-manager log"}
+				c.Inline = []string{"kubectl get namespace " + p.Namespace + " -o json"}
 				return c
 			}
 		}

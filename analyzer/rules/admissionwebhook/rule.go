@@ -126,11 +126,11 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		lines = append(lines, kasOnly...)
 		detail := names[name]
 		cl := kubemsg.ClassifyError(detail)
-		chain := []analyzer.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true,
+		chain := []analyzer.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true, Code: analyzer.ErrorCode(detail),
 			Finding: fmt.Sprintf("deleting content fails: webhook %q rejects the call: %s", name, detail), Evidence: append(append([]analyzer.Evidence{}, ev...), analyzer.SampleLines(nsLines, 4)...)}}
 		if len(kasOnly) > 0 {
 			analyzer.SortEntries(kasOnly)
-			chain = append(chain, analyzer.Link{Component: "kube-apiserver (admission)", Fault: true, Finding: fmt.Sprintf("%d %s: calling webhook %q fails (%s: %s)", len(kasOnly), analyzer.Plural(len(kasOnly), "lines", "line"), name, cl.Code, cl.Meaning), Evidence: analyzer.SampleLines(kasOnly, 4)})
+			chain = append(chain, analyzer.Link{Component: "kube-apiserver (admission)", Fault: true, Code: analyzer.ClassCode(cl.Code), Finding: fmt.Sprintf("%d %s: calling webhook %q fails (%s: %s)", len(kasOnly), analyzer.Plural(len(kasOnly), "lines", "line"), name, cl.Code, cl.Meaning), Evidence: analyzer.SampleLines(kasOnly, 4)})
 		}
 		cfg, wh := ix.FindWebhook(name)
 		s := fmt.Sprintf("admission webhook %q", name)
@@ -140,7 +140,8 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 				f += " (collect: kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json)"
 			}
 			chain = append(chain, analyzer.Link{Component: "webhook " + name, Finding: f,
-				Facts: []analyzer.Fact{analyzer.F("webhook "+name, analyzer.FactNotInBundle)}})
+				Inline: []string{"kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json"},
+				Facts:  []analyzer.Fact{analyzer.F("webhook "+name, analyzer.FactNotInBundle)}})
 			if back, deadlock := calledBackend(p, name, detail, ev); back != nil {
 				chain = append(chain, back...)
 				if deadlock != "" {
@@ -163,7 +164,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			if wh.Service != nil {
 				chain = append(chain, ix.BackendChain(wh.Service)...)
 				if p.Stuck[wh.Service.Namespace] {
-					chain = append(chain, analyzer.Link{Component: "deadlock", Fault: true,
+					chain = append(chain, analyzer.Link{Component: "deadlock", Fault: true, Code: analyzer.CodeInTerminatingNamespace,
 						Facts: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(wh.Service.Namespace), analyzer.FactDeleting)},
 						Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "delete", strings.ToLower(cfg.Kind), cfg.Name),
 							Premise: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(wh.Service.Namespace), analyzer.FactDeleting)},

@@ -232,7 +232,7 @@ func lineRisks(ix *analyzer.Index, reported map[string]bool, found []analyzer.Ri
 			summary += " " + kubemsg.GroupOf(gv) + " is usually served by " + owner + "."
 		}
 		out = append(out, analyzer.Risk{Type: Name, Object: "APIService/" + name, Summary: summary,
-			Evidence: analyzer.SampleLines(lines, 3), Fix: append(safe, caution...)})
+			Evidence: analyzer.SampleLines(lines, 3), Fix: append(safe, caution...), Inline: []string{"kubectl get apiservice " + name + " -o yaml"}})
 	}
 	return out
 }
@@ -281,7 +281,7 @@ func eventRisks(ix *analyzer.Index) []analyzer.Risk {
 			summary += " " + g + " is usually served by " + owner + "."
 		}
 		summary += " The bundle has no APIService objects to confirm it (collect: kubectl get apiservices -o json)."
-		risks = append(risks, analyzer.Risk{Type: Name, Object: "group " + g, Summary: summary, Evidence: evidence,
+		risks = append(risks, analyzer.Risk{Type: Name, Object: "group " + g, Summary: summary, Evidence: evidence, Inline: []string{"kubectl get apiservices -o json"},
 			Fix: []analyzer.RemediationStep{{Risk: analyzer.RiskSafe,
 				Command: "kubectl get apiservices | grep -F " + analyzer.ShellQuote(g),
 				Why:     "Find the APIService of " + g + " and the Service it points at; make its pods ready and reachable from the control plane, or delete the APIService if its server was removed on purpose."}}})

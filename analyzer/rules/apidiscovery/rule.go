@@ -428,7 +428,7 @@ func anyGV(fs []kubemsg.GroupVersionError, found map[string]*gvFinding) bool {
 func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyzer.Evidence, nsLines, wide []*logs.Entry) (head, backend []analyzer.Link, summary string, kasLines []*logs.Entry) {
 	ix := p.Index
 	kcm := analyzer.Link{Component: "namespace controller (kube-controller-manager)", Fault: true,
-		Finding: fmt.Sprintf("discovery of %s fails: %s", gv, errText)}
+		Finding: fmt.Sprintf("discovery of %s fails: %s", gv, errText), Code: analyzer.ErrorCode(errText)}
 	kcm.Evidence = append(kcm.Evidence, condEv...)
 	kcm.Evidence = append(kcm.Evidence, analyzer.SampleLines(filterGV(append(append([]*logs.Entry{}, nsLines...), wide...), gv), 4)...)
 	head = append(head, kcm)
@@ -455,7 +455,11 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 		for _, code := range order {
 			finding += "; " + code + ": " + classes[code].Meaning
 		}
-		head = append(head, analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: finding, Evidence: analyzer.SampleLines(sorted, 6), Fault: true})
+		agg := analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: finding, Evidence: analyzer.SampleLines(sorted, 6), Fault: true}
+		if len(order) > 0 {
+			agg.Code = analyzer.ClassCode(order[0])
+		}
+		head = append(head, agg)
 		_, timeout := classes["timeout"]
 		_, noRoute := classes["no-route"]
 		network = timeout || noRoute // the network path is the deepest link: after the backend's links
@@ -476,11 +480,13 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 		if owner != "" {
 			f += "; " + group + " is usually served by " + owner
 		}
+		var inline []string
 		if !ix.Has("APIService") {
 			f += " (collect: kubectl get apiservices -o json)"
+			inline = []string{"kubectl get apiservices -o json"}
 		}
 		// not in the bundle: a gap, not a proven fault (the ladder says what to look at)
-		head = append(head, analyzer.Link{Component: "APIService " + name, Finding: f, Facts: []analyzer.Fact{analyzer.F("APIService "+name, analyzer.FactNotInBundle)}})
+		head = append(head, analyzer.Link{Component: "APIService " + name, Finding: f, Inline: inline, Facts: []analyzer.Fact{analyzer.F("APIService "+name, analyzer.FactNotInBundle)}})
 		if owner != "" {
 			summary += " (usually " + owner + ")"
 		}
@@ -498,6 +504,7 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 		}
 		link.Evidence = append(link.Evidence, analyzer.ConditionEvidence(a, c))
 		link.Fault = c.Status != "True"
+		link.Code = analyzer.ErrorCode(c.Reason + " " + c.Message)
 		summary += fmt.Sprintf(" is Available=%s (%s)", c.Status, c.Reason)
 		if cl := kubemsg.ClassifyError(c.Reason + " " + c.Message); cl.Code != "unknown" {
 			link.Finding += " — " + cl.Meaning
@@ -530,7 +537,7 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 	// a backend in a namespace being deleted is the deepest link: why the Service or its
 	// pods are gone, and why they cannot come back
 	if p.Stuck[svcRef.Namespace] {
-		backend = append(backend, analyzer.Link{Component: "deadlock", Fault: true,
+		backend = append(backend, analyzer.Link{Component: "deadlock", Fault: true, Code: analyzer.CodeInTerminatingNamespace,
 			Facts: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(svcRef.Namespace), analyzer.FactDeleting)},
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "delete", "apiservice", name),
 				Premise: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(svcRef.Namespace), analyzer.FactDeleting)},
@@ -580,7 +587,7 @@ func networkLinks(p *analyzer.Pass) []analyzer.Link {
 	}
 	var out []analyzer.Link
 	if len(routeLines) > 0 {
-		out = append(out, analyzer.Link{Component: comp, Fault: true, Evidence: analyzer.SampleLines(routeLines, 3),
+		out = append(out, analyzer.Link{Component: comp, Fault: true, Evidence: analyzer.SampleLines(routeLines, 3), Code: analyzer.CodeNoRoute,
 			Finding: "the route controller cannot create the routes to the pod network, so kube-apiserver cannot reach pods on other nodes. " + analyzer.LineSpan(routeLines) + ".",
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "nodes", "-o", "custom-columns=NAME:.metadata.name,PODCIDR:.spec.podCIDR,NETWORK:.status.conditions[?(@.type==\"NetworkUnavailable\")].reason"),
 				Why: "Restore the routes from the control plane to every node's pod CIDR (the route controller recreates them once it can)."}})
@@ -611,8 +618,8 @@ func unnamedDiscovery(cond *objects.Condition, ev []analyzer.Evidence, notes []s
 	finding := "NamespaceDeletionDiscoveryFailure is True: " + analyzer.Clip(cond.Message, 160)
 	return analyzer.Cause{Confidence: "low", Finalizers: []string{}, Objects: []analyzer.ObjectRef{},
 		GroupVersions: []string{}, APIServices: []string{},
-		Chain:    []analyzer.Link{{Component: "namespace controller", Finding: finding, Fault: true, Evidence: ev}},
-		Evidence: ev, Notes: notes,
+		Chain:    []analyzer.Link{{Component: "namespace controller", Finding: finding, Fault: true, Evidence: ev, Code: analyzer.ErrorCode(cond.Message)}},
+		Evidence: ev, Notes: notes, Inline: []string{"kubectl get apiservice; kubectl get ns NAME -o yaml"},
 		Summary: "Discovery of some API group/version fails (the namespace's NamespaceDeletionDiscoveryFailure condition), but the message the bundle shows does not name it: " +
 			"the namespace controller cannot list the namespace's content, so it keeps the namespace's \"kubernetes\" finalizer (collect: kubectl get apiservice; kubectl get ns NAME -o yaml)."}
 }

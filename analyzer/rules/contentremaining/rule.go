@@ -106,6 +106,7 @@ func fromPods(p *analyzer.Pass) (analyzer.Cause, bool) {
 		Finding:  "pods of the namespace were asked to go and are still there: the namespace cannot be removed before them",
 		Evidence: cause.Evidence[:min(len(cause.Evidence), 4)]}}, cause.Chain...)
 	cause.Notes = append(cause.Notes, "collect: kubectl get namespace "+p.Namespace+" -o json (its NamespaceContentRemaining condition counts what remains)")
+	cause.Inline = append(cause.Inline, "kubectl get namespace "+p.Namespace+" -o json")
 	return cause, true
 }
 
@@ -114,6 +115,7 @@ func fromPods(p *analyzer.Pass) (analyzer.Cause, bool) {
 // returns how many pods it found.
 func terminatingPods(p *analyzer.Pass, cause *analyzer.Cause, alone bool) int {
 	var pods, deadNodes, nodeNames []string
+	nodeCode := ""
 	var terminating []*objects.Object
 	for _, o := range p.Objects("Pod") {
 		if o.Deleting() && !(alone && len(o.Finalizers) > 0) {
@@ -148,6 +150,7 @@ func terminatingPods(p *analyzer.Pass, cause *analyzer.Cause, alone bool) int {
 					d += " since " + analyzer.FmtTime(c.LastTransitionTime)
 				}
 				deadNodes = append(deadNodes, d)
+				nodeCode = analyzer.CodeNotReady
 				cause.Evidence = append(cause.Evidence, analyzer.ConditionEvidence(n, c))
 			}
 		case pn.Gone:
@@ -179,11 +182,12 @@ func terminatingPods(p *analyzer.Pass, cause *analyzer.Cause, alone bool) int {
 	if len(deadNodes) > 0 {
 		cause.Confidence = "high"
 		cause.Summary += " " + strings.Join(deadNodes, "; ") + ": its kubelet never confirms the pods are gone, so they stay until the node returns or is deleted (kubectl delete node), or the pods are force-deleted."
-		cause.Chain = append(cause.Chain, analyzer.Link{Component: "kubelet", Finding: strings.Join(deadNodes, "; "), Fault: true,
+		cause.Chain = append(cause.Chain, analyzer.Link{Component: "kubelet", Finding: strings.Join(deadNodes, "; "), Fault: true, Code: nodeCode,
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd(append([]string{"kubectl", "describe", "node"}, nodeNames...)...),
 				Why: "Bring the node's kubelet back (it then confirms the pods are gone), or, if the node is gone for good, delete the Node object: the pods on it are then removed."}})
 	} else if alone {
 		cause.Summary += " Their nodes' state is not in the bundle (collect: kubectl get nodes -o wide)."
+		cause.Inline = append(cause.Inline, "kubectl get nodes -o wide")
 	}
 	return len(pods)
 }

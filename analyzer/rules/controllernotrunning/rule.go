@@ -56,17 +56,17 @@ func gateKeys(e *logs.Entry, d string) []string {
 // gateRefusal returns kube-controller-manager's last refusal of its --feature-gates
 // flag when its log ends there (within a minute: the process exited right after), with
 // the evidence and the fix.
-func gateRefusal(p *analyzer.Pass) (signal string, ev analyzer.Evidence, fix *analyzer.RemediationStep, ok bool) {
+func gateRefusal(p *analyzer.Pass) (signal, code string, ev analyzer.Evidence, fix *analyzer.RemediationStep, ok bool) {
 	lines := append([]*logs.Entry{}, p.Lines(gateKey)...)
 	if len(lines) == 0 {
-		return "", analyzer.Evidence{}, nil, false
+		return "", "", analyzer.Evidence{}, nil, false
 	}
 	analyzer.SortEntries(lines)
 	e := lines[len(lines)-1]
 	r, _ := kubemsg.ParseFeatureGateRefusal(e.Detail())
 	for _, f := range p.Index.Records.LogFiles {
 		if f.Path == e.File && !f.Last.IsZero() && !e.Time.IsZero() && f.Last.Sub(e.Time) > time.Minute {
-			return "", analyzer.Evidence{}, nil, false // it ran again after the refusal
+			return "", "", analyzer.Evidence{}, nil, false // it ran again after the refusal
 		}
 	}
 	v := p.Index.KubernetesVersion
@@ -80,6 +80,7 @@ func gateRefusal(p *analyzer.Pass) (signal string, ev analyzer.Evidence, fix *an
 		why = "the gate " + r.Gate + " is locked to its default in this version"
 	default:
 		why = "the gate " + r.Gate + " does not exist in this version (removed or misspelt)"
+		code = analyzer.CodeNotFound
 	}
 	if v != "" {
 		why += "; the cluster runs " + v
@@ -91,7 +92,10 @@ func gateRefusal(p *analyzer.Pass) (signal string, ev analyzer.Evidence, fix *an
 		Command: analyzer.Cmd("kubectl", "-n", "kube-system", "get", "pods", "-l", "component=kube-controller-manager",
 			"-o", `jsonpath={range .items[*]}{.metadata.name}{": "}{.spec.containers[0].command}{"\n"}{end}`) + " | grep -F -- --feature-gates",
 		Why: fmt.Sprintf("kube-controller-manager exits at start-up because of its flag (%s), so the namespace controller never runs. Remove %s from --feature-gates in its manifest on every control-plane node (kubeadm: /etc/kubernetes/manifests/kube-controller-manager.yaml; managed control planes: the provider's settings); it then starts, takes the leadership and finishes the deletion on its own.", why, r.Gate)}
-	return signal, ev, fix, true
+	if code == "" {
+		code = analyzer.ErrorCode(r.Text)
+	}
+	return signal, code, ev, fix, true
 }
 
 func ladder(*analyzer.Pass, *analyzer.Cause) []analyzer.RemediationStep {
@@ -107,7 +111,7 @@ const leaseGrace = 2 * time.Minute
 func runControllerNotRunning(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	ix := p.Index
 	capture := ix.CapturedAt
-	var signals []string
+	var signals, codes []string
 	var ev []analyzer.Evidence
 	var checked []string
 
@@ -129,6 +133,7 @@ func runControllerNotRunning(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		}
 		age := ref.Sub(l.Lease.RenewTime)
 		if !ref.IsZero() && age > limit {
+			codes = append(codes, analyzer.CodeNoLeader)
 			signals = append(signals, fmt.Sprintf("its leader Lease was last renewed at %s, %s earlier %s, although it must be renewed every few seconds: no kube-controller-manager holds the leadership", analyzer.FmtTime(l.Lease.RenewTime), analyzer.FmtDuration(age), refWhat))
 			ev = append(ev, analyzer.Evidence{File: l.Source.File, Line: l.Source.Line, Object: l.Ref(), Field: "spec.renewTime", Text: text})
 		} else {
@@ -152,6 +157,7 @@ func runControllerNotRunning(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			readyPods++
 			continue
 		}
+		codes = append(codes, analyzer.PodsCode([]*objects.Object{pod}))
 		signals = append(signals, fmt.Sprintf("pod %s is not Ready (%s)", pod.Name, analyzer.PodState(pod)))
 		ev = append(ev, analyzer.Evidence{File: pod.Source.File, Line: pod.Source.Line, Object: pod.Ref(), Text: "Pod " + pod.Name + ": " + analyzer.PodState(pod)})
 	}
@@ -164,6 +170,7 @@ func runControllerNotRunning(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			continue
 		}
 		if !p.Deletion.IsZero() && f.Last.Before(p.Deletion) && capture.Sub(p.Deletion) > leaseGrace {
+			codes = append(codes, analyzer.CodeStopped)
 			signals = append(signals, fmt.Sprintf("its log %s ends at %s, before the namespace was deleted at %s", f.Path, analyzer.FmtTime(f.Last), analyzer.FmtTime(p.Deletion)))
 			ev = append(ev, analyzer.Evidence{File: f.Path, Line: f.Lines, Time: analyzer.TimePtr(f.Last), Component: f.Component, Text: "last line of the kube-controller-manager log"})
 		} else if !p.Deletion.IsZero() && f.Last.After(p.Deletion) {
@@ -173,19 +180,22 @@ func runControllerNotRunning(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	// 4. no deletion conditions on a version that sets them
 	if p.Object != nil && len(p.Object.Conditions) == 0 && !p.Deletion.IsZero() && capture.Sub(p.Deletion) > leaseGrace {
 		if v := ix.KubernetesVersion; analyzer.MinorAtLeast(v, 16) {
+			codes = append(codes, analyzer.CodeNoConditions)
 			signals = append(signals, fmt.Sprintf("the namespace was deleted %s before capture but has no deletion conditions, which the namespace controller of %s sets on its first pass", analyzer.FmtDuration(capture.Sub(p.Deletion)), v))
 			ev = append(ev, analyzer.FieldEvidence(p.Object, "status.phase", "Namespace "+p.Namespace+": phase "+p.Object.Phase+", no status.conditions"))
 		}
 	}
 	// 5. the process refuses its flags at start-up
-	gateSignal, gateEv, gateFix, gated := gateRefusal(p)
+	gateSignal, gateCode, gateEv, gateFix, gated := gateRefusal(p)
 	if gated { // the most specific signal: first
+		codes = append(codes, gateCode)
 		signals = append([]string{gateSignal}, signals...)
 		ev = append([]analyzer.Evidence{gateEv}, ev...)
 	}
 	// 6. conditions that describe objects the dump no longer has
 	if c := p.ConditionTrue(kubemsg.CondContentRemaining); c != nil && len(signals) > 0 {
 		if files := analyzer.StaleContent(p, c); files != nil {
+			codes = append(codes, analyzer.CodeStaleConditions)
 			signals = append(signals, fmt.Sprintf("the namespace's conditions are stale: %s says %q, but the dumps of those resources are empty (%s), so the controller has not re-examined the namespace since", c.Type, c.Message, strings.Join(files, ", ")))
 			ev = append(ev, analyzer.ConditionEvidence(p.Object, c))
 		}
@@ -203,7 +213,8 @@ func runControllerNotRunning(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	cause := analyzer.Cause{Confidence: confidence, GroupVersions: []string{}, APIServices: []string{},
 		Finalizers: []string{}, Objects: []analyzer.ObjectRef{}, Evidence: ev}
 	cause.Summary = "The namespace controller is not running: " + strings.Join(signals, "; ") + ". Nothing deletes the namespace's content until kube-controller-manager runs and holds the leadership again."
-	cause.Chain = []analyzer.Link{{Component: "kube-controller-manager", Finding: strings.Join(signals, "; "), Evidence: ev, Fault: true}}
+	cause.Chain = []analyzer.Link{{Component: "kube-controller-manager", Finding: strings.Join(signals, "; "), Evidence: ev, Fault: true,
+		Code: analyzer.FirstCode(codes...)}}
 	if gated {
 		cause.Chain[0].Fix = gateFix // the flag is the root: remove it first
 	}

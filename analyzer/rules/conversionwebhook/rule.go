@@ -73,7 +73,7 @@ func runConversionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			lines = append(lines, e)
 		}
 	}
-	chain := []analyzer.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true, Finding: fmt.Sprintf("listing/deleting %s %s fails: conversion webhook error: %s", f.GroupVersion, f.Kind, f.Detail), Evidence: ev}}
+	chain := []analyzer.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true, Code: analyzer.ErrorCode(f.Detail), Finding: fmt.Sprintf("listing/deleting %s %s fails: conversion webhook error: %s", f.GroupVersion, f.Kind, f.Detail), Evidence: ev}}
 	s := fmt.Sprintf("The conversion webhook of %s (%s) fails (%s)", f.Kind, f.GroupVersion, kubemsg.ClassifyError(f.Detail).Code)
 	for _, crd := range ix.ByKind["CustomResourceDefinition"] {
 		if crd.CRD == nil || crd.CRD.Kind != f.Kind || (f.GroupVersion != "" && crd.CRD.Group != kubemsg.GroupOf(f.GroupVersion)) {
@@ -100,7 +100,7 @@ func runConversionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	if len(cause.Objects) == 0 {
 		chain = append(chain, analyzer.Link{Component: "CRD of " + f.Kind + " (" + kubemsg.GroupOf(f.GroupVersion) + ")",
-			Finding: "not in the bundle (collect: kubectl get crd -o json)", Facts: []analyzer.Fact{analyzer.F("CRD of "+f.Kind, analyzer.FactNotInBundle)}})
+			Finding: "not in the bundle (collect: kubectl get crd -o json)", Inline: []string{"kubectl get crd -o json"}, Facts: []analyzer.Fact{analyzer.F("CRD of "+f.Kind, analyzer.FactNotInBundle)}})
 		if svc, ok := kubemsg.ParseCalledService(f.Detail); ok {
 			ref := &objects.ServiceReference{Namespace: svc.Namespace, Name: svc.Name}
 			chain = append(chain, ix.CalledServiceChain(ref, svc.NotFound, fmt.Sprintf("the conversion call's error says service %q not found", ref.Name), ev)...)
@@ -286,7 +286,7 @@ func lineRisks(ix *analyzer.Index, reported map[string]bool, found []analyzer.Ri
 		fix := []analyzer.RemediationStep{{Risk: analyzer.RiskSafe, Command: FindCRDCmd(f),
 			Why: fmt.Sprintf("Find the CRD of %s (this prints its name, conversion settings and stored versions, and changes nothing), then restore the conversion webhook's Service and pods (reinstall the operator that serves it).", f.Kind)}}
 		out = append(out, analyzer.Risk{Type: Name, Object: "CustomResourceDefinition/" + name, Summary: summary,
-			Evidence: analyzer.SampleLines(lines, 3), Fix: fix})
+			Evidence: analyzer.SampleLines(lines, 3), Fix: fix, Inline: []string{"kubectl get crd -o json"}})
 	}
 	return out
 }

@@ -187,7 +187,9 @@ func runFinalizers(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	subject := strings.Join(what, ", ") + " in the namespace still carr" + analyzer.Plural(n, "y", "ies")
 	if len(what) == 0 {
 		subject = "Objects of the namespace that the bundle does not include still carry"
-		cause.Notes = append(cause.Notes, fmt.Sprintf("the objects holding the finalizers are not in the bundle; collect: kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n %s -o json", p.Namespace))
+		collect := fmt.Sprintf("kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -n %s -o json", p.Namespace)
+		cause.Notes = append(cause.Notes, "the objects holding the finalizers are not in the bundle; collect: "+collect)
+		cause.Inline = append(cause.Inline, collect)
 	}
 	cause.Summary = fmt.Sprintf("%s finalizer%s %s. %s",
 		subject, analyzer.Plural(len(cause.Finalizers), "s", ""),
@@ -341,7 +343,9 @@ func finalizersNotShown(p *analyzer.Pass, content *objects.Condition) (analyzer.
 		Evidence: c.Evidence[:1],
 		Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.FindHoldersCmd(p.Namespace),
 			Why: "Lists the objects of the namespace that carry finalizers, with them (read-only): then restore the controller that owns each, or patch it off as the last step before /finalize."}}}
-	c.Notes = append(c.Notes, "collect: "+analyzer.Cmd("kubectl", "get", "namespace", p.Namespace, "-o", "json")+" (its NamespaceFinalizersRemaining condition names the finalizers)")
+	collect := analyzer.Cmd("kubectl", "get", "namespace", p.Namespace, "-o", "json")
+	c.Notes = append(c.Notes, "collect: "+collect+" (its NamespaceFinalizersRemaining condition names the finalizers)")
+	c.Inline = append(c.Inline, collect)
 	c.Correlation = "finalizers leave no log line at default verbosity; see the objects' deletionTimestamp"
 	return c, true
 }

@@ -106,7 +106,9 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	if len(svcs) == 0 {
 		what = "a Service not in the bundle"
-		cause.Notes = append(cause.Notes, "collect: "+analyzer.Cmd("kubectl", "-n", p.Namespace, "get", "services", "-o", "json"))
+		collect := analyzer.Cmd("kubectl", "-n", p.Namespace, "get", "services", "-o", "json")
+		cause.Notes = append(cause.Notes, "collect: "+collect)
+		cause.Inline = append(cause.Inline, collect)
 	}
 	cause.Chain = append(cause.Chain, analyzer.Link{Component: "namespace controller (kube-controller-manager)",
 		Finding: fmt.Sprintf("waits for %s, which keeps %s until its cloud load balancer is deleted", what, Finalizer)})
@@ -127,7 +129,7 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	perm, denied := ix.CloudPermissionLink(kubemsg.CloudService, "service controller", rest)
 	if !denied && eventDenial != nil {
 		// no log line, but the Service's own event quotes the cloud's refusal
-		perm, denied = analyzer.Link{Component: "cloud permissions of the service controller", Fault: true, Evidence: []analyzer.Evidence{*eventDenial},
+		perm, denied = analyzer.Link{Component: "cloud permissions of the service controller", Fault: true, Evidence: []analyzer.Evidence{*eventDenial}, Code: analyzer.CodePermissionDenied,
 			Finding: "the cloud refuses the service controller's calls (the Service's event quotes the refusal): its IAM role or policy lacks the permissions it needs",
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.CloudLogsCommand + " | " + analyzer.Cmd("grep", "-F", "load balancer"),
 				Why: "Restore the cloud service controller's permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + analyzer.Clip(eventDenial.Text, 200) + "). " + rest}}, true
@@ -135,7 +137,7 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	switch {
 	case denied:
 		cause.Confidence = "high"
-		cause.Chain = append(cause.Chain, analyzer.Link{Component: "cloud-controller-manager (service controller)", Fault: true,
+		cause.Chain = append(cause.Chain, analyzer.Link{Component: "cloud-controller-manager (service controller)", Fault: true, Code: analyzer.CodePermissionDenied,
 			Evidence: append(analyzer.SampleLines(lines, 2), events...),
 			Finding:  "cannot delete the cloud load balancer: the cloud refuses its calls"}, perm)
 		lines = append(lines, denials...)
@@ -149,7 +151,7 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		}
 		cause.Chain = append(cause.Chain, analyzer.Link{Component: "cloud-controller-manager (service controller)", Fault: true,
 			Evidence: append(analyzer.SampleLines(lines, 3), events...),
-			Finding:  "cannot delete the cloud load balancer: " + quote,
+			Finding:  "cannot delete the cloud load balancer: " + quote, Code: analyzer.ErrorCode(quote),
 			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.CloudLogsCommand + " | " + analyzer.Cmd("grep", "-F", "load balancer"),
 				Why: "Fix what the service controller's error names (the load balancer's state in the cloud, its quota, its security groups); it retries and removes the finalizer once the load balancer is gone."}})
 	default:

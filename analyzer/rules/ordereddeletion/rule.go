@@ -134,7 +134,8 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	podLink := analyzer.Link{Component: "Pods " + p.Namespace, Fault: len(pods) > 0,
 		Finding: "being deleted but still present: " + strings.Join(podDescs, "; ")}
 	if len(pods) == 0 {
-		podLink.Finding = "the pods are not in the bundle (collect: " + analyzer.Cmd("kubectl", "-n", p.Namespace, "get", "pods", "-o", "json") + ")"
+		collect := analyzer.Cmd("kubectl", "-n", p.Namespace, "get", "pods", "-o", "json")
+		podLink.Finding, podLink.Inline = "the pods are not in the bundle (collect: "+collect+")", []string{collect}
 	}
 	cause.Chain = append(cause.Chain, podLink)
 	for _, f := range analyzer.SortedKeys(fins) {
