@@ -546,7 +546,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 	}
 	for i := range nr.Causes {
 		for j := range nr.Causes[i].Chain {
-			nr.Causes[i].Chain[j].span()
+			nr.Causes[i].Chain[j].SetTimes()
 		}
 		markRoots(&nr.Causes[i])
 		focusEvidence(&nr.Causes[i])
@@ -602,7 +602,7 @@ func Contains(list []string, s string) bool {
 // tests that hold the analysis linear).
 var (
 	containsOps = work.New("elements compared by Contains")
-	sortOps     = work.New("sort comparisons (timeline, evidence)")
+	sortOps     = work.New("sort comparisons (timeline)")
 )
 
 // undetermined is reported when no rule found a cause.

@@ -34,121 +34,6 @@ import (
 // one object by name is a rule error (reported as a warning: neither says which of
 // them explains it, the case of a new cause silently taking over a generic one's).
 
-// claimSet is what one cause claims beyond its Objects and Related lines.
-type claimSet struct {
-	objects    []claimID // object keys (claimKey)
-	resources  []string  // group-resources: "pods", "widgets.example.com"
-	groups     []string  // API groups: every resource of the group
-	finalizers []string
-	content    bool
-}
-
-func (c *Cause) claimSet() *claimSet {
-	if c.claims == nil {
-		c.claims = &claimSet{}
-	}
-	return c.claims
-}
-
-// ClaimObject claims an object the cause explains without listing it in Objects (an
-// object named only in its chain), with the finalizers it carries.
-func (c *Cause) ClaimObject(o *objects.Object) {
-	s := c.claimSet()
-	s.objects = append(s.objects, claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
-	s.finalizers = append(s.finalizers, o.Finalizers...)
-}
-
-// ClaimResource claims the objects of a group-resource ("pods", "widgets.example.com")
-// that the namespace's NamespaceContentRemaining condition counts.
-func (c *Cause) ClaimResource(groupResource string) {
-	c.claimSet().resources = append(c.claimSet().resources, groupResource)
-}
-
-// ClaimGroup claims the objects of every resource of an API group (those served by a
-// failing aggregated API, say).
-func (c *Cause) ClaimGroup(group string) {
-	if group == "" {
-		return // the core group: its resources are claimed one by one
-	}
-	c.claimSet().groups = append(c.claimSet().groups, group)
-}
-
-// ClaimFinalizer claims a finalizer the namespace's NamespaceFinalizersRemaining
-// condition names (the objects carrying it may not be in the bundle).
-func (c *Cause) ClaimFinalizer(f string) {
-	c.claimSet().finalizers = append(c.claimSet().finalizers, f)
-}
-
-// ClaimContent claims all the namespace's remaining content without finalizers of
-// its own: while the cause lasts nothing is deleted (the controller is not running,
-// an admission webhook refuses the deletes, pods-first deletion holds the rest back).
-// Objects that carry finalizers and are already being deleted are not claimed: they
-// are blockers in their own right.
-func (c *Cause) ClaimContent() { c.claimSet().content = true }
-
-// Claims lists what the cause claims, as sorted keys (for tests and debugging):
-// "object:KIND/NAMESPACE/NAME" (with "GROUP/" before KIND for API groups),
-// "resource:GR", "group:G", "finalizer:F", "content".
-func (c *Cause) Claims() []string {
-	var out []string
-	for _, o := range c.Objects {
-		out = append(out, "object:"+claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name).String())
-		for _, f := range o.Finalizers {
-			out = append(out, "finalizer:"+f)
-		}
-	}
-	if s := c.claims; s != nil {
-		for _, k := range s.objects {
-			out = append(out, "object:"+k.String())
-		}
-		for _, r := range s.resources {
-			out = append(out, "resource:"+r)
-		}
-		for _, g := range s.groups {
-			out = append(out, "group:"+g)
-		}
-		for _, f := range s.finalizers {
-			out = append(out, "finalizer:"+f)
-		}
-		if s.content {
-			out = append(out, "content")
-		}
-	}
-	sort.Strings(out)
-	return compactStrings(out)
-}
-
-func compactStrings(s []string) []string {
-	out := s[:0]
-	for i, x := range s {
-		if i == 0 || x != s[i-1] {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-// claimKey identifies an object across the records and ObjectRefs: group, kind,
-// namespace and name (the version does not make another object).
-func claimKey(apiVersion, kind, ns, name string) claimID {
-	g := ""
-	if i := strings.IndexByte(apiVersion, '/'); i >= 0 {
-		g = apiVersion[:i]
-	}
-	return claimID{g, kind, ns, name}
-}
-
-// claimID is an object's claim key as fields: no string is built per object (issue 22).
-type claimID struct{ group, kind, ns, name string }
-
-// String: "GROUP/KIND/NAMESPACE/NAME", without "GROUP/" for the core group.
-func (k claimID) String() string {
-	if k.group != "" {
-		return k.group + "/" + k.kind + "/" + k.ns + "/" + k.name
-	}
-	return k.kind + "/" + k.ns + "/" + k.name
-}
-
 // namespaceClaims is what the causes found so far for one namespace claim, with the
 // cause type of the owner of each (the first claimant in declared order, then in
 // reporting order).
@@ -240,20 +125,20 @@ func (nc *namespaceClaims) add(c *Cause) {
 			nc.lines[e], _ = nc.owner(old, c.Type)
 		}
 	}
-	if s := c.claims; s != nil {
-		for _, k := range s.objects {
+	if s := c.Claimed; s != nil {
+		for _, k := range s.Objects {
 			putObject(k)
 		}
-		for _, r := range s.resources {
+		for _, r := range s.Resources {
 			put(nc.resources, r)
 		}
-		for _, g := range s.groups {
+		for _, g := range s.Groups {
 			put(nc.groups, g)
 		}
-		for _, f := range s.finalizers {
+		for _, f := range s.Finalizers {
 			put(nc.finalizers, f)
 		}
-		if s.content && !Contains(nc.content, c.Type) {
+		if s.Content && !Contains(nc.content, c.Type) {
 			nc.content = append(nc.content, c.Type)
 			sort.SliceStable(nc.content, func(i, j int) bool { return nc.rank[nc.content[i]] < nc.rank[nc.content[j]] })
 		}

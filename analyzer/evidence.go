@@ -5,10 +5,16 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
+	"github.com/nsanalyze/nsanalyze/parsers/work"
 )
+
+// entrySortOps counts the comparisons of sorting log lines (parsers/work: counted only in
+// the tests that hold the analysis linear).
+var entrySortOps = work.New("sort comparisons (evidence)")
 
 // TimePtr returns a pointer to t, or nil for the zero time (JSON null).
 func TimePtr(t time.Time) *time.Time {
@@ -163,7 +169,7 @@ func SampleLines(entries []*logs.Entry, max int) []Evidence {
 // SortEntries orders log lines by time (lines without a time first), then file and line.
 func SortEntries(es []*logs.Entry) {
 	sort.SliceStable(es, func(i, j int) bool {
-		sortOps.Inc()
+		entrySortOps.Inc()
 		if !es[i].Time.Equal(es[j].Time) {
 			return es[i].Time.Before(es[j].Time)
 		}
@@ -202,8 +208,8 @@ func FmtDuration(d time.Duration) string {
 	}
 }
 
-// span sets the link's first and last times from its evidence.
-func (l *Link) span() {
+// SetTimes sets the link's first and last times from its evidence.
+func (l *Link) SetTimes() {
 	for _, e := range l.Evidence {
 		if e.Time == nil {
 			continue
@@ -271,7 +277,7 @@ func FocusQuote(text string, names []string) string {
 	}
 	const head, before, after = 300, 100, 200
 	cut := func(i int) int { // back to a rune start
-		for i > 0 && i < len(text) && !utf8Start(text[i]) {
+		for i > 0 && i < len(text) && !utf8.RuneStart(text[i]) {
 			i--
 		}
 		return i

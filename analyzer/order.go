@@ -9,60 +9,6 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 )
 
-// ClaimKind is a kind of claim a cause makes (claims.go). A rule declares the kinds its
-// causes claim (Rule.Claims) and the kinds it defers to (Rule.Yields); the order the
-// rules run in is derived from these declarations and Rule.Requires (Plan).
-type ClaimKind string
-
-// The kinds of claim.
-const (
-	// ClaimsObjects: objects by name (Cause.Objects, Cause.ClaimObject).
-	ClaimsObjects ClaimKind = "objects"
-	// ClaimsFinalizers: finalizer names (those of the claimed objects, Cause.ClaimFinalizer).
-	ClaimsFinalizers ClaimKind = "finalizers"
-	// ClaimsResources: group-resources the NamespaceContentRemaining condition counts (Cause.ClaimResource).
-	ClaimsResources ClaimKind = "resources"
-	// ClaimsGroups: every resource of an API group (Cause.ClaimGroup).
-	ClaimsGroups ClaimKind = "groups"
-	// ClaimsContent: all remaining content (Cause.ClaimContent).
-	ClaimsContent ClaimKind = "content"
-)
-
-// claimKinds are the kinds of claim, in a fixed order (for messages).
-var claimKinds = []ClaimKind{ClaimsObjects, ClaimsFinalizers, ClaimsResources, ClaimsGroups, ClaimsContent}
-
-// kinds returns the kinds of claim a cause makes.
-func (c *Cause) kinds() []ClaimKind {
-	var out []ClaimKind
-	fin := false
-	for _, o := range c.Objects {
-		fin = fin || len(o.Finalizers) > 0
-	}
-	s := c.claims
-	if s == nil {
-		s = &claimSet{}
-	}
-	for _, k := range claimKinds {
-		var has bool
-		switch k {
-		case ClaimsObjects:
-			has = len(c.Objects) > 0 || len(s.objects) > 0
-		case ClaimsFinalizers:
-			has = fin || len(s.finalizers) > 0
-		case ClaimsResources:
-			has = len(s.resources) > 0
-		case ClaimsGroups:
-			has = len(s.groups) > 0
-		case ClaimsContent:
-			has = s.content
-		}
-		if has {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
 // Plan is the order the rules of a registry run in, derived from what they declare:
 // a rule runs after the rules it Requires, and after every rule that Claims a kind it
 // Yields (unless that rule yields the kind too: rules that yield the same kind are
@@ -218,7 +164,7 @@ func Order(rules []*Rule) ([]*Rule, error) {
 // not declare in Claims: the run order is derived from the declarations, so an
 // undeclared claim may be seen by some rules and not by others.
 func (ix *Index) checkKinds(r *Rule, c *Cause) {
-	for _, k := range c.kinds() {
+	for _, k := range c.ClaimKinds() {
 		if !slices.Contains(r.Claims, k) {
 			ix.ruleWarning(fmt.Sprintf("rule %s: a cause claims %s, which the rule does not declare in Claims: the order of the rules is derived from what they declare", r.Name, k), "")
 		}

@@ -168,7 +168,7 @@ func groupProblems(r *Report) {
 			if !ok {
 				idx = len(r.Problems)
 				byKey[key] = idx
-				steps := append([]RemediationStep{}, c.ladder...)
+				steps := append([]RemediationStep{}, c.Ladder...)
 				r.Problems = append(r.Problems, Problem{ID: fmt.Sprintf("P%d", idx+1), CauseType: c.Type,
 					Fingerprint: Fingerprint(c), ReadableFingerprint: ReadableFingerprint(c), Root: RootSentence(c), Headline: headline(c), RootComponent: rootComponent(c), Confidence: c.Confidence,
 					Chain: c.Chain, Remediation: steps, Evidence: c.Evidence, Correlation: c.Correlation})
@@ -189,8 +189,8 @@ func groupProblems(r *Report) {
 		}
 		// each timeline event names the problem whose cause it supports
 		for k := range ns.Timeline {
-			if e := &ns.Timeline[k]; e.cause > 0 && e.cause <= len(ns.Problems) {
-				e.Problem = ns.Problems[e.cause-1]
+			if e := &ns.Timeline[k]; e.CauseIndex > 0 && e.CauseIndex <= len(ns.Problems) {
+				e.Problem = ns.Problems[e.CauseIndex-1]
 			}
 		}
 	}

@@ -25,7 +25,7 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 	}
 	for i := range nr.Causes {
 		c := &nr.Causes[i]
-		c.ladder = nil
+		c.Ladder = nil
 		r := RuleByName(rules, c.Type)
 		if c.Type == CauseUndetermined {
 			r = Undetermined
@@ -52,7 +52,7 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 				continue // the same command twice in one cause's ladder (root fix and rung)
 			}
 			mine[s.Command] = true
-			c.ladder = append(c.ladder, s)
+			c.Ladder = append(c.Ladder, s)
 			if seen[s.Command] {
 				continue
 			}

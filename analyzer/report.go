@@ -232,9 +232,9 @@ type TimelineEvent struct {
 	Own  bool   `json:"own,omitempty"`
 	File string `json:"file,omitempty"`
 	Line int    `json:"line,omitempty"`
-	// cause is 1 + the index in the namespace's Causes of the cause the event supports
+	// CauseIndex is 1 + the index in the namespace's Causes of the cause the event supports
 	// (0: none), turned into Problem once problems are grouped.
-	cause int
+	CauseIndex int `json:"-"`
 }
 
 // ConditionReport is a namespace status condition decoded into plain words.
@@ -278,10 +278,10 @@ type Cause struct {
 	// Related are every log line that supports the cause (Evidence quotes a sample);
 	// the timeline shows them all.
 	Related []*logs.Entry `json:"-"`
-	// ladder is this cause's own safe and caution rungs (its problem's ladder).
-	ladder []RemediationStep
-	// claims is what the cause claims beyond Objects and Related (claims.go).
-	claims *claimSet
+	// Ladder is this cause's own safe and caution rungs (its problem's ladder).
+	Ladder []RemediationStep `json:"-"`
+	// Claimed is what the cause claims beyond Objects and Related (claims.go).
+	Claimed *ClaimSet `json:"-"`
 	// Inline are the commands written inside Summary and Notes, see InlineCommands.
 	Inline []string `json:"-"`
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )
@@ -54,7 +55,7 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 			comp = "log " + e.File
 		}
 		add(TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: comp, Kind: EventError,
-			Text: Clip(entryText(e), 300), Cause: cause, File: e.File, Line: e.Line, cause: idx})
+			Text: Clip(entryText(e), 300), Cause: cause, File: e.File, Line: e.Line, CauseIndex: idx})
 	}
 
 	if nr.DeletionTimestamp != nil {
@@ -111,17 +112,17 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 					continue // already above
 				}
 				add(TimelineEvent{Time: *e.Time, Component: e.Object, Kind: EventCondition, Text: Clip(e.Text, 300),
-					Cause: c.Type, File: e.File, Line: e.Line, cause: i + 1})
+					Cause: c.Type, File: e.File, Line: e.Line, CauseIndex: i + 1})
 			case strings.HasPrefix(e.Object, "Event/"):
 				add(TimelineEvent{Time: *e.Time, Component: OrDefault(e.Component, e.Object), Kind: EventEvent,
-					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, cause: i + 1})
+					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, CauseIndex: i + 1})
 			case e.Object == "":
 				comp := e.Component
 				if comp == "" {
 					comp = "log " + e.File
 				}
 				add(TimelineEvent{Time: *e.Time, TimeInferred: e.TimeInferred, Component: comp, Kind: EventError,
-					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, cause: i + 1})
+					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, CauseIndex: i + 1})
 			}
 		}
 		if len(c.Groups) > 0 && len(c.Groups) < len(c.Objects) {
@@ -131,7 +132,7 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 				if g.OldestDeletion == nil {
 					continue
 				}
-				ev := TimelineEvent{Time: *g.OldestDeletion, Component: g.Kind + "/" + g.Namespace, Kind: EventDeletion, Cause: c.Type, cause: i + 1,
+				ev := TimelineEvent{Time: *g.OldestDeletion, Component: g.Kind + "/" + g.Namespace, Kind: EventDeletion, Cause: c.Type, CauseIndex: i + 1,
 					Text: g.Describe() + " " + g.Deletions()}
 				if len(g.Finalizers) > 0 {
 					ev.Text += ", waiting for finalizers " + strings.Join(g.Finalizers, ", ")
@@ -152,7 +153,7 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 			if o.Namespace != "" {
 				ref = o.Kind + "/" + o.Namespace + "/" + o.Name
 			}
-			ev := TimelineEvent{Time: *o.Deletion, Component: ref, Kind: EventDeletion, Text: ref + " deleted", Cause: c.Type, cause: i + 1}
+			ev := TimelineEvent{Time: *o.Deletion, Component: ref, Kind: EventDeletion, Text: ref + " deleted", Cause: c.Type, CauseIndex: i + 1}
 			if len(o.Finalizers) > 0 {
 				ev.Text += ", waiting for finalizers " + strings.Join(o.Finalizers, ", ")
 			}
@@ -335,7 +336,7 @@ func Clip(s string, n int) string {
 		return s
 	}
 	cut := n
-	for cut > 0 && !utf8Start(s[cut]) {
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	kept := s[:cut]
@@ -349,8 +350,6 @@ func Clip(s string, n int) string {
 	}
 	return kept + "…"
 }
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 // TimelineSpan returns the first and last time of a timeline (zero when empty).
 func TimelineSpan(evs []TimelineEvent) (first, last time.Time) {
