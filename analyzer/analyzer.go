@@ -16,6 +16,8 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"slices"
 	"sort"
 	"strings"
@@ -41,28 +43,28 @@ type Options struct {
 }
 
 // Analyze runs every rule over every stuck namespace.
-func Analyze(rec *bundle.Records, opts Options) *Report {
+func Analyze(rec *bundle.Records, opts Options) *findings.Report {
 	ix := NewIndex(rec, opts.Rules)
-	r := &Report{
-		SchemaVersion: SchemaVersion,
-		Bundle: BundleInfo{
+	r := &findings.Report{
+		SchemaVersion: findings.SchemaVersion,
+		Bundle: findings.BundleInfo{
 			Path:             rec.Path,
-			CapturedAt:       TimePtr(ix.CapturedAt),
+			CapturedAt:       findings.TimePtr(ix.CapturedAt),
 			CapturedAtSource: ix.CapturedAtSource,
 			Objects:          rec.ObjectCount,
 			ObjectFiles:      len(rec.ObjectFiles),
 		},
-		Namespaces: []NamespaceReport{},
-		Risks:      []Risk{},
-		Coverage:   []Gap{},
+		Namespaces: []findings.NamespaceReport{},
+		Risks:      []findings.Risk{},
+		Coverage:   []findings.Gap{},
 		Warnings:   append(append([]diag.Warning{}, rec.Warnings...), ix.nameWarnings...),
 	}
 	if r.Warnings == nil {
 		r.Warnings = []diag.Warning{}
 	}
 	for _, f := range rec.LogFiles {
-		r.Bundle.LogFiles = append(r.Bundle.LogFiles, LogFile{File: f.Path, Component: f.Component, Format: f.Format,
-			Lines: f.Lines, Matched: f.Matched, First: TimePtr(f.First), Last: TimePtr(f.Last), YearInferred: f.YearInferred, YearBasis: f.YearBasis})
+		r.Bundle.LogFiles = append(r.Bundle.LogFiles, findings.LogFile{File: f.Path, Component: f.Component, Format: f.Format,
+			Lines: f.Lines, Matched: f.Matched, First: findings.TimePtr(f.First), Last: findings.TimePtr(f.Last), YearInferred: f.YearInferred, YearBasis: f.YearBasis})
 	}
 	r.Bundle.KubernetesVersion, r.Bundle.KubernetesVersionSource = ix.KubernetesVersion, ix.KubernetesVersionSource
 	r.Bundle.KubernetesVersionKubelet = ix.KubernetesVersionKubelet
@@ -109,8 +111,8 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 
 // leads sets the first sentence of every rung of the problems' and namespaces' ladders
 // (RemediationStep.Lead), so that no renderer cuts Why itself.
-func leads(r *Report) {
-	set := func(s []RemediationStep) {
+func leads(r *findings.Report) {
+	set := func(s []findings.RemediationStep) {
 		for i := range s {
 			s[i].Lead = firstSentence(s[i].Why)
 		}
@@ -140,17 +142,17 @@ func firstSentence(s string) string {
 // an oc adm inspect, a few dumps) says which ones it covers and that the others were
 // not collected: the state is then unknown unless one is stuck. Otherwise the state is
 // unknown too, with why and the command that would show it.
-func namespaceState(ix *Index, r *Report, asked []string) {
+func namespaceState(ix *Index, r *findings.Report, asked []string) {
 	collect := "kubectl get namespaces -o json"
 	partial := ix.NamespaceCount() > 0 && !ix.NamespaceListed && len(asked) == 0
 	if partial {
-		r.Coverage = append(r.Coverage, Gap{Kind: GapNamespaceListing, Missing: "a listing of all namespaces: " + coveredOnly(ix, 8, true) + ", the others were not collected", Collect: collect})
+		r.Coverage = append(r.Coverage, findings.Gap{Kind: findings.GapNamespaceListing, Missing: "a listing of all namespaces: " + coveredOnly(ix, 8, true) + ", the others were not collected", Collect: collect})
 	}
 	if len(r.Namespaces) > 0 {
-		r.State = StateStuck
+		r.State = findings.StateStuck
 		var missing []string
 		for _, n := range asked {
-			if !slices.ContainsFunc(r.Namespaces, func(nr NamespaceReport) bool { return nr.Name == n }) {
+			if !slices.ContainsFunc(r.Namespaces, func(nr findings.NamespaceReport) bool { return nr.Name == n }) {
 				if !ix.NamespaceExists(n) {
 					missing = append(missing, n)
 				}
@@ -172,21 +174,21 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 		}
 		if len(missing) > 0 {
 			r.NotInBundle = missing
-			r.State = StateUnknown
+			r.State = findings.StateUnknown
 			r.StateReason = fmt.Sprintf("namespace %s is not in the bundle (neither a Namespace object nor a log line of the namespace controller names it)", strings.Join(missing, ", "))
-			r.Coverage = append(r.Coverage, Gap{Kind: GapNamespace, Object: strings.Join(missing, ", "), Missing: "namespace " + strings.Join(missing, ", "), Collect: Cmd(append([]string{"kubectl", "get", "namespace"}, missing...)...) + " -o json"})
+			r.Coverage = append(r.Coverage, findings.Gap{Kind: findings.GapNamespace, Object: strings.Join(missing, ", "), Missing: "namespace " + strings.Join(missing, ", "), Collect: shellsafe.Cmd(append([]string{"kubectl", "get", "namespace"}, missing...)...) + " -o json"})
 			return
 		}
 		if unknown := stateless(ix, asked); len(unknown) > 0 {
 			statelessState(r, unknown, collect)
 			return
 		}
-		r.State = StateNoneStuck
+		r.State = findings.StateNoneStuck
 		if len(r.Deleting) == 0 {
 			r.StateReason = fmt.Sprintf("namespace %s is in the bundle and not being deleted", strings.Join(asked, ", "))
 		}
 	case ix.NamespaceCount() == 0:
-		r.State = StateUnknown
+		r.State = findings.StateUnknown
 		what := "the bundle holds no Namespace object and no namespace table"
 		if slices.ContainsFunc(ix.Records.Layouts, func(l string) bool { return strings.HasPrefix(l, "cluster-info-dump") }) {
 			what += " (a kubectl cluster-info dump holds none)"
@@ -194,16 +196,16 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 		r.StateReason = what + ", and no namespace controller log line names a namespace being deleted; collect: " + collect
 		r.Inline = append(r.Inline, collect)
 	case partial:
-		r.State = StateUnknown
+		r.State = findings.StateUnknown
 		r.StateReason = fmt.Sprintf("%s, none of them stuck; the others were not collected (collect: %s)", coveredOnly(ix, 3, false), collect)
 		r.Inline = append(r.Inline, collect)
 	default:
 		// (a slim namespace is Active: never stateless)
-		if unknown := stateless(ix, SortedKeys(ix.Namespaces)); len(unknown) > 0 {
+		if unknown := stateless(ix, findings.SortedKeys(ix.Namespaces)); len(unknown) > 0 {
 			statelessState(r, unknown, collect)
 			return
 		}
-		r.State = StateNoneStuck
+		r.State = findings.StateNoneStuck
 		if len(r.Deleting) == 0 {
 			r.StateReason = fmt.Sprintf("none of the %d namespaces in the bundle is being deleted", ix.NamespaceCount())
 		} else {
@@ -226,17 +228,17 @@ func stateless(ix *Index, names []string) []*objects.Object {
 }
 
 // statelessState: nothing stuck, but some namespaces are known by name only.
-func statelessState(r *Report, unknown []*objects.Object, collect string) {
+func statelessState(r *findings.Report, unknown []*objects.Object, collect string) {
 	names := make([]string, len(unknown))
 	for i, o := range unknown {
 		names[i] = o.Name
 	}
 	o := unknown[0]
-	r.State = StateUnknown
+	r.State = findings.StateUnknown
 	r.StateReason = fmt.Sprintf("%s %s in the bundle by name only, without a state (first %s:%d: no status.phase, no deletionTimestamp), so whether %s being deleted is not shown; collect: %s",
-		Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, 8), ", "), o.Source.File, o.Source.Line, Plural(len(names), "they are", "it is"), collect)
+		findings.Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, 8), ", "), o.Source.File, o.Source.Line, findings.Plural(len(names), "they are", "it is"), collect)
 	r.Inline = append(r.Inline, collect)
-	r.Coverage = append(r.Coverage, Gap{Kind: GapNamespaceState, Missing: "the state of " + Plural(len(names), "namespaces", "namespace") + " " + strings.Join(firstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
+	r.Coverage = append(r.Coverage, findings.Gap{Kind: findings.GapNamespaceState, Missing: "the state of " + findings.Plural(len(names), "namespaces", "namespace") + " " + strings.Join(firstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
 }
 
 // coveredOnly says which namespaces a bundle without a listing of all namespaces covers
@@ -257,7 +259,7 @@ func coveredOnly(ix *Index, n int, explain bool) string {
 	if explain {
 		what += why
 	}
-	return fmt.Sprintf("%s covers only %d %s (%s)", what, len(names), Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, n), ", "))
+	return fmt.Sprintf("%s covers only %d %s (%s)", what, len(names), findings.Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, n), ", "))
 }
 
 func firstN(s []string, n int) []string {
@@ -459,10 +461,10 @@ func goneInLaterList(ix *Index, o *objects.Object) bool {
 	return false
 }
 
-func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) NamespaceReport {
-	nr := NamespaceReport{Name: s.name, DeletionTimestamp: TimePtr(s.deletion), StuckSince: s.since,
-		SpecFinalizers: []string{}, MetadataFinalizers: []string{}, Conditions: []ConditionReport{},
-		Causes: []Cause{}, RuledOut: []RuledOut{}, Remediation: []RemediationStep{}}
+func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) findings.NamespaceReport {
+	nr := findings.NamespaceReport{Name: s.name, DeletionTimestamp: findings.TimePtr(s.deletion), StuckSince: s.since,
+		SpecFinalizers: []string{}, MetadataFinalizers: []string{}, Conditions: []findings.ConditionReport{},
+		Causes: []findings.Cause{}, RuledOut: []findings.RuledOut{}, Remediation: []findings.RemediationStep{}}
 	if o := s.obj; o != nil {
 		nr.Phase = o.Phase
 		if o.SpecFinalizers != nil {
@@ -471,11 +473,11 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 		if o.Finalizers != nil {
 			nr.MetadataFinalizers = o.Finalizers
 		}
-		src := Evidence{File: o.Source.File, Line: o.Source.Line, Object: o.Ref(), Text: "Namespace " + o.Name}
+		src := findings.Evidence{File: o.Source.File, Line: o.Source.Line, Object: o.Ref(), Text: "Namespace " + o.Name}
 		nr.Source = &src
 		for _, c := range o.Conditions {
-			nr.Conditions = append(nr.Conditions, ConditionReport{Type: c.Type, Status: c.Status, Reason: c.Reason,
-				Message: c.Message, LastTransitionTime: TimePtr(c.LastTransitionTime), Problem: c.Status == "True",
+			nr.Conditions = append(nr.Conditions, findings.ConditionReport{Type: c.Type, Status: c.Status, Reason: c.Reason,
+				Message: c.Message, LastTransitionTime: findings.TimePtr(c.LastTransitionTime), Problem: c.Status == "True",
 				Meaning: kubemsg.ConditionMeaning(c.Type, c.Status)})
 		}
 	} else {
@@ -483,7 +485,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 	}
 	if !s.deletion.IsZero() && !p.Index.CapturedAt.IsZero() && p.Index.CapturedAt.After(s.deletion) {
 		d := p.Index.CapturedAt.Sub(s.deletion)
-		nr.StuckFor = FmtDuration(d)
+		nr.StuckFor = findings.FmtDuration(d)
 		nr.StuckSeconds = int64(d / time.Second)
 	}
 	if o := s.obj; o != nil && o.Ages != nil && o.Ages.TerminatingFor > time.Duration(nr.StuckSeconds)*time.Second &&
@@ -492,7 +494,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 		// describe's "Terminating (lasts 2d)": deleted at least that long before it was
 		// printed, which was at or before the capture
 		d := o.Ages.TerminatingFor
-		nr.StuckFor = FmtDuration(d)
+		nr.StuckFor = findings.FmtDuration(d)
 		nr.StuckSeconds = int64(d / time.Second)
 		why := fmt.Sprintf("%s:%d says Terminating (lasts %s): deleted at least that long before it was printed", o.Ages.File, o.Ages.Line, objects.FmtAge(d))
 		if nr.StuckSince == "" {
@@ -504,7 +506,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 	nr.DeletionInferred = nr.StuckSince != "" && nr.StuckSince != "metadata.deletionTimestamp"
 	ruledOut := map[string]string{}
 	said := make([]bool, len(rules)) // the rule found causes or a ruled-out reason
-	byRule := make([][]Cause, len(rules))
+	byRule := make([][]findings.Cause, len(rules))
 	p.claims = newNamespaceClaims(plan)
 	// in the order derived from the rules' declarations: a rule that yields sees the
 	// claims of every rule it yields to
@@ -538,7 +540,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 	}
 	for _, rule := range rules {
 		if why, ok := ruledOut[rule.Name]; ok {
-			nr.RuledOut = append(nr.RuledOut, RuledOut{Type: rule.Name, Reason: why})
+			nr.RuledOut = append(nr.RuledOut, findings.RuledOut{Type: rule.Name, Reason: why})
 		}
 	}
 	if len(nr.Causes) == 0 {
@@ -549,7 +551,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 			nr.Causes[i].Chain[j].SetTimes()
 		}
 		markRoots(&nr.Causes[i])
-		focusEvidence(&nr.Causes[i])
+		findings.FocusEvidence(&nr.Causes[i])
 		nr.Causes[i].Verdicts = verdicts(p.Index, &nr.Causes[i])
 	}
 	p.guard = namespaceGuard(nr)
@@ -558,7 +560,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 			if f := nr.Causes[i].Chain[j].Fix; f != nil {
 				g := *f
 				g.Command = p.checkCmd(g.Command)
-				g = Label(g)
+				g = findings.Label(g)
 				nr.Causes[i].Chain[j].Fix = &g
 			}
 		}
@@ -569,7 +571,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 	return nr
 }
 
-func verdict(nr NamespaceReport) string {
+func verdict(nr findings.NamespaceReport) string {
 	var parts []string
 	for i := range nr.Causes {
 		c := &nr.Causes[i]
@@ -606,7 +608,7 @@ var (
 )
 
 // undetermined is reported when no rule found a cause.
-func undetermined(p *Pass, ruled []RuledOut, notApplicable []string) Cause {
+func undetermined(p *Pass, ruled []findings.RuledOut, notApplicable []string) findings.Cause {
 	var checked []string
 	for _, r := range ruled {
 		checked = append(checked, r.Type+": "+r.Reason)
@@ -614,7 +616,7 @@ func undetermined(p *Pass, ruled []RuledOut, notApplicable []string) Cause {
 	for _, n := range notApplicable {
 		checked = append(checked, n+": nothing in the bundle it reads")
 	}
-	c := Cause{Type: CauseUndetermined, Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []ObjectRef{}, Evidence: []Evidence{}}
+	c := findings.Cause{Type: findings.CauseUndetermined, Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []findings.ObjectRef{}, Evidence: []findings.Evidence{}}
 	c.Summary = "The bundle does not show why this namespace is stuck. Checked: " + strings.Join(checked, "; ") + "."
 	for _, s := range undeterminedLadder(p, &c) {
 		c.Notes = append(c.Notes, "collect: "+s.Command)
@@ -628,13 +630,13 @@ func undetermined(p *Pass, ruled []RuledOut, notApplicable []string) Cause {
 
 // undeterminedLadder collects what would show the cause: the safe first step when no
 // rule found one.
-func undeterminedLadder(p *Pass, _ *Cause) []RemediationStep {
+func undeterminedLadder(p *Pass, _ *findings.Cause) []findings.RemediationStep {
 	ns := p.Namespace
-	return []RemediationStep{
-		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "namespace", ns, "-o", "json"), Why: "Its status.conditions and finalizers name what is left and what fails (nsanalyze collect gathers this and the rest in one script)."},
-		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "apiservices", "-o", "json"), Why: "An APIService that is not Available stops every namespace deletion."},
-		{Risk: RiskSafe, Command: "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns, "-o", "json"), Why: "What is still in the namespace, and which of it carries finalizers."},
-		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "json"), Why: "A webhook that refuses or times out blocks the namespace controller's deletes."},
-		{Risk: RiskSafe, Command: p.Index.ControllerManagerLogs(-1, ""), Why: "The kube-controller-manager log covering the deletion time says why the namespace controller cannot finish."},
+	return []findings.RemediationStep{
+		{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "namespace", ns, "-o", "json"), Why: "Its status.conditions and finalizers name what is left and what fails (nsanalyze collect gathers this and the rest in one script)."},
+		{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "apiservices", "-o", "json"), Why: "An APIService that is not Available stops every namespace deletion."},
+		{Risk: findings.RiskSafe, Command: "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + shellsafe.Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns, "-o", "json"), Why: "What is still in the namespace, and which of it carries finalizers."},
+		{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "json"), Why: "A webhook that refuses or times out blocks the namespace controller's deletes."},
+		{Risk: findings.RiskSafe, Command: p.Index.ControllerManagerLogs(-1, ""), Why: "The kube-controller-manager log covering the deletion time says why the namespace controller cannot finish."},
 	}
 }

@@ -2,6 +2,8 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"slices"
 	"sort"
 	"strings"
@@ -21,23 +23,23 @@ func Port(ref *objects.ServiceReference) int {
 // BackendChain follows a ServiceReference (of an APIService, a webhook or a CRD's
 // conversion webhook) to its Service, endpoints and pods: the backend walk every rule
 // shares.
-func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
+func (ix *Index) BackendChain(ref *objects.ServiceReference) []findings.Link {
 	ns, name, port := ref.Namespace, ref.Name, Port(ref)
-	var chain []Link
+	var chain []findings.Link
 	svc := ix.Find("Service", ns, name)
-	comp := ServiceSubject(ref)
+	comp := findings.ServiceSubject(ref)
 	facts := ix.BackendFacts(ref)
 	if svc == nil {
-		if HasFact(facts, comp, FactServiceMissing) {
+		if findings.HasFact(facts, comp, findings.FactServiceMissing) {
 			chain = append(chain, ServiceMissingLink(ref, fmt.Sprintf("the bundle's dump of Services covers namespace %s and does not have it", ns), nil))
 		} else {
 			collect := fmt.Sprintf("kubectl -n %s get service %s -o json", ns, name)
-			chain = append(chain, Link{Component: comp, Facts: facts, Finding: "not in the bundle (collect: " + collect + ")", Inline: []string{collect}})
+			chain = append(chain, findings.Link{Component: comp, Facts: facts, Finding: "not in the bundle (collect: " + collect + ")", Inline: []string{collect}})
 		}
 		return chain
 	}
 	s := svc.Service
-	f := fmt.Sprintf("type %s", OrDefault(s.Type, "ClusterIP"))
+	f := fmt.Sprintf("type %s", findings.OrDefault(s.Type, "ClusterIP"))
 	if s.ExternalName != "" {
 		f += " externalName " + s.ExternalName
 	}
@@ -46,13 +48,13 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 	}
 	var ports []string
 	for _, sp := range s.Ports {
-		ports = append(ports, fmt.Sprintf("%s:%d->%s", OrDefault(sp.Name, "(unnamed)"), sp.Port, sp.TargetPort))
+		ports = append(ports, fmt.Sprintf("%s:%d->%s", findings.OrDefault(sp.Name, "(unnamed)"), sp.Port, sp.TargetPort))
 	}
 	f += " ports [" + strings.Join(ports, " ") + "]"
 	if len(s.Selector) > 0 {
-		f += " selector " + FmtLabels(s.Selector)
+		f += " selector " + findings.FmtLabels(s.Selector)
 	}
-	chain = append(chain, Link{Component: comp, Finding: f, Facts: facts, Evidence: []Evidence{{File: svc.Source.File, Line: svc.Source.Line, Object: svc.Ref(), Text: "Service " + ns + "/" + name + ": " + f}}})
+	chain = append(chain, findings.Link{Component: comp, Finding: f, Facts: facts, Evidence: []findings.Evidence{{File: svc.Source.File, Line: svc.Source.Line, Object: svc.Ref(), Text: "Service " + ns + "/" + name + ": " + f}}})
 
 	// endpoints
 	var eps []*objects.Object
@@ -69,18 +71,18 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 	if len(eps) == 0 {
 		if s.Type != "ExternalName" {
 			collect := fmt.Sprintf("kubectl -n %s get endpointslices -l kubernetes.io/service-name=%s -o json", ns, name)
-			chain = append(chain, Link{Component: "Endpoints " + ns + "/" + name, Inline: []string{collect},
+			chain = append(chain, findings.Link{Component: "Endpoints " + ns + "/" + name, Inline: []string{collect},
 				Finding: "no Endpoints/EndpointSlice for the Service in the bundle (collect: " + collect + ")"})
 		}
 	} else {
 		ready, notReady := 0, 0
-		var evs []Evidence
+		var evs []findings.Evidence
 		var portNames []string
 		for _, e := range eps {
 			ready += e.Endpoints.Ready
 			notReady += e.Endpoints.NotReady
 			portNames = append(portNames, e.Endpoints.PortNames...)
-			evs = append(evs, Evidence{File: e.Source.File, Line: e.Source.Line, Object: e.Ref(),
+			evs = append(evs, findings.Evidence{File: e.Source.File, Line: e.Source.Line, Object: e.Ref(),
 				Text: fmt.Sprintf("%s: %d ready, %d not ready addresses%s", e.Ref(), e.Endpoints.Ready, e.Endpoints.NotReady, portList(e.Endpoints.PortNames))})
 		}
 		f := fmt.Sprintf("%d ready and %d not-ready addresses", ready, notReady)
@@ -95,15 +97,15 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 			f += ": no backend pod can receive traffic"
 			fault = true
 		}
-		l := Link{Component: "Endpoints " + ns + "/" + name, Finding: f, Evidence: evs, Fault: fault}
+		l := findings.Link{Component: "Endpoints " + ns + "/" + name, Finding: f, Evidence: evs, Fault: fault}
 		switch want := servicePortName(s, port); {
 		case want != "" && len(portNames) > 0 && !slices.Contains(portNames, want):
-			l.Code = CodePortMismatch
+			l.Code = findings.CodePortMismatch
 		case ready == 0:
-			l.Code = CodeNotReady
+			l.Code = findings.CodeNotReady
 		}
 		if fault {
-			l.Fix = &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "get", "endpointslices", "-l", "kubernetes.io/service-name="+name, "-o", "yaml"),
+			l.Fix = &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "-n", ns, "get", "endpointslices", "-l", "kubernetes.io/service-name="+name, "-o", "yaml"),
 				Why: fmt.Sprintf("Make Service %s/%s select ready pods on the port it names (its selector and port names must match the pods).", ns, name)}
 		}
 		chain = append(chain, l)
@@ -117,13 +119,13 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []Link {
 
 // ServiceMissingLink is the link of a Service that does not exist (why: how the bundle
 // shows it), with the fix that recreates it.
-func ServiceMissingLink(ref *objects.ServiceReference, why string, ev []Evidence) Link {
+func ServiceMissingLink(ref *objects.ServiceReference, why string, ev []findings.Evidence) findings.Link {
 	ns, name := ref.Namespace, ref.Name
-	return Link{Component: ServiceSubject(ref), Fault: true, Evidence: ev, Code: CodeNotFound,
-		Facts:   []Fact{F(ServiceSubject(ref), FactServiceMissing)},
+	return findings.Link{Component: findings.ServiceSubject(ref), Fault: true, Evidence: ev, Code: findings.CodeNotFound,
+		Facts:   []findings.Fact{findings.F(findings.ServiceSubject(ref), findings.FactServiceMissing)},
 		Finding: "the Service does not exist: " + why,
-		Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "get", "service,deployment,pods", "-o", "wide"),
-			Premise: []Fact{F(ServiceSubject(ref), FactServiceMissing)},
+		Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "-n", ns, "get", "service,deployment,pods", "-o", "wide"),
+			Premise: []findings.Fact{findings.F(findings.ServiceSubject(ref), findings.FactServiceMissing)},
 			Why:     fmt.Sprintf("Recreate Service %s/%s and its backend (reinstall the component that provides it), or remove what points at it.", ns, name)}}
 }
 
@@ -157,7 +159,7 @@ func servicePortName(s *objects.ServiceInfo, port int) string {
 // scheduled.
 func PodState(pod *objects.Object) string {
 	pi := pod.Pod
-	s := "phase " + OrDefault(pod.Phase, "unknown")
+	s := "phase " + findings.OrDefault(pod.Phase, "unknown")
 	if pi == nil {
 		return s
 	}
@@ -220,26 +222,26 @@ func FmtRules(rs []objects.WebhookRule) string {
 
 // podLinks describes the pods a selector matches, with their faults and fixes, then
 // the nodes they run on (conditions that keep their traffic away).
-func (ix *Index) podLinks(ns string, selector map[string]string) []Link {
+func (ix *Index) podLinks(ns string, selector map[string]string) []findings.Link {
 	pods := ix.PodsSelectedBy(ns, selector)
-	comp := "Pods " + ns + " " + FmtLabels(selector)
+	comp := "Pods " + ns + " " + findings.FmtLabels(selector)
 	if len(pods) == 0 {
 		if ix.PodsDumped(ns) {
-			return []Link{{Component: comp, Fault: true, Code: CodeNone, Finding: "no pod matches the Service's selector: the backend is not deployed (or was deleted)",
-				Fix: &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "get", "deployments,statefulsets,daemonsets,replicasets", "-o", "wide"),
-					Why: "Deploy the backend again (reinstall the component), so pods match the Service's selector " + FmtLabels(selector) + "."}}}
+			return []findings.Link{{Component: comp, Fault: true, Code: findings.CodeNone, Finding: "no pod matches the Service's selector: the backend is not deployed (or was deleted)",
+				Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "-n", ns, "get", "deployments,statefulsets,daemonsets,replicasets", "-o", "wide"),
+					Why: "Deploy the backend again (reinstall the component), so pods match the Service's selector " + findings.FmtLabels(selector) + "."}}}
 		}
-		collect := Cmd("kubectl", "-n", ns, "get", "pods", "-o", "json")
-		return []Link{{Component: comp, Finding: fmt.Sprintf("pods of namespace %s are not in the bundle (collect: %s)", ns, collect), Inline: []string{collect}}}
+		collect := shellsafe.Cmd("kubectl", "-n", ns, "get", "pods", "-o", "json")
+		return []findings.Link{{Component: comp, Finding: fmt.Sprintf("pods of namespace %s are not in the bundle (collect: %s)", ns, collect), Inline: []string{collect}}}
 	}
-	var evs []Evidence
+	var evs []findings.Evidence
 	var states []string
-	var fix *RemediationStep
+	var fix *findings.RemediationStep
 	fault := false
 	for _, pod := range pods {
 		st := PodState(pod)
 		states = append(states, pod.Name+": "+st)
-		evs = append(evs, Evidence{File: pod.Source.File, Line: pod.Source.Line, Object: pod.Ref(), Text: "Pod " + pod.Name + ": " + st})
+		evs = append(evs, findings.Evidence{File: pod.Source.File, Line: pod.Source.Line, Object: pod.Ref(), Text: "Pod " + pod.Name + ": " + st})
 		if pod.Pod != nil && pod.Pod.Ready {
 			continue
 		}
@@ -253,21 +255,21 @@ func (ix *Index) podLinks(ns string, selector map[string]string) []Link {
 			if c := pod.Condition("PodScheduled"); c != nil && c.Message != "" {
 				why += " (" + c.Reason + ": " + c.Message + ")"
 			}
-			fix = &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "describe", "pod", pod.Name) + " && " + Cmd("kubectl", "get", "nodes", "-o", "wide"),
+			fix = &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "-n", ns, "describe", "pod", pod.Name) + " && " + shellsafe.Cmd("kubectl", "get", "nodes", "-o", "wide"),
 				Why: why + ": make a node able to take it (untaint or add a node, free resources, fix its node selector or tolerations)."}
 		case pod.Pod != nil && (len(pod.Pod.Waiting) > 0 || pod.Pod.Restarts > 0):
-			fix = &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "logs", pod.Name, "--all-containers", "--previous") + "; " + Cmd("kubectl", "-n", ns, "describe", "pod", pod.Name),
+			fix = &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "-n", ns, "logs", pod.Name, "--all-containers", "--previous") + "; " + shellsafe.Cmd("kubectl", "-n", ns, "describe", "pod", pod.Name),
 				Why: "Pod " + pod.Name + " does not run (" + st + "): its logs and events say why; fix that (image, configuration, certificates, resources)."}
 		default:
-			fix = &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "-n", ns, "describe", "pod", pod.Name),
+			fix = &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "-n", ns, "describe", "pod", pod.Name),
 				Why: "Pod " + pod.Name + " is not Ready (" + st + "): its readiness probe and events say why."}
 		}
 	}
 	finding := strings.Join(states, "; ")
-	if len(pods) > GroupExamples {
+	if len(pods) > findings.GroupExamples {
 		finding = podGroups(pods)
 	}
-	links := []Link{{Component: comp, Finding: finding, Evidence: evs, Fault: fault, Fix: fix, Code: PodsCode(pods)}}
+	links := []findings.Link{{Component: comp, Finding: finding, Evidence: evs, Fault: fault, Fix: fix, Code: findings.PodsCode(pods)}}
 	return append(links, ix.nodeLinks(pods)...)
 }
 
@@ -313,28 +315,28 @@ func podGroups(pods []*objects.Object) string {
 			g.nodes[node] = true
 		}
 		g.restarts = max(g.restarts, restarts)
-		if len(g.examples) < GroupExamples {
+		if len(g.examples) < findings.GroupExamples {
 			g.examples = append(g.examples, pod.Name)
 		}
 	}
 	sort.SliceStable(gs, func(i, j int) bool { return gs[i].n > gs[j].n })
 	readyWords := "none Ready"
 	if ready > 0 {
-		readyWords = Count(ready) + " Ready"
+		readyWords = findings.Count(ready) + " Ready"
 	}
 	var parts []string
 	for i, g := range gs {
-		if i == GroupExamples {
+		if i == findings.GroupExamples {
 			rest := 0
 			for _, h := range gs[i:] {
 				rest += h.n
 			}
-			parts = append(parts, fmt.Sprintf("%s more pods in %d other states", Count(rest), len(gs)-i))
+			parts = append(parts, fmt.Sprintf("%s more pods in %d other states", findings.Count(rest), len(gs)-i))
 			break
 		}
-		s := Count(g.n) + " " + g.state
+		s := findings.Count(g.n) + " " + g.state
 		if len(g.nodes) > 0 {
-			s += fmt.Sprintf(" on %s node%s", Count(len(g.nodes)), Plural(len(g.nodes), "s", ""))
+			s += fmt.Sprintf(" on %s node%s", findings.Count(len(g.nodes)), findings.Plural(len(g.nodes), "s", ""))
 		}
 		if g.restarts > 0 {
 			s += fmt.Sprintf(", up to %d restarts", g.restarts)
@@ -345,22 +347,22 @@ func podGroups(pods []*objects.Object) string {
 		}
 		parts = append(parts, s+" ("+ex+")")
 	}
-	return fmt.Sprintf("%s pods, %s: %s", Count(len(pods)), readyWords, strings.Join(parts, "; "))
+	return fmt.Sprintf("%s pods, %s: %s", findings.Count(len(pods)), readyWords, strings.Join(parts, "; "))
 }
 
 // nodeLinks describes the nodes the pods run on, when the bundle holds them: Ready and
 // NetworkUnavailable conditions (a node without its pod-network route cannot be
 // reached from the control plane).
-func (ix *Index) nodeLinks(pods []*objects.Object) []Link {
-	var out []Link
+func (ix *Index) nodeLinks(pods []*objects.Object) []findings.Link {
+	var out []findings.Link
 	for _, pn := range ix.PodNodes(pods) {
 		n := pn.Node
 		if n == nil {
 			continue
 		}
 		var parts []string
-		var evs []Evidence
-		l := Link{Component: "Node " + n.Name}
+		var evs []findings.Evidence
+		l := findings.Link{Component: "Node " + n.Name}
 		for _, typ := range []string{"Ready", "NetworkUnavailable"} {
 			c := n.Condition(typ)
 			if c == nil {
@@ -376,20 +378,20 @@ func (ix *Index) nodeLinks(pods []*objects.Object) []Link {
 				part += ")"
 			}
 			if !c.LastTransitionTime.IsZero() {
-				part += " since " + FmtTime(c.LastTransitionTime)
+				part += " since " + findings.FmtTime(c.LastTransitionTime)
 			}
 			parts = append(parts, part)
 			if bad {
 				if typ == "Ready" {
-					l.Code = CodeNotReady
+					l.Code = findings.CodeNotReady
 				}
 				l.Fault = true
-				evs = append(evs, ConditionEvidence(n, c))
+				evs = append(evs, findings.ConditionEvidence(n, c))
 				if typ == "NetworkUnavailable" {
-					l.Fix = &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "get", "node", n.Name, "-o", "jsonpath={.status.conditions[?(@.type==\"NetworkUnavailable\")]}"),
+					l.Fix = &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "node", n.Name, "-o", "jsonpath={.status.conditions[?(@.type==\"NetworkUnavailable\")]}"),
 						Why: fmt.Sprintf("Node %s has no route to its pod network (%s): restore the route (the cloud route controller or the CNI creates it), so the control plane can reach the pods on it.", n.Name, c.Reason)}
 				} else if l.Fix == nil {
-					l.Fix = &RemediationStep{Risk: RiskSafe, Command: Cmd("kubectl", "describe", "node", n.Name),
+					l.Fix = &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "describe", "node", n.Name),
 						Why: fmt.Sprintf("Node %s is not Ready: bring its kubelet back, or move the pods to a Ready node.", n.Name)}
 				}
 			}
@@ -399,7 +401,7 @@ func (ix *Index) nodeLinks(pods []*objects.Object) []Link {
 		}
 		l.Finding = strings.Join(parts, "; ")
 		if len(evs) == 0 {
-			evs = []Evidence{{File: n.Source.File, Line: n.Source.Line, Object: n.Ref(), Text: "Node " + n.Name + ": " + l.Finding}}
+			evs = []findings.Evidence{{File: n.Source.File, Line: n.Source.Line, Object: n.Ref(), Text: "Node " + n.Name + ": " + l.Finding}}
 		}
 		l.Evidence = evs
 		out = append(out, l)

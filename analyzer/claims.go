@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"sort"
 	"strings"
 
@@ -38,7 +39,7 @@ import (
 // cause type of the owner of each (the first claimant in declared order, then in
 // reporting order).
 type namespaceClaims struct {
-	objects    map[claimID]string
+	objects    map[findings.ClaimID]string
 	resources  map[string]string
 	groups     map[string]string
 	finalizers map[string]string
@@ -53,7 +54,7 @@ type namespaceClaims struct {
 }
 
 func newNamespaceClaims(plan *Plan) *namespaceClaims {
-	nc := &namespaceClaims{objects: map[claimID]string{}, resources: map[string]string{}, groups: map[string]string{},
+	nc := &namespaceClaims{objects: map[findings.ClaimID]string{}, resources: map[string]string{}, groups: map[string]string{},
 		finalizers: map[string]string{}, lines: map[*logs.Entry]string{}, summaries: map[string]string{}, plan: plan}
 	if plan != nil {
 		nc.rank = make(map[string]int, len(plan.rules))
@@ -88,7 +89,7 @@ func (nc *namespaceClaims) owner(old, cur string) (owner string, related bool) {
 }
 
 // add records a cause's claims.
-func (nc *namespaceClaims) add(c *Cause) {
+func (nc *namespaceClaims) add(c *findings.Cause) {
 	put := func(m map[string]string, k string) {
 		if old, ok := m[k]; !ok {
 			m[k] = c.Type
@@ -96,7 +97,7 @@ func (nc *namespaceClaims) add(c *Cause) {
 			m[k] = w
 		}
 	}
-	putObject := func(k claimID) {
+	putObject := func(k findings.ClaimID) {
 		old, ok := nc.objects[k]
 		if !ok {
 			nc.objects[k] = c.Type
@@ -110,10 +111,10 @@ func (nc *namespaceClaims) add(c *Cause) {
 		nc.objects[k] = w
 	}
 	if len(nc.objects) == 0 && len(c.Objects) > 8 {
-		nc.objects = make(map[claimID]string, len(c.Objects)) // grown once, not by doubling
+		nc.objects = make(map[findings.ClaimID]string, len(c.Objects)) // grown once, not by doubling
 	}
 	for _, o := range c.Objects {
-		putObject(claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
+		putObject(findings.ClaimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
 		for _, f := range o.Finalizers {
 			put(nc.finalizers, f)
 		}
@@ -159,7 +160,7 @@ func (p *Pass) ClaimedBy(o *objects.Object) string {
 	if nc == nil {
 		return ""
 	}
-	if t := nc.objects[claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name)]; t != "" {
+	if t := nc.objects[findings.ClaimKey(o.APIVersion, o.Kind, o.Namespace, o.Name)]; t != "" {
 		return t
 	}
 	if len(o.Finalizers) > 0 && !o.DeletionTimestamp.IsZero() {

@@ -2,6 +2,8 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strings"
 	"time"
 
@@ -53,13 +55,13 @@ func (ix *Index) CloudLines(controller string) (failures, denials []*logs.Entry)
 	}
 	failures = append([]*logs.Entry{}, c.failures...)
 	denials = append([]*logs.Entry{}, c.denials...)
-	SortEntries(failures)
-	SortEntries(denials)
+	findings.SortEntries(failures)
+	findings.SortEntries(denials)
 	return failures, denials
 }
 
 // CloudLogsCommand prints the cloud-controller-manager's recent log.
-var CloudLogsCommand = Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=cloud-controller-manager", "--tail=500")
+var CloudLogsCommand = shellsafe.Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=cloud-controller-manager", "--tail=500")
 
 // cloudDenialGrep filters the log for the clouds' refusals.
 const cloudDenialGrep = " | grep -E 'UnauthorizedOperation|AuthorizationFailed|AccessDenied|PERMISSION_DENIED|permission for'"
@@ -68,15 +70,15 @@ const cloudDenialGrep = " | grep -E 'UnauthorizedOperation|AuthorizationFailed|A
 // refuses the route controller's calls"), with its fix; ok is false when the bundle
 // holds no refusal attributed to it. what names the controller in prose ("route
 // controller"), rest says what comes back once the permissions are restored.
-func (ix *Index) CloudPermissionLink(controller, what, rest string) (Link, bool) {
+func (ix *Index) CloudPermissionLink(controller, what, rest string) (findings.Link, bool) {
 	_, denials := ix.CloudLines(controller)
 	if len(denials) == 0 {
-		return Link{}, false
+		return findings.Link{}, false
 	}
 	quote := strings.TrimSpace(denials[0].Detail())
-	return Link{Component: "cloud permissions of the " + what, Fault: true, Evidence: SampleLines(denials, 3), Code: CodePermissionDenied,
+	return findings.Link{Component: "cloud permissions of the " + what, Fault: true, Evidence: findings.SampleLines(denials, 3), Code: findings.CodePermissionDenied,
 		Finding: "the cloud refuses the " + what + "'s calls: its IAM role or policy lacks the permissions it needs. " + LineSpan(denials) + ".",
-		Fix: &RemediationStep{Risk: RiskSafe, Command: CloudLogsCommand + cloudDenialGrep,
+		Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: CloudLogsCommand + cloudDenialGrep,
 			Why: "Restore the cloud " + what + "'s permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + Clip(quote, 200) + "). " + rest}}, true
 }
 
@@ -98,7 +100,7 @@ func LineSpan(ls []*logs.Entry) string {
 		}
 	}
 	if first.IsZero() {
-		return fmt.Sprintf("%d %s, without times", len(ls), Plural(len(ls), "lines", "line")) // (not "log": a condition message, kubectl stderr)
+		return fmt.Sprintf("%d %s, without times", len(ls), findings.Plural(len(ls), "lines", "line")) // (not "log": a condition message, kubectl stderr)
 	}
-	return fmt.Sprintf("%d log %s, first %s, last %s", len(ls), Plural(len(ls), "lines", "line"), FmtTime(first), FmtTime(last))
+	return fmt.Sprintf("%d log %s, first %s, last %s", len(ls), findings.Plural(len(ls), "lines", "line"), findings.FmtTime(first), findings.FmtTime(last))
 }

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -15,8 +16,8 @@ import (
 
 // DeadlockLink is the link of a backend (what: "the webhook's backend", ...) that lives
 // in namespace ns, itself being deleted; fix is the one step that works.
-func DeadlockLink(what, ns, detail string, fix *RemediationStep, ev []Evidence) Link {
-	f := F(NamespaceSubject(ns), FactDeleting)
+func DeadlockLink(what, ns, detail string, fix *findings.RemediationStep, ev []findings.Evidence) findings.Link {
+	f := findings.F(findings.NamespaceSubject(ns), findings.FactDeleting)
 	if fix != nil {
 		fix.Premise = append(fix.Premise, f)
 	}
@@ -24,16 +25,16 @@ func DeadlockLink(what, ns, detail string, fix *RemediationStep, ev []Evidence) 
 	if detail != "" {
 		finding += " (" + detail + ")"
 	}
-	return Link{Component: "deadlock", Fault: true, Code: CodeInTerminatingNamespace, Evidence: ev, Facts: []Fact{f}, Fix: fix,
+	return findings.Link{Component: "deadlock", Fault: true, Code: findings.CodeInTerminatingNamespace, Evidence: ev, Facts: []findings.Fact{f}, Fix: fix,
 		Finding: finding + ": it cannot come back on its own"}
 }
 
 // CalledServiceChain follows a Service read from a failed call's error (no object in
 // the bundle names it): the backend walk, where an error saying the Service is not
 // found makes it missing (why: how the error says it).
-func (ix *Index) CalledServiceChain(ref *objects.ServiceReference, notFound bool, why string, ev []Evidence) []Link {
+func (ix *Index) CalledServiceChain(ref *objects.ServiceReference, notFound bool, why string, ev []findings.Evidence) []findings.Link {
 	links := ix.BackendChain(ref)
-	if notFound && len(links) > 0 && HasFact(links[0].Facts, ServiceSubject(ref), FactServiceUnknown) {
+	if notFound && len(links) > 0 && findings.HasFact(links[0].Facts, findings.ServiceSubject(ref), findings.FactServiceUnknown) {
 		links[0] = ServiceMissingLink(ref, why, ev)
 	}
 	return links

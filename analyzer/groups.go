@@ -1,6 +1,8 @@
 package analyzer
 
 import (
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -10,7 +12,7 @@ import (
 // the objects of the group's resource in its namespace that carry the group's first
 // finalizer are listed (a go-template, so no jq is needed) and patched one by one. It
 // is safe to paste: every value is a checked Kubernetes name, every word quoted.
-func FinalizerLoop(g ObjectGroup) string {
+func FinalizerLoop(g findings.ObjectGroup) string {
 	res := g.Resource
 	if res == "" {
 		res = strings.ToLower(g.Kind)
@@ -23,8 +25,8 @@ func FinalizerLoop(g ObjectGroup) string {
 		fin = g.Finalizers[0]
 	}
 	tmpl := `{{range .items}}{{$n := .metadata.name}}{{range .metadata.finalizers}}{{if eq . "` + fin + `"}}{{$n}}{{"\n"}}{{end}}{{end}}{{end}}`
-	list := Cmd("kubectl", "-n", g.Namespace, "get", res, "-o", "go-template="+tmpl)
-	patch := Cmd("kubectl", "-n", g.Namespace, "patch", res) + ` "$o" ` + Cmd("--type=merge", "-p", `{"metadata":{"finalizers":null}}`)
+	list := shellsafe.Cmd("kubectl", "-n", g.Namespace, "get", res, "-o", "go-template="+tmpl)
+	patch := shellsafe.Cmd("kubectl", "-n", g.Namespace, "patch", res) + ` "$o" ` + shellsafe.Cmd("--type=merge", "-p", `{"metadata":{"finalizers":null}}`)
 	if strings.HasPrefix(list, "#") {
 		return list
 	}
@@ -38,12 +40,12 @@ func FinalizerLoop(g ObjectGroup) string {
 // verdict saying where they are ("on node N, not Ready", "on node N", "not scheduled
 // to a node"): the pods a dead node or a missing controller holds are one group, with
 // one command (PodDeleteLoop, FinalizerLoop). Each node is looked up once.
-func (ix *Index) PodGroups(pods []*objects.Object) []ObjectGroup {
+func (ix *Index) PodGroups(pods []*objects.Object) []findings.ObjectGroup {
 	nodeOf := make(map[string]string, len(pods))
 	state := map[string]string{}
-	refs := make([]ObjectRef, 0, len(pods))
+	refs := make([]findings.ObjectRef, 0, len(pods))
 	for _, pod := range pods {
-		ref := ObjectRefOf(pod)
+		ref := findings.ObjectRefOf(pod)
 		ref.Resource = "pods"
 		refs = append(refs, ref)
 		node := ""
@@ -52,7 +54,7 @@ func (ix *Index) PodGroups(pods []*objects.Object) []ObjectGroup {
 		}
 		nodeOf[pod.Name] = node
 		if node == "" {
-			state[""] = PodNotScheduled
+			state[""] = findings.PodNotScheduled
 		}
 	}
 	for _, pn := range ix.PodNodes(pods) {
@@ -61,7 +63,7 @@ func (ix *Index) PodGroups(pods []*objects.Object) []ObjectGroup {
 			state[pn.Name] += ", not Ready"
 		}
 	}
-	gs := GroupObjects(refs, func(o ObjectRef) string { return state[nodeOf[o.Name]] })
+	gs := findings.GroupObjects(refs, func(o findings.ObjectRef) string { return state[nodeOf[o.Name]] })
 	for i := range gs {
 		if len(gs[i].Examples) > 0 {
 			gs[i].Node = nodeOf[gs[i].Examples[0]]
@@ -80,8 +82,8 @@ func (ix *Index) findNode(name string) *objects.Object {
 
 // PodGroupLine is a group of pods in a few words: "2,000 Pods on node node-1, not
 // Ready, deleted between ...; e.g. web-0, web-1, web-2".
-func PodGroupLine(g ObjectGroup) string {
-	s := Count(g.Count) + " " + PluralKind("Pod", g.Count)
+func PodGroupLine(g findings.ObjectGroup) string {
+	s := findings.Count(g.Count) + " " + findings.PluralKind("Pod", g.Count)
 	if len(g.Finalizers) > 0 {
 		s += " with finalizers " + strings.Join(g.Finalizers, ", ")
 	}
@@ -98,14 +100,14 @@ func PodGroupLine(g ObjectGroup) string {
 // pods of its namespace (on its node, when it has one) that carry a deletionTimestamp,
 // listed with a go-template (no jq) and deleted one by one. Safe to paste: every value
 // is a checked Kubernetes name, every word quoted.
-func PodDeleteLoop(g ObjectGroup) string {
+func PodDeleteLoop(g findings.ObjectGroup) string {
 	tmpl := `{{range .items}}{{if .metadata.deletionTimestamp}}{{.metadata.name}}{{"\n"}}{{end}}{{end}}`
 	args := []string{"kubectl", "-n", g.Namespace, "get", "pods"}
 	if g.Node != "" {
 		args = append(args, "--field-selector", "spec.nodeName="+g.Node)
 	}
-	list := Cmd(append(args, "-o", "go-template="+tmpl)...)
-	del := Cmd("kubectl", "-n", g.Namespace, "delete", "pod") + ` "$o" ` + Cmd("--grace-period=0", "--force")
+	list := shellsafe.Cmd(append(args, "-o", "go-template="+tmpl)...)
+	del := shellsafe.Cmd("kubectl", "-n", g.Namespace, "delete", "pod") + ` "$o" ` + shellsafe.Cmd("--grace-period=0", "--force")
 	if strings.HasPrefix(list, "#") {
 		return list
 	}

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"sort"
 	"strings"
 	"time"
@@ -162,9 +163,9 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 		}
 	}
 	ix.guard = &shellsafe.Guard{}
-	invalidNames(rec, func(file string, line int, kind NameKind, name string) {
+	invalidNames(rec, func(file string, line int, kind shellsafe.NameKind, name string) {
 		ix.guard.Add(kind, name)
-		ix.nameWarnings = append(ix.nameWarnings, diag.Warning{File: file, Line: line, Message: HostileName(kind, name)})
+		ix.nameWarnings = append(ix.nameWarnings, diag.Warning{File: file, Line: line, Message: shellsafe.HostileName(kind, name)})
 	})
 	lookAlikes(rec, func(file string, line int, what, name, like string) {
 		ix.nameWarnings = append(ix.nameWarnings, diag.Warning{File: file, Line: line, Message: lookAlikeMessage(what, name, like)})
@@ -267,12 +268,12 @@ func (ix *Index) captureTime() {
 	src := "newest object timestamp"
 	var ignored []string
 	if t.After(limit) {
-		ignored = append(ignored, "an object time of "+FmtTime(t))
+		ignored = append(ignored, "an object time of "+findings.FmtTime(t))
 		t = ix.newestPlausibleObjectTime(limit)
 	}
 	for _, f := range ix.Records.LogFiles {
 		if f.Last.After(limit) {
-			ignored = append(ignored, "the last line of "+f.Path+" at "+FmtTime(f.Last))
+			ignored = append(ignored, "the last line of "+f.Path+" at "+findings.FmtTime(f.Last))
 			continue
 		}
 		if f.Last.After(t) {
@@ -297,7 +298,7 @@ func (ix *Index) captureTime() {
 			ix.CaptureRecorded = true
 		default:
 			// a time in the bundle after the collector's clock: the clock is not the end
-			src += "; the collector's record (" + ix.Records.CaptureClockSource + ", " + FmtTime(c) + ") is older"
+			src += "; the collector's record (" + ix.Records.CaptureClockSource + ", " + findings.FmtTime(c) + ") is older"
 		}
 	}
 	if len(ignored) > 0 {

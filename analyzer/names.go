@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strings"
 	"unicode"
 
@@ -13,15 +14,15 @@ import (
 // NameWarnings checks the names of a bundle's objects that a report may quote or put
 // into a command (namespaces, object names, finalizers, the Services that APIServices
 // and webhooks point at, webhook names) and returns one warning per name Kubernetes
-// would have refused (HostileName): such a bundle was damaged or forged, and no
+// would have refused (shellsafe.HostileName): such a bundle was damaged or forged, and no
 // command of the report uses the name. The analysis appends them to the report's
 // warnings.
 //
 // Analyze takes them from the index, which validates every name once while it is built.
 func NameWarnings(rec *bundle.Records) []diag.Warning {
 	var out []diag.Warning
-	invalidNames(rec, func(file string, line int, kind NameKind, name string) {
-		out = append(out, diag.Warning{File: file, Line: line, Message: HostileName(kind, name)})
+	invalidNames(rec, func(file string, line int, kind shellsafe.NameKind, name string) {
+		out = append(out, diag.Warning{File: file, Line: line, Message: shellsafe.HostileName(kind, name)})
 	})
 	lookAlikes(rec, func(file string, line int, what, name, like string) {
 		out = append(out, diag.Warning{File: file, Line: line, Message: lookAlikeMessage(what, name, like)})
@@ -31,7 +32,7 @@ func NameWarnings(rec *bundle.Records) []diag.Warning {
 
 func lookAlikeMessage(what, name, like string) string {
 	return fmt.Sprintf("%s %s looks like %s %s but is another name (it holds characters of another script, full-width, invisible or not UTF-8): what the report says of one is not about the other",
-		what, QuoteName(name), what, QuoteName(like))
+		what, shellsafe.QuoteName(name), what, shellsafe.QuoteName(like))
 }
 
 // lookAlikes calls found once for each name of the bundle's objects that reads like
@@ -125,7 +126,7 @@ func skeletonFold(s string) string {
 		switch {
 		case r >= 0xff01 && r <= 0xff5e: // full-width ASCII
 			r -= 0xfee0
-		case Unsafe(r) || unicode.Is(unicode.Mn, r):
+		case shellsafe.Unsafe(r) || unicode.Is(unicode.Mn, r):
 			continue
 		}
 		if c, ok := confusables[r]; ok {
@@ -155,10 +156,10 @@ var confusables = map[rune]rune{
 
 // invalidNames calls found once for each name of the bundle's objects that Kubernetes
 // would have refused.
-func invalidNames(rec *bundle.Records, found func(file string, line int, kind NameKind, name string)) {
+func invalidNames(rec *bundle.Records, found func(file string, line int, kind shellsafe.NameKind, name string)) {
 	seen := map[string]bool{}
-	check := func(file string, line int, kind NameKind, name string) {
-		if name == "" || ValidName(kind, name) {
+	check := func(file string, line int, kind shellsafe.NameKind, name string) {
+		if name == "" || shellsafe.ValidName(kind, name) {
 			return
 		}
 		key := kind.String() + "\x00" + name
@@ -172,40 +173,40 @@ func invalidNames(rec *bundle.Records, found func(file string, line int, kind Na
 		f, l := o.Source.File, o.Source.Line
 		switch o.Kind {
 		case "Namespace":
-			check(f, l, NamespaceName, o.Name)
+			check(f, l, shellsafe.NamespaceName, o.Name)
 		case "APIService":
-			check(f, l, APIServiceName, o.Name)
+			check(f, l, shellsafe.APIServiceName, o.Name)
 		case "", "Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding":
 			// RBAC names are path segments ("system:controller:x"), never put into commands
 			if o.Kind != "" && !validPathSegment(o.Name) {
-				check(f, l, ObjectName, o.Name)
+				check(f, l, shellsafe.ObjectName, o.Name)
 			}
 		default:
-			check(f, l, ObjectName, o.Name)
+			check(f, l, shellsafe.ObjectName, o.Name)
 		}
 		if o.Namespace != "" {
-			check(f, l, NamespaceName, o.Namespace)
+			check(f, l, shellsafe.NamespaceName, o.Namespace)
 		}
 		for _, fin := range o.Finalizers {
-			check(f, l, FinalizerName, fin)
+			check(f, l, shellsafe.FinalizerName, fin)
 		}
 		for _, fin := range o.SpecFinalizers {
-			check(f, l, FinalizerName, fin)
+			check(f, l, shellsafe.FinalizerName, fin)
 		}
 		if o.APIService != nil && o.APIService.Service != nil {
-			check(f, l, NamespaceName, o.APIService.Service.Namespace)
-			check(f, l, ObjectName, o.APIService.Service.Name)
+			check(f, l, shellsafe.NamespaceName, o.APIService.Service.Namespace)
+			check(f, l, shellsafe.ObjectName, o.APIService.Service.Name)
 		}
 		for _, w := range o.Webhooks {
-			check(f, l, ObjectName, w.Name)
+			check(f, l, shellsafe.ObjectName, w.Name)
 			if w.Service != nil {
-				check(f, l, NamespaceName, w.Service.Namespace)
-				check(f, l, ObjectName, w.Service.Name)
+				check(f, l, shellsafe.NamespaceName, w.Service.Namespace)
+				check(f, l, shellsafe.ObjectName, w.Service.Name)
 			}
 		}
 		if o.CRD != nil && o.CRD.ConversionService != nil {
-			check(f, l, NamespaceName, o.CRD.ConversionService.Namespace)
-			check(f, l, ObjectName, o.CRD.ConversionService.Name)
+			check(f, l, shellsafe.NamespaceName, o.CRD.ConversionService.Namespace)
+			check(f, l, shellsafe.ObjectName, o.CRD.ConversionService.Name)
 		}
 	})
 }
@@ -213,5 +214,5 @@ func invalidNames(rec *bundle.Records, found func(file string, line int, kind Na
 // validPathSegment is apimachinery's path-segment rule for RBAC names, plus no control
 // or invisible characters.
 func validPathSegment(s string) bool {
-	return s != "." && s != ".." && !strings.ContainsAny(s, "/%\n\r") && !NeedsEscape(s)
+	return s != "." && s != ".." && !strings.ContainsAny(s, "/%\n\r") && !shellsafe.NeedsEscape(s)
 }

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"slices"
 	"sort"
 	"strings"
@@ -163,7 +164,7 @@ func Order(rules []*Rule) ([]*Rule, error) {
 // checkKinds reports, once per rule and kind, a cause that claims a kind its rule does
 // not declare in Claims: the run order is derived from the declarations, so an
 // undeclared claim may be seen by some rules and not by others.
-func (ix *Index) checkKinds(r *Rule, c *Cause) {
+func (ix *Index) checkKinds(r *Rule, c *findings.Cause) {
 	for _, k := range c.ClaimKinds() {
 		if !slices.Contains(r.Claims, k) {
 			ix.ruleWarning(fmt.Sprintf("rule %s: a cause claims %s, which the rule does not declare in Claims: the order of the rules is derived from what they declare", r.Name, k), "")

@@ -2,6 +2,8 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strconv"
 	"strings"
 
@@ -80,11 +82,11 @@ func (ix *Index) ownerWorkloads(tokens []string) (healthy, failing []*objects.Ob
 // workloadReadCmd reads a workload's or pod's state and the log of its pods (read-only).
 func workloadReadCmd(w *objects.Object) string {
 	kind := strings.ToLower(w.Kind)
-	d, ok := SafeCmd("kubectl", "-n", NS(w.Namespace), "describe", kind, Obj(w.Name))
+	d, ok := shellsafe.SafeCmd("kubectl", "-n", shellsafe.NS(w.Namespace), "describe", kind, shellsafe.Obj(w.Name))
 	if !ok {
 		return d
 	}
-	l, _ := SafeCmd("kubectl", "-n", NS(w.Namespace), "logs", Obj(w.Name).In(kind+"/", ""), "--all-containers", "--tail=200")
+	l, _ := shellsafe.SafeCmd("kubectl", "-n", shellsafe.NS(w.Namespace), "logs", shellsafe.Obj(w.Name).In(kind+"/", ""), "--all-containers", "--tail=200")
 	return d + " ; " + l
 }
 
@@ -92,10 +94,10 @@ func workloadReadCmd(w *objects.Object) string {
 // the controller's workload the bundle shows (its state and logs), else a search of the
 // cluster's workloads for the words of the finalizer's domain, else the
 // kube-controller-manager's log for a built-in finalizer. ns is the namespace it holds.
-func (ix *Index) OwnerStep(finalizer, ns string, objs []*objects.Object) RemediationStep {
-	owner, known := LookupFinalizer(finalizer)
+func (ix *Index) OwnerStep(finalizer, ns string, objs []*objects.Object) findings.RemediationStep {
+	owner, known := findings.LookupFinalizer(finalizer)
 	if known && owner.BuiltIn {
-		return RemediationStep{Command: ix.ControllerManagerLogs(2000, Cmd("grep", "-F", ns)),
+		return findings.RemediationStep{Command: ix.ControllerManagerLogs(2000, shellsafe.Cmd("grep", "-F", ns)),
 			Why: fmt.Sprintf("%s is removed by %s (in kube-controller-manager): its log says what it still waits for in %s.", finalizer, owner.Controller, ns)}
 	}
 	who := "its controller"
@@ -109,33 +111,33 @@ func (ix *Index) OwnerStep(finalizer, ns string, objs []*objects.Object) Remedia
 	hw, fw := ix.ownerWorkloads(tokens)
 	switch {
 	case len(fw) > 0:
-		return RemediationStep{Command: workloadReadCmd(fw[0]),
+		return findings.RemediationStep{Command: workloadReadCmd(fw[0]),
 			Why: fmt.Sprintf("%s is removed by %s; the bundle shows %s not healthy: its events and logs say why. Once it runs, it removes %s.", finalizer, who, fw[0].Ref(), finalizer)}
 	case len(hw) > 0:
-		return RemediationStep{Command: workloadReadCmd(hw[0]),
+		return findings.RemediationStep{Command: workloadReadCmd(hw[0]),
 			Why: fmt.Sprintf("%s is removed by %s; the bundle shows %s running: its log says why the cleanup does not finish.", finalizer, who, hw[0].Ref())}
 	}
-	find := Cmd("kubectl", "get", "deployments,statefulsets,daemonsets", "-A", "-o", "wide")
+	find := shellsafe.Cmd("kubectl", "get", "deployments,statefulsets,daemonsets", "-A", "-o", "wide")
 	if known && len(owner.Workloads) > 0 {
 		tokens = owner.Workloads // the catalog's words name it best
 	}
 	var words []string
 	for _, t := range tokens {
-		if ValidName(ObjectName, t) && !Contains(words, t) {
+		if shellsafe.ValidName(shellsafe.ObjectName, t) && !Contains(words, t) {
 			words = append(words, t)
 		}
 	}
 	if len(words) > 0 {
-		find += " | " + Cmd("grep", "-iE", strings.Join(firstN(words, 6), "|"))
+		find += " | " + shellsafe.Cmd("grep", "-iE", strings.Join(firstN(words, 6), "|"))
 	}
-	return RemediationStep{Command: find,
+	return findings.RemediationStep{Command: find,
 		Why: fmt.Sprintf("Find %s in the cluster (read-only; the bundle shows none), then reinstall or restart it so it can do its cleanup and remove %s: only it knows what the finalizer guards (cloud resources, data, other objects), so letting it finish is the only clean way.", who, finalizer)}
 }
 
 // FinalizerOwnerLink tells who is expected to remove a finalizer and what the bundle
 // shows of it: absent (the finalizer will never be removed), present but failing, or
 // healthy (it is working on it).
-func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) Link {
+func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) findings.Link {
 	link, _ := ix.FinalizerOwner(finalizer, objs)
 	return link
 }
@@ -151,9 +153,9 @@ const (
 
 // FinalizerOwner is FinalizerOwnerLink with its verdict in a few words (OwnerRunning,
 // OwnerFailing, OwnerNotFound, OwnerUnknown, OwnerBuiltIn), for grouping objects.
-func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link, string) {
-	link := Link{Component: "finalizer " + finalizer}
-	owner, known := LookupFinalizer(finalizer)
+func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (findings.Link, string) {
+	link := findings.Link{Component: "finalizer " + finalizer}
+	owner, known := findings.LookupFinalizer(finalizer)
 	if known && owner.BuiltIn {
 		link.Finding = fmt.Sprintf("%s is removed by %s.", finalizer, owner.Controller)
 		return link, OwnerBuiltIn
@@ -181,7 +183,7 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link,
 	for _, w := range append(append([]*objects.Object{}, hw...), fw...) {
 		state, _ := workloadHealth(w)
 		desc := w.Ref() + " (" + state + ")"
-		link.Evidence = append(link.Evidence, Evidence{File: w.Source.File, Line: w.Source.Line, Object: w.Ref(), Text: desc})
+		link.Evidence = append(link.Evidence, findings.Evidence{File: w.Source.File, Line: w.Source.Line, Object: w.Ref(), Text: desc})
 	}
 	for _, w := range hw {
 		state, _ := workloadHealth(w)
@@ -203,15 +205,15 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link,
 				}
 			}
 		}
-		if c := PodsCode(pods); c != CodeNotReady {
+		if c := findings.PodsCode(pods); c != findings.CodeNotReady {
 			return c
 		}
 		return ""
 	}
 	switch {
 	case len(healthy) > 0:
-		link.Code = FirstCode(CodeRunning, podsCode(hw, fw))
-		link.Facts = []Fact{F(subj, FactOwnerRunning)}
+		link.Code = findings.FirstCode(findings.CodeRunning, podsCode(hw, fw))
+		link.Facts = []findings.Fact{findings.F(subj, findings.FactOwnerRunning)}
 		verdict = OwnerRunning
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle shows it running: %s. It is working on the object: wait, or read its logs for why the cleanup does not finish.",
 			finalizer, who, strings.Join(healthy, ", "))
@@ -219,24 +221,24 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link,
 			link.Finding += " Not healthy: " + strings.Join(failing, ", ") + "."
 		}
 	case len(failing) > 0:
-		link.Facts = []Fact{F(subj, FactOwnerFailing)}
+		link.Facts = []findings.Fact{findings.F(subj, findings.FactOwnerFailing)}
 		verdict = OwnerFailing
-		link.Code = FirstCode(CodeFailing, podsCode(fw))
+		link.Code = findings.FirstCode(findings.CodeFailing, podsCode(fw))
 		link.Fault = true
-		link.Fix = &RemediationStep{Command: workloadReadCmd(fw[0]),
+		link.Fix = &findings.RemediationStep{Command: workloadReadCmd(fw[0]),
 			Why: fmt.Sprintf("%s is removed by %s, which is present but not healthy (%s): its events and logs say why; once it runs, it finishes its cleanup and removes the finalizer.", finalizer, who, strings.Join(failing, ", "))}
 		link.Finding = fmt.Sprintf("%s is removed by %s, which is present but not healthy: %s. Fix it (its events and logs say why) and it will remove the finalizer.",
 			finalizer, who, strings.Join(failing, ", "))
 	case !ix.Has("Deployment") && !ix.Has("Pod") && !ix.Has("StatefulSet") && !ix.Has("DaemonSet") &&
 		!ix.Dumped("deployments") && !ix.Dumped("pods"):
 		verdict = OwnerUnknown
-		link.Code = CodeUnknown
+		link.Code = findings.CodeUnknown
 		link.Inline = []string{"kubectl get deploy,sts,ds,pods -A -o json"}
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle has no Deployments, StatefulSets, DaemonSets or Pods, so it cannot show whether it runs (collect: kubectl get deploy,sts,ds,pods -A -o json).", finalizer, who)
 	default:
-		link.Facts = []Fact{F(subj, FactOwnerAbsent)}
+		link.Facts = []findings.Fact{findings.F(subj, findings.FactOwnerAbsent)}
 		verdict = OwnerNotFound
-		link.Code = CodeAbsent
+		link.Code = findings.CodeAbsent
 		link.Fault = true
 		fix := ix.OwnerStep(finalizer, "", objs)
 		link.Fix = &fix
@@ -251,7 +253,7 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (Link,
 		link.Finding += " " + crdNote
 	}
 	if crdDeleting {
-		link.Code = FirstCode(link.Code, CodeInTerminatingNamespace)
+		link.Code = findings.FirstCode(link.Code, findings.CodeInTerminatingNamespace)
 	}
 	return link, verdict
 }
@@ -309,7 +311,7 @@ func crdState(ix *Index, finalizer string, objs []*objects.Object) (note string,
 		}
 		if crd := ix.CRDOf(o.Group(), o.Kind); crd != nil {
 			if !crd.DeletionTimestamp.IsZero() {
-				return fmt.Sprintf("CRD %s is itself being deleted (since %s): it waits for its objects, which wait for this finalizer.", crd.Name, FmtTime(crd.DeletionTimestamp)), true
+				return fmt.Sprintf("CRD %s is itself being deleted (since %s): it waits for its objects, which wait for this finalizer.", crd.Name, findings.FmtTime(crd.DeletionTimestamp)), true
 			}
 			return "", false
 		}

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -17,10 +18,10 @@ import (
 // checkPremises keeps the rungs whose premise holds on the cause's chain. A rung that
 // fails its premise is a bug of its rule: it is left out, and said as an internal-error
 // warning (tests fail on those).
-func (ix *Index) checkPremises(ns string, c *Cause, steps []RemediationStep) []RemediationStep {
+func (ix *Index) checkPremises(ns string, c *findings.Cause, steps []findings.RemediationStep) []findings.RemediationStep {
 	out := steps[:0:0]
 	for _, s := range steps {
-		if why := PremiseProblem(c.Chain, s); why != "" {
+		if why := findings.PremiseProblem(c.Chain, s); why != "" {
 			ix.premiseWarnings = append(ix.premiseWarnings, diag.Warning{File: "namespace " + ns,
 				Message: fmt.Sprintf("%s: rung %q of %s left out: %s", diag.InternalError, Clip(s.Command, 120), c.Type, why)})
 			continue
@@ -33,22 +34,22 @@ func (ix *Index) checkPremises(ns string, c *Cause, steps []RemediationStep) []R
 // BackendFacts are what the bundle shows of a Service an APIService or webhook points at:
 // whether it exists, whether its endpoints hold ready addresses, and whether the pods its
 // selector matches are Ready. The chain's links (BackendChain) carry the same facts.
-func (ix *Index) BackendFacts(ref *objects.ServiceReference) []Fact {
-	subj := ServiceSubject(ref)
+func (ix *Index) BackendFacts(ref *objects.ServiceReference) []findings.Fact {
+	subj := findings.ServiceSubject(ref)
 	svc := ix.Find("Service", ref.Namespace, ref.Name)
 	if svc == nil {
 		if len(ix.InNamespace(ref.Namespace, "Service")) > 0 || ix.ServicesDumped(ref.Namespace) {
-			return []Fact{F(subj, FactServiceMissing)}
+			return []findings.Fact{findings.F(subj, findings.FactServiceMissing)}
 		}
-		return []Fact{F(subj, FactServiceUnknown)}
+		return []findings.Fact{findings.F(subj, findings.FactServiceUnknown)}
 	}
-	out := []Fact{F(subj, FactServiceExists)}
+	out := []findings.Fact{findings.F(subj, findings.FactServiceExists)}
 	if svc.Service == nil || svc.Service.Type == "ExternalName" {
 		return out
 	}
-	out = append(out, F(subj, endpointsFact(ix, ref.Namespace, ref.Name)))
+	out = append(out, findings.F(subj, endpointsFact(ix, ref.Namespace, ref.Name)))
 	if len(svc.Service.Selector) > 0 {
-		out = append(out, F(subj, podsFact(ix, ref.Namespace, svc.Service.Selector)))
+		out = append(out, findings.F(subj, podsFact(ix, ref.Namespace, svc.Service.Selector)))
 	}
 	return out
 }
@@ -69,25 +70,25 @@ func endpointsFact(ix *Index, ns, name string) string {
 	}
 	switch {
 	case !seen:
-		return FactEndpointsUnknown
+		return findings.FactEndpointsUnknown
 	case ready == 0:
-		return FactNoReadyEndpoints
+		return findings.FactNoReadyEndpoints
 	}
-	return FactReadyEndpoints
+	return findings.FactReadyEndpoints
 }
 
 func podsFact(ix *Index, ns string, selector map[string]string) string {
 	pods := ix.PodsSelectedBy(ns, selector)
 	if len(pods) == 0 {
 		if ix.PodsDumped(ns) {
-			return FactNoPods
+			return findings.FactNoPods
 		}
-		return FactPodsUnknown
+		return findings.FactPodsUnknown
 	}
 	for _, p := range pods {
 		if p.Pod == nil || !p.Pod.Ready {
-			return FactPodsNotReady
+			return findings.FactPodsNotReady
 		}
 	}
-	return FactPodsReady
+	return findings.FactPodsReady
 }

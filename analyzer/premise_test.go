@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"strings"
 	"testing"
 
@@ -12,26 +13,26 @@ import (
 // whose premise holds is kept.
 func TestPremiseChecked(t *testing.T) {
 	ref := &objects.ServiceReference{Namespace: "kubevirt", Name: "virt-api"}
-	missing := []Link{{Component: "APIService v1.x.io"}, ServiceMissingLink(ref, "APIService v1.x.io reports ServiceNotFound", nil)}
-	ready := []Link{{Component: ServiceSubject(ref), Facts: []Fact{F(ServiceSubject(ref), FactServiceExists), F(ServiceSubject(ref), FactPodsReady)}}}
-	podsReady := RemediationStep{Risk: RiskSafe, Command: "kubectl get pods", Premise: []Fact{F(ServiceSubject(ref), FactPodsReady)}}
-	fixBackend := RemediationStep{Risk: RiskSafe, Command: "kubectl get svc", Premise: []Fact{NotF(ServiceSubject(ref), FactServiceMissing)}}
-	plain := RemediationStep{Risk: RiskSafe, Command: "kubectl get apiservice"}
+	missing := []findings.Link{{Component: "APIService v1.x.io"}, ServiceMissingLink(ref, "APIService v1.x.io reports ServiceNotFound", nil)}
+	ready := []findings.Link{{Component: findings.ServiceSubject(ref), Facts: []findings.Fact{findings.F(findings.ServiceSubject(ref), findings.FactServiceExists), findings.F(findings.ServiceSubject(ref), findings.FactPodsReady)}}}
+	podsReady := findings.RemediationStep{Risk: findings.RiskSafe, Command: "kubectl get pods", Premise: []findings.Fact{findings.F(findings.ServiceSubject(ref), findings.FactPodsReady)}}
+	fixBackend := findings.RemediationStep{Risk: findings.RiskSafe, Command: "kubectl get svc", Premise: []findings.Fact{findings.NotF(findings.ServiceSubject(ref), findings.FactServiceMissing)}}
+	plain := findings.RemediationStep{Risk: findings.RiskSafe, Command: "kubectl get apiservice"}
 	for _, tt := range []struct {
 		name  string
-		chain []Link
-		steps []RemediationStep
+		chain []findings.Link
+		steps []findings.RemediationStep
 		kept  []string
 		warns int
 	}{
-		{"pods Ready asserted on a missing Service", missing, []RemediationStep{podsReady, plain}, []string{"kubectl get apiservice"}, 1},
-		{"fix the backend when the Service is missing", missing, []RemediationStep{fixBackend}, nil, 1},
-		{"pods Ready when they are", ready, []RemediationStep{podsReady, fixBackend, plain}, []string{"kubectl get pods", "kubectl get svc", "kubectl get apiservice"}, 0},
-		{"no chain at all", nil, []RemediationStep{podsReady}, nil, 1},
+		{"pods Ready asserted on a missing Service", missing, []findings.RemediationStep{podsReady, plain}, []string{"kubectl get apiservice"}, 1},
+		{"fix the backend when the Service is missing", missing, []findings.RemediationStep{fixBackend}, nil, 1},
+		{"pods Ready when they are", ready, []findings.RemediationStep{podsReady, fixBackend, plain}, []string{"kubectl get pods", "kubectl get svc", "kubectl get apiservice"}, 0},
+		{"no chain at all", nil, []findings.RemediationStep{podsReady}, nil, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ix := &Index{}
-			c := &Cause{Type: "api-discovery-failure", Chain: tt.chain}
+			c := &findings.Cause{Type: "api-discovery-failure", Chain: tt.chain}
 			got := ix.checkPremises("ns", c, tt.steps)
 			var cmds []string
 			for _, s := range got {
@@ -67,7 +68,7 @@ func TestCutSummary(t *testing.T) {
 		{"root: the controller of the thing", 30, "root: the controller…"},
 		{"averyveryverylongwordwithoutanyspace", 10, "averyvery…"},
 	} {
-		got := CutSummary(tt.in, tt.n)
+		got := findings.CutSummary(tt.in, tt.n)
 		if got != tt.want {
 			t.Errorf("CutSummary(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
 		}

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"slices"
 	"strings"
 	"time"
@@ -36,17 +37,17 @@ type Rule struct {
 	// a ruled-out reason (empty string = not applicable, say nothing). Each cause claims
 	// what it explains (claims.go): its Objects and Related lines, and what it claims
 	// with Cause.ClaimObject, ClaimResource, ClaimGroup, ClaimFinalizer or ClaimContent.
-	Run func(pass *Pass) ([]Cause, string)
+	Run func(pass *Pass) ([]findings.Cause, string)
 	// Claims are the kinds of claim the rule's causes make (claims.go): ClaimsObjects
 	// for a cause that lists Objects, ClaimsFinalizers when they carry finalizers, and
 	// so on. A cause claiming a kind its rule does not declare is a rule error (a
 	// warning in the report), since the order is derived from these declarations.
-	Claims []ClaimKind
+	Claims []findings.ClaimKind
 	// Yields are the kinds of claim the rule defers to: it explains only what no other
 	// rule claims of them (finalizers-remaining, content-remaining: it reads the
 	// namespace through Pass.Objects and Pass.Claimed...). It runs after every rule that
 	// Claims one of them, except the rules that yield that kind too.
-	Yields []ClaimKind
+	Yields []findings.ClaimKind
 	// Requires are the rules whose claims or causes this rule reads: it runs after
 	// them (content-remaining reads what finalizers-remaining claimed). The run order
 	// is derived from Requires, Yields and Claims (NewPlan), ties by name; the
@@ -56,13 +57,13 @@ type Rule struct {
 	// Ladder returns the safe and caution rungs that act on a cause of this rule, with
 	// real object names, root first; the analyzer orders them, removes duplicates and
 	// ends every ladder with the /finalize last resort.
-	Ladder func(pass *Pass, c *Cause) []RemediationStep
+	Ladder func(pass *Pass, c *findings.Cause) []findings.RemediationStep
 	// Risks, when set, returns broken pieces of the cluster that will hang the next
 	// namespace deletion (latent risks), except those in reported (keys from Reported).
-	Risks func(ix *Index, reported map[string]bool) []Risk
+	Risks func(ix *Index, reported map[string]bool) []findings.Risk
 	// Example returns a cause of this rule on placeholder names (NAMESPACE, NAME, ...),
 	// adding what its ladder reads to pass.Index: what `nsanalyze explain` shows.
-	Example func(pass *Pass) Cause
+	Example func(pass *Pass) findings.Cause
 }
 
 // Match keeps the log lines of one shape for a rule, in the single pass over the
@@ -157,7 +158,7 @@ func (p *Pass) LineKeys() []string {
 	if p.Rule == nil {
 		return nil
 	}
-	return SortedKeys(p.Index.ruleLines[p.Rule.Name])
+	return findings.SortedKeys(p.Index.ruleLines[p.Rule.Name])
 }
 
 // CorePhrases are the log phrases the analyzer itself needs, whatever the rules: the
@@ -242,8 +243,8 @@ func Validate(rules []*Rule) error {
 		switch {
 		case r.Name == "" || strings.ToLower(r.Name) != r.Name || strings.ContainsAny(r.Name, " _"):
 			return fmt.Errorf("rule %q: the name must be a lower-case, dash-separated cause type", r.Name)
-		case r.Name == CauseUndetermined:
-			return fmt.Errorf("rule %q: %q is reserved for the analyzer", r.Name, CauseUndetermined)
+		case r.Name == findings.CauseUndetermined:
+			return fmt.Errorf("rule %q: %q is reserved for the analyzer", r.Name, findings.CauseUndetermined)
 		case byName[r.Name] != nil:
 			return fmt.Errorf("rule %q registered twice", r.Name)
 		case strings.TrimSpace(r.Doc) == "":
@@ -255,8 +256,8 @@ func Validate(rules []*Rule) error {
 		case r.Example == nil:
 			return fmt.Errorf("rule %q has no Example", r.Name)
 		}
-		for _, k := range append(append([]ClaimKind{}, r.Claims...), r.Yields...) {
-			if !slices.Contains(claimKinds, k) {
+		for _, k := range append(append([]findings.ClaimKind{}, r.Claims...), r.Yields...) {
+			if !slices.Contains(findings.AllClaimKinds, k) {
 				return fmt.Errorf("rule %q: unknown kind of claim %q", r.Name, k)
 			}
 		}

@@ -1,5 +1,7 @@
 package analyzer
 
+import "github.com/nsanalyze/nsanalyze/analyzer/findings"
+
 // clearingEffect says what removing a finalizer by hand does, for the finalizers whose
 // effect is known; the others skip their controller's cleanup, whatever it guards.
 func clearingEffect(f string) string {
@@ -19,11 +21,11 @@ func clearingEffect(f string) string {
 }
 
 // verdicts gives each finalizer a cause names its verdict.
-func verdicts(ix *Index, c *Cause) []FinalizerVerdict {
-	var out []FinalizerVerdict
+func verdicts(ix *Index, c *findings.Cause) []findings.FinalizerVerdict {
+	var out []findings.FinalizerVerdict
 	for _, f := range c.Finalizers {
 		_, v := ix.FinalizerOwner(f, nil)
-		out = append(out, FinalizerVerdict{Finalizer: f, Controller: v, Clearing: clearingEffect(f)})
+		out = append(out, findings.FinalizerVerdict{Finalizer: f, Controller: v, Clearing: clearingEffect(f)})
 	}
 	return out
 }

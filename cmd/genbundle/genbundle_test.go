@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/sha256"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"io"
 	"io/fs"
 	"os"
@@ -20,7 +21,7 @@ import (
 )
 
 // analyze runs the parsers and the analyzer the way cmd/nsanalyze does.
-func analyze(t testing.TB, dir string) *analyzer.Report {
+func analyze(t testing.TB, dir string) *findings.Report {
 	t.Helper()
 	rec, err := bundle.Load(dir, bundle.Options{
 		Keywords:    rules.Phrases,

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"io"
 	"io/fs"
 	"os"
@@ -12,8 +13,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
-
-	"github.com/nsanalyze/nsanalyze/analyzer"
 )
 
 // TestVersion: `nsanalyze version` and `--version` print the module version and the VCS
@@ -47,7 +46,7 @@ func TestVersion(t *testing.T) {
 func TestGeneratorInReports(t *testing.T) {
 	a := realBundle(t, "a-discovery-failure")
 	_, out, _ := runCmd("-o", "json", a)
-	var r analyzer.Report
+	var r findings.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +116,7 @@ func TestStdinBundle(t *testing.T) {
 
 	stdin = bytes.NewReader(tarGz(t, a))
 	code, out, errOut := runCmd("-o", "json", "-")
-	var r analyzer.Report
+	var r findings.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("exit %d, not JSON: %v\n%s", code, err, errOut)
 	}
@@ -131,7 +130,7 @@ func TestStdinBundle(t *testing.T) {
 	}
 	stdin = bytes.NewReader(single)
 	code, out, _ = runCmd("-o", "json", "-")
-	r = analyzer.Report{}
+	r = findings.Report{}
 	_ = json.Unmarshal([]byte(out), &r)
 	if code != exitStuck || len(r.Namespaces) != 1 || r.Namespaces[0].Name != "team-a" {
 		t.Errorf("single file on stdin: exit %d, namespaces %+v", code, r.Namespaces)

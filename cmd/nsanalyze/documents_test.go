@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"html"
 	"io/fs"
 	"mime/quotedprintable"
@@ -15,8 +16,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/nsanalyze/nsanalyze/analyzer"
 )
 
 // wrappedDiagnosis is what a report concludes: exit code, and each stuck namespace with its
@@ -25,7 +24,7 @@ func wrappedDiagnosis(t *testing.T, dir string) string {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run([]string{"-o", "json", "--exclude", "raw", "--exclude", "expected.json", "--exclude", "README.md", dir}, &out, &errb)
-	var rep analyzer.Report
+	var rep findings.Report
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("%s: report is not JSON: %v\n%s", dir, err, errb.String())
 	}

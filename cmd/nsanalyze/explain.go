@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"io"
 	"sort"
 	"strings"
@@ -28,7 +29,7 @@ type explainJSON struct {
 	Name   string                     `json:"name"`
 	Title  string                     `json:"title"`
 	Doc    string                     `json:"doc,omitempty"`
-	Ladder []analyzer.RemediationStep `json:"ladder,omitempty"`
+	Ladder []findings.RemediationStep `json:"ladder,omitempty"`
 }
 
 // causeDocs returns every cause type with its documentation, in reporting order.

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"io"
 	"os"
 	"sort"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 )
 
@@ -71,7 +71,7 @@ func fdIsRuntimeDevNull(fd int) bool {
 
 // writeFailure reports what could not be written; its exit code is exitWrite.
 func writeFailure(errOut io.Writer, what string, err error) int {
-	fmt.Fprintf(errOut, "error: cannot write %s: %s\n", what, analyzer.EscapeLine(redact.Secrets(err.Error())))
+	fmt.Fprintf(errOut, "error: cannot write %s: %s\n", what, shellsafe.EscapeLine(redact.Secrets(err.Error())))
 	return exitWrite
 }
 

@@ -2,6 +2,7 @@ package admissionwebhook
 
 import (
 	"fmt"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
@@ -14,7 +15,7 @@ import (
 // without controller logs: a fail-closed webhook that intercepts DELETE of a resource
 // type still present in the namespace, and whose backend the bundle shows broken, is a
 // probable cause (low confidence: nothing shows the call failing).
-func inferBlockingWebhook(p *analyzer.Pass) *analyzer.Cause {
+func inferBlockingWebhook(p *analyzer.Pass) *findings.Cause {
 	if p.Condition(kubemsg.CondContentFailure) != nil {
 		return nil
 	}
@@ -44,10 +45,10 @@ func inferBlockingWebhook(p *analyzer.Pass) *analyzer.Cause {
 					continue
 				}
 				f := fmt.Sprintf("%s %s: failurePolicy Fail, rules %s, service %s/%s %s", cfg.Kind, cfg.Name, analyzer.FmtRules(wh.Rules), wh.Service.Namespace, wh.Service.Name, why)
-				c := &analyzer.Cause{Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
-					Objects: []analyzer.ObjectRef{analyzer.ObjectRefOf(cfg)}, Webhooks: []string{wh.Name},
-					Evidence: []analyzer.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: f}}}
-				c.Chain = append([]analyzer.Link{{Component: "webhook " + wh.Name, Finding: f, Evidence: c.Evidence}}, p.Index.BackendChain(wh.Service)...)
+				c := &findings.Cause{Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
+					Objects: []findings.ObjectRef{findings.ObjectRefOf(cfg)}, Webhooks: []string{wh.Name},
+					Evidence: []findings.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: f}}}
+				c.Chain = append([]findings.Link{{Component: "webhook " + wh.Name, Finding: f, Evidence: c.Evidence}}, p.Index.BackendChain(wh.Service)...)
 				c.Summary = fmt.Sprintf("Probably %s (webhook %q, failurePolicy Fail): it intercepts DELETE of resources still in the namespace and its backend %s, so the namespace controller's deletes would be rejected. No condition or log line in the bundle confirms it.", cfg.Ref(), wh.Name, why)
 				c.Notes = []string{"collect: kubectl get namespace " + p.Namespace + " -o json (its conditions name the failing webhook) and the kube-controller-manager log"}
 				c.Inline = []string{"kubectl get namespace " + p.Namespace + " -o json"}

@@ -1,4 +1,4 @@
-package analyzer
+package findings
 
 import (
 	"sort"
@@ -26,8 +26,8 @@ const (
 	ClaimsContent ClaimKind = "content"
 )
 
-// claimKinds are the kinds of claim, in a fixed order (for messages).
-var claimKinds = []ClaimKind{ClaimsObjects, ClaimsFinalizers, ClaimsResources, ClaimsGroups, ClaimsContent}
+// AllClaimKinds are the kinds of claim, in a fixed order (for messages).
+var AllClaimKinds = []ClaimKind{ClaimsObjects, ClaimsFinalizers, ClaimsResources, ClaimsGroups, ClaimsContent}
 
 // ClaimKinds returns the kinds of claim a cause makes.
 func (c *Cause) ClaimKinds() []ClaimKind {
@@ -40,7 +40,7 @@ func (c *Cause) ClaimKinds() []ClaimKind {
 	if s == nil {
 		s = &ClaimSet{}
 	}
-	for _, k := range claimKinds {
+	for _, k := range AllClaimKinds {
 		var has bool
 		switch k {
 		case ClaimsObjects:
@@ -63,7 +63,7 @@ func (c *Cause) ClaimKinds() []ClaimKind {
 
 // ClaimSet is what one cause claims beyond its Objects and Related lines.
 type ClaimSet struct {
-	Objects    []claimID // object keys (claimKey)
+	Objects    []ClaimID // object keys (claimKey)
 	Resources  []string  // group-resources: "pods", "widgets.example.com"
 	Groups     []string  // API groups: every resource of the group
 	Finalizers []string
@@ -81,7 +81,7 @@ func (c *Cause) claimed() *ClaimSet {
 // object named only in its chain), with the finalizers it carries.
 func (c *Cause) ClaimObject(o *objects.Object) {
 	s := c.claimed()
-	s.Objects = append(s.Objects, claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
+	s.Objects = append(s.Objects, ClaimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
 	s.Finalizers = append(s.Finalizers, o.Finalizers...)
 }
 
@@ -119,7 +119,7 @@ func (c *Cause) ClaimContent() { c.claimed().Content = true }
 func (c *Cause) Claims() []string {
 	var out []string
 	for _, o := range c.Objects {
-		out = append(out, "object:"+claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name).String())
+		out = append(out, "object:"+ClaimKey(o.APIVersion, o.Kind, o.Namespace, o.Name).String())
 		for _, f := range o.Finalizers {
 			out = append(out, "finalizer:"+f)
 		}
@@ -157,19 +157,19 @@ func compactStrings(s []string) []string {
 
 // claimKey identifies an object across the records and ObjectRefs: group, kind,
 // namespace and name (the version does not make another object).
-func claimKey(apiVersion, kind, ns, name string) claimID {
+func ClaimKey(apiVersion, kind, ns, name string) ClaimID {
 	g := ""
 	if i := strings.IndexByte(apiVersion, '/'); i >= 0 {
 		g = apiVersion[:i]
 	}
-	return claimID{g, kind, ns, name}
+	return ClaimID{g, kind, ns, name}
 }
 
 // claimID is an object's claim key as fields: no string is built per object (issue 22).
-type claimID struct{ group, kind, ns, name string }
+type ClaimID struct{ group, kind, ns, name string }
 
 // String: "GROUP/KIND/NAMESPACE/NAME", without "GROUP/" for the core group.
-func (k claimID) String() string {
+func (k ClaimID) String() string {
 	if k.group != "" {
 		return k.group + "/" + k.kind + "/" + k.ns + "/" + k.name
 	}

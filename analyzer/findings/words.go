@@ -1,4 +1,4 @@
-package analyzer
+package findings
 
 // The words of the reports: counts, plurals, defaults and sorted keys, shared by
 // every rule and renderer.

@@ -1,4 +1,4 @@
-package analyzer
+package findings
 
 import (
 	"fmt"
@@ -240,13 +240,13 @@ func (c *Cause) AttachLines(lines []*logs.Entry, deletion time.Time, what string
 // around it. Every cause of a namespace may quote the same long text, so quoting it
 // whole would make the report grow with causes × text; the whole text stays in the
 // bundle at file:line (and a condition's in namespaces[].conditions[].message).
-const maxQuote = 1024
+const MaxQuote = 1024
 
 // focusNames is how many of a cause's names a partial quote shows.
 const focusNames = 3
 
 // focusEvidence quotes a cause's long evidence texts in part, around its names.
-func focusEvidence(c *Cause) {
+func FocusEvidence(c *Cause) {
 	var names []string
 	for _, xs := range [][]string{c.GroupVersions, c.APIServices, c.Webhooks, c.Finalizers} {
 		for _, x := range xs {
@@ -257,7 +257,7 @@ func focusEvidence(c *Cause) {
 	}
 	focus := func(evs []Evidence) {
 		for i := range evs {
-			if len(evs[i].Text) > maxQuote {
+			if len(evs[i].Text) > MaxQuote {
 				evs[i].Text = FocusQuote(evs[i].Text, names)
 			}
 		}
@@ -272,7 +272,7 @@ func focusEvidence(c *Cause) {
 // around the first occurrence of each name, joined by " … ", then how long the whole
 // text is. A text of at most maxQuote bytes is returned as it is.
 func FocusQuote(text string, names []string) string {
-	if len(text) <= maxQuote {
+	if len(text) <= MaxQuote {
 		return text
 	}
 	const head, before, after = 300, 100, 200

@@ -1,4 +1,4 @@
-package analyzer
+package shellsafe
 
 import (
 	"os/exec"
@@ -55,9 +55,9 @@ func TestShellQuoteRoundTrip(t *testing.T) {
 		t.Skip("no sh")
 	}
 	for _, w := range []string{"plain", "", "a b", "x$(id)`id`;echo I;#", "sq'x'", `dq"x"`, `bs\`, "-n", "*", "~root", "a=b", "€"} {
-		out, err := exec.Command("sh", "-c", "printf '%s' "+ShellQuote(w)).Output()
+		out, err := exec.Command("sh", "-c", "printf '%s' "+Quote(w)).Output()
 		if err != nil || string(out) != w {
-			t.Errorf("ShellQuote(%q) = %s reached printf as %q (%v)", w, ShellQuote(w), out, err)
+			t.Errorf("ShellQuote(%q) = %s reached printf as %q (%v)", w, Quote(w), out, err)
 		}
 	}
 }

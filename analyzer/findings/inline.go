@@ -1,4 +1,4 @@
-package analyzer
+package findings
 
 // InlineCommands are the commands the analyzer wrote inside the report's sentences
 // ("(collect: kubectl get apiservices -o json)"), from the Inline fields set where
