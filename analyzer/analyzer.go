@@ -516,7 +516,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) find
 		causes, why := rule.Run(p)
 		for j := range causes {
 			causes[j].Type = rule.Name
-			p.Index.checkKinds(rule, &causes[j])
+			checkKinds(p.Index, rule, &causes[j])
 			p.claims.add(&causes[j])
 		}
 		byRule[i] = causes
@@ -526,7 +526,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) find
 		said[i] = len(causes) > 0 || why != ""
 	}
 	for _, c := range p.claims.conflicts {
-		p.Index.ruleWarning(c, " (namespace "+p.Namespace+")")
+		ruleWarning(p.Index, c, " (namespace "+p.Namespace+")")
 	}
 	p.Rule = nil
 	var notApplicable []string // rules that found nothing they read (said nothing), in reporting order
@@ -637,6 +637,6 @@ func undeterminedLadder(p *Pass, _ *findings.Cause) []findings.RemediationStep {
 		{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "apiservices", "-o", "json"), Why: "An APIService that is not Available stops every namespace deletion."},
 		{Risk: findings.RiskSafe, Command: "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + shellsafe.Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns, "-o", "json"), Why: "What is still in the namespace, and which of it carries finalizers."},
 		{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "json"), Why: "A webhook that refuses or times out blocks the namespace controller's deletes."},
-		{Risk: findings.RiskSafe, Command: p.Index.ControllerManagerLogs(-1, ""), Why: "The kube-controller-manager log covering the deletion time says why the namespace controller cannot finish."},
+		{Risk: findings.RiskSafe, Command: ControllerManagerLogs(p.Index, -1, ""), Why: "The kube-controller-manager log covering the deletion time says why the namespace controller cannot finish."},
 	}
 }

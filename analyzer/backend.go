@@ -23,12 +23,12 @@ func Port(ref *objects.ServiceReference) int {
 // BackendChain follows a ServiceReference (of an APIService, a webhook or a CRD's
 // conversion webhook) to its Service, endpoints and pods: the backend walk every rule
 // shares.
-func (ix *Index) BackendChain(ref *objects.ServiceReference) []findings.Link {
+func BackendChain(ix *Index, ref *objects.ServiceReference) []findings.Link {
 	ns, name, port := ref.Namespace, ref.Name, Port(ref)
 	var chain []findings.Link
 	svc := ix.Find("Service", ns, name)
 	comp := findings.ServiceSubject(ref)
-	facts := ix.BackendFacts(ref)
+	facts := BackendFacts(ix, ref)
 	if svc == nil {
 		if findings.HasFact(facts, comp, findings.FactServiceMissing) {
 			chain = append(chain, ServiceMissingLink(ref, fmt.Sprintf("the bundle's dump of Services covers namespace %s and does not have it", ns), nil))
@@ -112,7 +112,7 @@ func (ix *Index) BackendChain(ref *objects.ServiceReference) []findings.Link {
 	}
 	// pods, and the nodes they run on
 	if len(s.Selector) > 0 {
-		chain = append(chain, ix.podLinks(ns, s.Selector)...)
+		chain = append(chain, podLinks(ix, ns, s.Selector)...)
 	}
 	return chain
 }
@@ -222,7 +222,7 @@ func FmtRules(rs []objects.WebhookRule) string {
 
 // podLinks describes the pods a selector matches, with their faults and fixes, then
 // the nodes they run on (conditions that keep their traffic away).
-func (ix *Index) podLinks(ns string, selector map[string]string) []findings.Link {
+func podLinks(ix *Index, ns string, selector map[string]string) []findings.Link {
 	pods := ix.PodsSelectedBy(ns, selector)
 	comp := "Pods " + ns + " " + findings.FmtLabels(selector)
 	if len(pods) == 0 {
@@ -270,7 +270,7 @@ func (ix *Index) podLinks(ns string, selector map[string]string) []findings.Link
 		finding = podGroups(pods)
 	}
 	links := []findings.Link{{Component: comp, Finding: finding, Evidence: evs, Fault: fault, Fix: fix, Code: findings.PodsCode(pods)}}
-	return append(links, ix.nodeLinks(pods)...)
+	return append(links, nodeLinks(ix, pods)...)
 }
 
 // podGroups describes many pods by state, one phrase per state (node and restart
@@ -353,7 +353,7 @@ func podGroups(pods []*objects.Object) string {
 // nodeLinks describes the nodes the pods run on, when the bundle holds them: Ready and
 // NetworkUnavailable conditions (a node without its pod-network route cannot be
 // reached from the control plane).
-func (ix *Index) nodeLinks(pods []*objects.Object) []findings.Link {
+func nodeLinks(ix *Index, pods []*objects.Object) []findings.Link {
 	var out []findings.Link
 	for _, pn := range ix.PodNodes(pods) {
 		n := pn.Node

@@ -73,7 +73,7 @@ func stillDeleting(ix *Index, nr *findings.NamespaceReport) (findings.DeletingNa
 	w("kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 "+shellsafe.Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns),
 		"What is still in the namespace, and which of it carries finalizers or a deletion timestamp.")
 	w(shellsafe.Cmd("kubectl", "get", "apiservices"), "An APIService that is not Available stops every namespace deletion.")
-	w(ix.ControllerManagerLogs(500, shellsafe.Cmd("grep", "-F", ns)),
+	w(ControllerManagerLogs(ix, 500, shellsafe.Cmd("grep", "-F", ns)),
 		"The namespace controller's errors for it, if any; then run nsanalyze again on a new bundle (nsanalyze collect).")
 	g := namespaceGuard(*nr)
 	for i := range d.Watch {

@@ -40,7 +40,7 @@ func FinalizerLoop(g findings.ObjectGroup) string {
 // verdict saying where they are ("on node N, not Ready", "on node N", "not scheduled
 // to a node"): the pods a dead node or a missing controller holds are one group, with
 // one command (PodDeleteLoop, FinalizerLoop). Each node is looked up once.
-func (ix *Index) PodGroups(pods []*objects.Object) []findings.ObjectGroup {
+func PodGroups(ix *Index, pods []*objects.Object) []findings.ObjectGroup {
 	nodeOf := make(map[string]string, len(pods))
 	state := map[string]string{}
 	refs := make([]findings.ObjectRef, 0, len(pods))

@@ -164,17 +164,17 @@ func Order(rules []*Rule) ([]*Rule, error) {
 // checkKinds reports, once per rule and kind, a cause that claims a kind its rule does
 // not declare in Claims: the run order is derived from the declarations, so an
 // undeclared claim may be seen by some rules and not by others.
-func (ix *Index) checkKinds(r *Rule, c *findings.Cause) {
+func checkKinds(ix *Index, r *Rule, c *findings.Cause) {
 	for _, k := range c.ClaimKinds() {
 		if !slices.Contains(r.Claims, k) {
-			ix.ruleWarning(fmt.Sprintf("rule %s: a cause claims %s, which the rule does not declare in Claims: the order of the rules is derived from what they declare", r.Name, k), "")
+			ruleWarning(ix, fmt.Sprintf("rule %s: a cause claims %s, which the rule does not declare in Claims: the order of the rules is derived from what they declare", r.Name, k), "")
 		}
 	}
 }
 
 // ruleWarning adds a rule error to the report's warnings, once per message (what
 // follows it, the namespace it was seen in, is the first one's).
-func (ix *Index) ruleWarning(msg, where string) {
+func ruleWarning(ix *Index, msg, where string) {
 	if ix.ruleWarned[msg] {
 		return
 	}

@@ -59,7 +59,7 @@ func (ix *Index) CRDOf(group, kind string) *objects.Object {
 
 // ownerWorkloads finds the workloads and pods whose name or image matches a
 // finalizer's tokens (control-plane pods aside), at most six, healthy and failing apart.
-func (ix *Index) ownerWorkloads(tokens []string) (healthy, failing []*objects.Object) {
+func ownerWorkloads(ix *Index, tokens []string) (healthy, failing []*objects.Object) {
 	for _, kind := range []string{"Deployment", "StatefulSet", "DaemonSet", "Pod"} {
 		ix.EachOfKind(kind, func(w *objects.Object) bool {
 			if len(healthy)+len(failing) >= 6 {
@@ -94,10 +94,10 @@ func workloadReadCmd(w *objects.Object) string {
 // the controller's workload the bundle shows (its state and logs), else a search of the
 // cluster's workloads for the words of the finalizer's domain, else the
 // kube-controller-manager's log for a built-in finalizer. ns is the namespace it holds.
-func (ix *Index) OwnerStep(finalizer, ns string, objs []*objects.Object) findings.RemediationStep {
+func OwnerStep(ix *Index, finalizer, ns string, objs []*objects.Object) findings.RemediationStep {
 	owner, known := findings.LookupFinalizer(finalizer)
 	if known && owner.BuiltIn {
-		return findings.RemediationStep{Command: ix.ControllerManagerLogs(2000, shellsafe.Cmd("grep", "-F", ns)),
+		return findings.RemediationStep{Command: ControllerManagerLogs(ix, 2000, shellsafe.Cmd("grep", "-F", ns)),
 			Why: fmt.Sprintf("%s is removed by %s (in kube-controller-manager): its log says what it still waits for in %s.", finalizer, owner.Controller, ns)}
 	}
 	who := "its controller"
@@ -108,7 +108,7 @@ func (ix *Index) OwnerStep(finalizer, ns string, objs []*objects.Object) finding
 	if known {
 		tokens = append(append([]string{}, owner.Workloads...), tokens...)
 	}
-	hw, fw := ix.ownerWorkloads(tokens)
+	hw, fw := ownerWorkloads(ix, tokens)
 	switch {
 	case len(fw) > 0:
 		return findings.RemediationStep{Command: workloadReadCmd(fw[0]),
@@ -137,8 +137,8 @@ func (ix *Index) OwnerStep(finalizer, ns string, objs []*objects.Object) finding
 // FinalizerOwnerLink tells who is expected to remove a finalizer and what the bundle
 // shows of it: absent (the finalizer will never be removed), present but failing, or
 // healthy (it is working on it).
-func (ix *Index) FinalizerOwnerLink(finalizer string, objs []*objects.Object) findings.Link {
-	link, _ := ix.FinalizerOwner(finalizer, objs)
+func FinalizerOwnerLink(ix *Index, finalizer string, objs []*objects.Object) findings.Link {
+	link, _ := FinalizerOwner(ix, finalizer, objs)
 	return link
 }
 
@@ -153,7 +153,7 @@ const (
 
 // FinalizerOwner is FinalizerOwnerLink with its verdict in a few words (OwnerRunning,
 // OwnerFailing, OwnerNotFound, OwnerUnknown, OwnerBuiltIn), for grouping objects.
-func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (findings.Link, string) {
+func FinalizerOwner(ix *Index, finalizer string, objs []*objects.Object) (findings.Link, string) {
 	link := findings.Link{Component: "finalizer " + finalizer}
 	owner, known := findings.LookupFinalizer(finalizer)
 	if known && owner.BuiltIn {
@@ -179,7 +179,7 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (findi
 		}
 	}
 	var healthy, failing []string
-	hw, fw := ix.ownerWorkloads(tokens)
+	hw, fw := ownerWorkloads(ix, tokens)
 	for _, w := range append(append([]*objects.Object{}, hw...), fw...) {
 		state, _ := workloadHealth(w)
 		desc := w.Ref() + " (" + state + ")"
@@ -240,7 +240,7 @@ func (ix *Index) FinalizerOwner(finalizer string, objs []*objects.Object) (findi
 		verdict = OwnerNotFound
 		link.Code = findings.CodeAbsent
 		link.Fault = true
-		fix := ix.OwnerStep(finalizer, "", objs)
+		fix := OwnerStep(ix, finalizer, "", objs)
 		link.Fix = &fix
 		if len(tokens) == 0 {
 			link.Finding = fmt.Sprintf("%s is removed by %s, which the bundle cannot name (the finalizer's domain names no product): check that its controller runs, or the finalizer will never be removed.", finalizer, who)

@@ -106,7 +106,7 @@ func platformOfNode(n *objects.Object) string {
 // ControllerManagerLogs is the command that prints the kube-controller-manager's log
 // on the bundle's platform (its last tail lines where the command can say so).
 // pipe, when not empty, is a filter the log goes through (a quoted grep).
-func (ix *Index) ControllerManagerLogs(tail int, pipe string) string {
+func ControllerManagerLogs(ix *Index, tail int, pipe string) string {
 	return ComponentLogs(ix.Platform(), "kube-controller-manager", tail, pipe)
 }
 

@@ -18,7 +18,7 @@ import (
 // checkPremises keeps the rungs whose premise holds on the cause's chain. A rung that
 // fails its premise is a bug of its rule: it is left out, and said as an internal-error
 // warning (tests fail on those).
-func (ix *Index) checkPremises(ns string, c *findings.Cause, steps []findings.RemediationStep) []findings.RemediationStep {
+func checkPremises(ix *Index, ns string, c *findings.Cause, steps []findings.RemediationStep) []findings.RemediationStep {
 	out := steps[:0:0]
 	for _, s := range steps {
 		if why := findings.PremiseProblem(c.Chain, s); why != "" {
@@ -34,7 +34,7 @@ func (ix *Index) checkPremises(ns string, c *findings.Cause, steps []findings.Re
 // BackendFacts are what the bundle shows of a Service an APIService or webhook points at:
 // whether it exists, whether its endpoints hold ready addresses, and whether the pods its
 // selector matches are Ready. The chain's links (BackendChain) carry the same facts.
-func (ix *Index) BackendFacts(ref *objects.ServiceReference) []findings.Fact {
+func BackendFacts(ix *Index, ref *objects.ServiceReference) []findings.Fact {
 	subj := findings.ServiceSubject(ref)
 	svc := ix.Find("Service", ref.Namespace, ref.Name)
 	if svc == nil {

@@ -33,7 +33,7 @@ func TestPremiseChecked(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ix := &Index{}
 			c := &findings.Cause{Type: "api-discovery-failure", Chain: tt.chain}
-			got := ix.checkPremises("ns", c, tt.steps)
+			got := checkPremises(ix, "ns", c, tt.steps)
 			var cmds []string
 			for _, s := range got {
 				cmds = append(cmds, s.Command)

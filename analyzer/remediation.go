@@ -39,7 +39,7 @@ func remediation(p *Pass, nr findings.NamespaceReport, rules []*Rule) []findings
 		if l := RootLink(c); l != nil && l.Fix != nil {
 			steps = append([]findings.RemediationStep{*l.Fix}, steps...) // act on the root first
 		}
-		steps = p.Index.checkPremises(nr.Name, c, steps)
+		steps = checkPremises(p.Index, nr.Name, c, steps)
 		for j := range steps {
 			steps[j].Command = p.checkCmd(steps[j].Command)
 			steps[j] = findings.Label(steps[j])
@@ -157,7 +157,7 @@ func findFirst(p *Pass, c *findings.Cause) findings.RemediationStep {
 }
 
 // BackendWorkload finds the Deployment/StatefulSet/DaemonSet whose pods a Service selects.
-func (ix *Index) BackendWorkload(svc *objects.ServiceReference) *objects.Object {
+func BackendWorkload(ix *Index, svc *objects.ServiceReference) *objects.Object {
 	s := ix.Find("Service", svc.Namespace, svc.Name)
 	if s == nil || s.Service == nil || len(s.Service.Selector) == 0 {
 		return nil
@@ -242,7 +242,7 @@ func InterceptsDelete(wh objects.Webhook) bool {
 
 // BackendBroken reports whether the bundle shows a Service with no ready endpoints
 // (only when the Service and its endpoints were dumped).
-func (ix *Index) BackendBroken(ref *objects.ServiceReference) (bool, string) {
+func BackendBroken(ix *Index, ref *objects.ServiceReference) (bool, string) {
 	svc := ix.Find("Service", ref.Namespace, ref.Name)
 	if svc == nil {
 		if ix.ServicesDumped(ref.Namespace) {

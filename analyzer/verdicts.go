@@ -24,7 +24,7 @@ func clearingEffect(f string) string {
 func verdicts(ix *Index, c *findings.Cause) []findings.FinalizerVerdict {
 	var out []findings.FinalizerVerdict
 	for _, f := range c.Finalizers {
-		_, v := ix.FinalizerOwner(f, nil)
+		_, v := FinalizerOwner(ix, f, nil)
 		out = append(out, findings.FinalizerVerdict{Finalizer: f, Controller: v, Clearing: clearingEffect(f)})
 	}
 	return out

@@ -40,7 +40,7 @@ func inferBlockingWebhook(p *analyzer.Pass) *findings.Cause {
 				if wh.FailurePolicy != "Fail" || wh.Service == nil || !analyzer.InterceptsDelete(wh) || !rulesCover(wh.Rules, present) {
 					continue
 				}
-				broken, why := p.Index.BackendBroken(wh.Service)
+				broken, why := analyzer.BackendBroken(p.Index, wh.Service)
 				if !broken {
 					continue
 				}
@@ -48,7 +48,7 @@ func inferBlockingWebhook(p *analyzer.Pass) *findings.Cause {
 				c := &findings.Cause{Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
 					Objects: []findings.ObjectRef{findings.ObjectRefOf(cfg)}, Webhooks: []string{wh.Name},
 					Evidence: []findings.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: f}}}
-				c.Chain = append([]findings.Link{{Component: "webhook " + wh.Name, Finding: f, Evidence: c.Evidence}}, p.Index.BackendChain(wh.Service)...)
+				c.Chain = append([]findings.Link{{Component: "webhook " + wh.Name, Finding: f, Evidence: c.Evidence}}, analyzer.BackendChain(p.Index, wh.Service)...)
 				c.Summary = fmt.Sprintf("Probably %s (webhook %q, failurePolicy Fail): it intercepts DELETE of resources still in the namespace and its backend %s, so the namespace controller's deletes would be rejected. No condition or log line in the bundle confirms it.", cfg.Ref(), wh.Name, why)
 				c.Notes = []string{"collect: kubectl get namespace " + p.Namespace + " -o json (its conditions name the failing webhook) and the kube-controller-manager log"}
 				c.Inline = []string{"kubectl get namespace " + p.Namespace + " -o json"}

@@ -164,7 +164,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]findings.Cause, string) {
 					Why: fmt.Sprintf("Restore the backend of webhook %q so its calls succeed; the namespace controller's next retry then deletes the content.", name)}})
 			s = fmt.Sprintf("%s %s (webhook %q, failurePolicy %s)", cfg.Kind, cfg.Name, name, wh.FailurePolicy)
 			if wh.Service != nil {
-				chain = append(chain, ix.BackendChain(wh.Service)...)
+				chain = append(chain, analyzer.BackendChain(ix, wh.Service)...)
 				if p.Stuck[wh.Service.Namespace] {
 					chain = append(chain, findings.Link{Component: "deadlock", Fault: true, Code: findings.CodeInTerminatingNamespace,
 						Facts: []findings.Fact{findings.F(findings.NamespaceSubject(wh.Service.Namespace), findings.FactDeleting)},
@@ -248,7 +248,7 @@ func calledBackend(p *analyzer.Pass, name, detail string, ev []findings.Evidence
 		return nil, ""
 	}
 	ref := &objects.ServiceReference{Namespace: svc.Namespace, Name: svc.Name}
-	links = p.Index.CalledServiceChain(ref, svc.NotFound, fmt.Sprintf("the call's error says service %q not found", ref.Name), ev)
+	links = analyzer.CalledServiceChain(p.Index, ref, svc.NotFound, fmt.Sprintf("the call's error says service %q not found", ref.Name), ev)
 	if p.Stuck[ref.Namespace] {
 		deadlock = ref.Namespace
 		links = append(links, analyzer.DeadlockLink("the webhook's backend", ref.Namespace, fmt.Sprintf("Service %s/%s, from the call's URL", ref.Namespace, ref.Name),
@@ -287,7 +287,7 @@ func risks(ix *analyzer.Index, reported map[string]bool) []findings.Risk {
 				if wh.FailurePolicy != "Fail" || wh.Service == nil || reported["webhook/"+wh.Name] || !analyzer.InterceptsDelete(wh) {
 					continue
 				}
-				if broken, why := ix.BackendBroken(wh.Service); broken {
+				if broken, why := analyzer.BackendBroken(ix, wh.Service); broken {
 					c := findings.Cause{Objects: []findings.ObjectRef{findings.ObjectRefOf(cfg)}}
 					out = append(out, findings.Risk{Type: Name, Object: cfg.Ref(),
 						Summary:  fmt.Sprintf("Webhook %q (%s %s, failurePolicy Fail) intercepts deletes and its backend %s/%s %s: deleting a namespace with matching objects will hang.", wh.Name, cfg.Kind, cfg.Name, wh.Service.Namespace, wh.Service.Name, why),

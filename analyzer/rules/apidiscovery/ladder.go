@@ -37,7 +37,7 @@ func apiServiceLadder(ix *analyzer.Index, stuck map[string]bool, name string, sa
 			safe = append(safe, step) // the certificate is the fault: fix it before looking at pods
 		}
 		subj := findings.ServiceSubject(svc)
-		facts := ix.BackendFacts(svc)
+		facts := analyzer.BackendFacts(ix, svc)
 		if c := a.Condition("Available"); c != nil {
 			facts = append(facts, conditionFacts(svc, c)...)
 		}
@@ -65,7 +65,7 @@ func apiServiceLadder(ix *analyzer.Index, stuck map[string]bool, name string, sa
 			safe = append(safe, findings.RemediationStep{Risk: findings.RiskSafe, Command: look,
 				Why: fmt.Sprintf("Check the backend: the bundle does not show whether Service %s/%s has ready pods; make it have Ready pods that kube-apiserver can reach (network path from the control plane to the pod network, certificates).", svc.Namespace, svc.Name) + then})
 		}
-		if d := ix.BackendWorkload(svc); d != nil && notReady {
+		if d := analyzer.BackendWorkload(ix, svc); d != nil && notReady {
 			kind := strings.ToLower(d.Kind)
 			fact := findings.FactPodsNotReady
 			if findings.HasFact(facts, subj, findings.FactNoPods) {

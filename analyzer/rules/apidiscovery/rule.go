@@ -530,7 +530,7 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []findin
 	svcRef := a.APIService.Service
 	port := analyzer.Port(svcRef)
 	summary += fmt.Sprintf(", backed by Service %s/%s", svcRef.Namespace, svcRef.Name)
-	backend = ix.BackendChain(svcRef)
+	backend = analyzer.BackendChain(ix, svcRef)
 	if c := a.Condition("Available"); c != nil && c.Status != "True" && c.Reason == "ServiceNotFound" &&
 		len(backend) > 0 && findings.HasFact(backend[0].Facts, findings.ServiceSubject(svcRef), findings.FactServiceUnknown) {
 		// the Service is not in the bundle, but the aggregator's condition says it does not exist
@@ -594,7 +594,7 @@ func networkLinks(p *analyzer.Pass) []findings.Link {
 			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "nodes", "-o", "custom-columns=NAME:.metadata.name,PODCIDR:.spec.podCIDR,NETWORK:.status.conditions[?(@.type==\"NetworkUnavailable\")].reason"),
 				Why: "Restore the routes from the control plane to every node's pod CIDR (the route controller recreates them once it can)."}})
 	}
-	if l, ok := ix.CloudPermissionLink(kubemsg.CloudRoute, "route controller",
+	if l, ok := analyzer.CloudPermissionLink(ix, kubemsg.CloudRoute, "route controller",
 		"The routes come back on its next pass, kube-apiserver reaches the backend again and every stuck namespace finishes on its own."); ok {
 		out = append(out, l)
 	}

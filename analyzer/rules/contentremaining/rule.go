@@ -166,7 +166,7 @@ func terminatingPods(p *analyzer.Pass, cause *findings.Cause, alone bool) int {
 	podText := strings.Join(pods, "; ")
 	if len(terminating) > findings.GroupExamples {
 		// many pods: one phrase and one command per node (and finalizers)
-		cause.Groups = p.Index.PodGroups(terminating)
+		cause.Groups = analyzer.PodGroups(p.Index, terminating)
 		var gs []string
 		for _, g := range cause.Groups[:min(len(cause.Groups), findings.GroupExamples)] {
 			gs = append(gs, analyzer.PodGroupLine(g))

@@ -89,7 +89,7 @@ func runConversionWebhook(p *analyzer.Pass) ([]findings.Cause, string) {
 				Why: "Restore the conversion webhook's Service and pods (reinstall the operator that serves it), or, if every object is stored at one version, set spec.conversion.strategy to None."}})
 		s = fmt.Sprintf("The conversion webhook of CRD %s fails (%s)", crd.Name, kubemsg.ClassifyError(f.Detail).Code)
 		if svc := crd.CRD.ConversionService; svc != nil {
-			chain = append(chain, ix.BackendChain(svc)...)
+			chain = append(chain, analyzer.BackendChain(ix, svc)...)
 			s += fmt.Sprintf(": its Service %s/%s cannot be called", svc.Namespace, svc.Name)
 			if p.Stuck[svc.Namespace] {
 				chain = append(chain, analyzer.DeadlockLink("the conversion webhook's backend", svc.Namespace, fmt.Sprintf("Service %s/%s", svc.Namespace, svc.Name),
@@ -105,7 +105,7 @@ func runConversionWebhook(p *analyzer.Pass) ([]findings.Cause, string) {
 			Finding: "not in the bundle (collect: kubectl get crd -o json)", Inline: []string{"kubectl get crd -o json"}, Facts: []findings.Fact{findings.F("CRD of "+f.Kind, findings.FactNotInBundle)}})
 		if svc, ok := kubemsg.ParseCalledService(f.Detail); ok {
 			ref := &objects.ServiceReference{Namespace: svc.Namespace, Name: svc.Name}
-			chain = append(chain, ix.CalledServiceChain(ref, svc.NotFound, fmt.Sprintf("the conversion call's error says service %q not found", ref.Name), ev)...)
+			chain = append(chain, analyzer.CalledServiceChain(ix, ref, svc.NotFound, fmt.Sprintf("the conversion call's error says service %q not found", ref.Name), ev)...)
 			s += fmt.Sprintf(": its Service %s/%s (from the call's URL) cannot be called", ref.Namespace, ref.Name)
 			if p.Stuck[ref.Namespace] {
 				chain = append(chain, analyzer.DeadlockLink("the conversion webhook's backend", ref.Namespace, fmt.Sprintf("Service %s/%s, from the call's URL", ref.Namespace, ref.Name),
@@ -212,7 +212,7 @@ func risks(ix *analyzer.Index, reported map[string]bool) []findings.Risk {
 		if c == nil || c.ConversionStrategy != "Webhook" || c.ConversionService == nil || reported[crd.Ref()] {
 			continue
 		}
-		if broken, why := ix.BackendBroken(c.ConversionService); broken {
+		if broken, why := analyzer.BackendBroken(ix, c.ConversionService); broken {
 			cause := findings.Cause{Objects: []findings.ObjectRef{findings.ObjectRefOf(crd)}}
 			out = append(out, findings.Risk{Type: Name, Object: crd.Ref(),
 				Summary: fmt.Sprintf("CRD %s converts between versions %v through a webhook whose Service %s/%s %s: listing or deleting its objects at a version other than the stored one fails, so deleting a namespace that holds them will hang, and objects can be left orphaned.",

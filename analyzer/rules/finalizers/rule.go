@@ -126,7 +126,7 @@ func runFinalizers(p *analyzer.Pass) ([]findings.Cause, string) {
 	links := map[string]findings.Link{}
 	verdicts := map[string]string{}
 	for _, f := range cause.Finalizers {
-		links[f], verdicts[f] = ix.FinalizerOwner(f, byFinalizer[f])
+		links[f], verdicts[f] = analyzer.FinalizerOwner(ix, f, byFinalizer[f])
 	}
 	// objects sharing kind, finalizers and verdict are one group: one line, one command
 	cause.Groups = findings.GroupObjects(cause.Objects, func(o findings.ObjectRef) string {
@@ -266,7 +266,7 @@ func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
 		if analyzer.HasMechanism(f) {
 			continue // its mechanism says what holds it (above), not "restart its controller"
 		}
-		steps = append(steps, p.Index.OwnerStep(f, p.Namespace, nil))
+		steps = append(steps, analyzer.OwnerStep(p.Index, f, p.Namespace, nil))
 	}
 	// a group of a few objects gets a command per object; a larger one, one loop
 	key := func(kind, ns string, fins []string) string {

@@ -128,7 +128,7 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 	}
 	events, eventDenial := warningEvents(ix, p.Namespace, names)
 	rest := "It then deletes the load balancer, removes " + Finalizer + " and the namespace finishes on its own."
-	perm, denied := ix.CloudPermissionLink(kubemsg.CloudService, "service controller", rest)
+	perm, denied := analyzer.CloudPermissionLink(ix, kubemsg.CloudService, "service controller", rest)
 	if !denied && eventDenial != nil {
 		// no log line, but the Service's own event quotes the cloud's refusal
 		perm, denied = findings.Link{Component: "cloud permissions of the service controller", Fault: true, Evidence: []findings.Evidence{*eventDenial}, Code: findings.CodePermissionDenied,
@@ -157,7 +157,7 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: analyzer.CloudLogsCommand + " | " + shellsafe.Cmd("grep", "-F", "load balancer"),
 				Why: "Fix what the service controller's error names (the load balancer's state in the cloud, its quota, its security groups); it retries and removes the finalizer once the load balancer is gone."}})
 	default:
-		cause.Chain = append(cause.Chain, ix.FinalizerOwnerLink(Finalizer, svcs))
+		cause.Chain = append(cause.Chain, analyzer.FinalizerOwnerLink(ix, Finalizer, svcs))
 	}
 	for _, o := range svcs {
 		cause.ClaimObject(o)

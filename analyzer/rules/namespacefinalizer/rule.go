@@ -61,7 +61,7 @@ func runNamespaceFinalizer(p *analyzer.Pass) ([]findings.Cause, string) {
 	}
 	var owners []string
 	for _, f := range extra {
-		link := p.Index.FinalizerOwnerLink(f, nil)
+		link := analyzer.FinalizerOwnerLink(p.Index, f, nil)
 		cause.Chain = append(cause.Chain, link)
 		owners = append(owners, link.Finding)
 	}
@@ -73,7 +73,7 @@ func runNamespaceFinalizer(p *analyzer.Pass) ([]findings.Cause, string) {
 func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
 	var steps []findings.RemediationStep
 	for _, f := range c.Finalizers {
-		steps = append(steps, p.Index.OwnerStep(f, p.Namespace, nil))
+		steps = append(steps, analyzer.OwnerStep(p.Index, f, p.Namespace, nil))
 	}
 	var meta []string
 	for _, f := range c.Finalizers {

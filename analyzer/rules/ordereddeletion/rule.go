@@ -124,7 +124,7 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 	}
 	if len(pods) > findings.GroupExamples {
 		// many pods: one phrase and one command per group (finalizers, node)
-		cause.Groups = ix.PodGroups(pods)
+		cause.Groups = analyzer.PodGroups(ix, pods)
 		podDescs = podDescs[:0]
 		for _, g := range cause.Groups[:min(len(cause.Groups), findings.GroupExamples)] {
 			podDescs = append(podDescs, analyzer.PodGroupLine(g))
@@ -142,7 +142,7 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 	cause.Chain = append(cause.Chain, podLink)
 	for _, f := range findings.SortedKeys(fins) {
 		cause.Finalizers = append(cause.Finalizers, f)
-		cause.Chain = append(cause.Chain, ix.FinalizerOwnerLink(f, fins[f]))
+		cause.Chain = append(cause.Chain, analyzer.FinalizerOwnerLink(ix, f, fins[f]))
 	}
 	for _, name := range findings.SortedKeys(deadNodes) {
 		n := deadNodes[name]
@@ -243,7 +243,7 @@ func conditionsCheck(p *analyzer.Pass, pods []*objects.Object) (findings.Link, b
 func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
 	var steps []findings.RemediationStep
 	for _, f := range c.Finalizers {
-		st := p.Index.OwnerStep(f, p.Namespace, nil)
+		st := analyzer.OwnerStep(p.Index, f, p.Namespace, nil)
 		st.Why += " Once the pods are gone the namespace controller deletes the rest of the namespace on its next pass."
 		steps = append(steps, st)
 	}
