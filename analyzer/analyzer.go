@@ -44,7 +44,7 @@ type Options struct {
 
 // Analyze runs every rule over every stuck namespace.
 func Analyze(rec *bundle.Records, opts Options) *findings.Report {
-	ix := NewIndex(rec, opts.Rules)
+	ix := NewIndex(rec, Collectors(opts.Rules))
 	r := &findings.Report{
 		SchemaVersion: findings.SchemaVersion,
 		Bundle: findings.BundleInfo{
@@ -57,7 +57,7 @@ func Analyze(rec *bundle.Records, opts Options) *findings.Report {
 		Namespaces: []findings.NamespaceReport{},
 		Risks:      []findings.Risk{},
 		Coverage:   []findings.Gap{},
-		Warnings:   append(append([]diag.Warning{}, rec.Warnings...), ix.nameWarnings...),
+		Warnings:   append(append([]diag.Warning{}, rec.Warnings...), ix.Warnings()...),
 	}
 	if r.Warnings == nil {
 		r.Warnings = []diag.Warning{}
@@ -81,6 +81,7 @@ func Analyze(rec *bundle.Records, opts Options) *findings.Report {
 	if !slices.Equal(plan.rules, opts.Rules) {
 		panic("nsanalyze rules: Options.Plan is not the plan of Options.Rules")
 	}
+	warn := &warnings{}
 	stuck := findStuck(ix)
 	stuckSet := map[string]bool{}
 	for _, s := range stuck {
@@ -90,11 +91,11 @@ func Analyze(rec *bundle.Records, opts Options) *findings.Report {
 		if len(opts.Namespaces) > 0 && !Contains(opts.Namespaces, s.name) {
 			continue
 		}
-		pass := &Pass{Index: ix, Namespace: s.name, Object: s.obj, Deletion: s.deletion, Stuck: stuckSet}
+		pass := &Pass{Index: ix, Namespace: s.name, Object: s.obj, Deletion: s.deletion, Stuck: stuckSet, warn: warn}
 		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s, opts.Rules, plan))
 	}
-	r.Warnings = append(r.Warnings, ix.premiseWarnings...)
-	r.Warnings = append(r.Warnings, ix.ruleWarnings...)
+	r.Warnings = append(r.Warnings, warn.premise...)
+	r.Warnings = append(r.Warnings, warn.rule...)
 	splitDeleting(ix, r)
 	groupProblems(r)
 	r.Risks = latentRisks(ix, r, opts.Rules)
@@ -516,7 +517,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) find
 		causes, why := rule.Run(p)
 		for j := range causes {
 			causes[j].Type = rule.Name
-			checkKinds(p.Index, rule, &causes[j])
+			checkKinds(p.warn, rule, &causes[j])
 			p.claims.add(&causes[j])
 		}
 		byRule[i] = causes
@@ -526,7 +527,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) find
 		said[i] = len(causes) > 0 || why != ""
 	}
 	for _, c := range p.claims.conflicts {
-		ruleWarning(p.Index, c, " (namespace "+p.Namespace+")")
+		p.warn.ruleError(c, " (namespace "+p.Namespace+")")
 	}
 	p.Rule = nil
 	var notApplicable []string // rules that found nothing they read (said nothing), in reporting order

@@ -188,29 +188,6 @@ func PodState(pod *objects.Object) string {
 	return s
 }
 
-// ServicesDumped reports whether the bundle holds a dump of the namespace's Services
-// (possibly empty), so a Service absent from it does not exist.
-func (ix *Index) ServicesDumped(ns string) bool { return ix.KindDumped(ns, "Service") }
-
-// PodsDumped reports whether the bundle holds a dump of the namespace's Pods (possibly
-// empty), so a pod absent from it does not exist.
-func (ix *Index) PodsDumped(ns string) bool { return ix.KindDumped(ns, "Pod") }
-
-// FindWebhook returns the webhook configuration holding the webhook of that name, and
-// the webhook (nil, nil when the bundle holds none).
-func (ix *Index) FindWebhook(name string) (*objects.Object, *objects.Webhook) {
-	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
-		for _, cfg := range ix.ByKind[kind] {
-			for i := range cfg.Webhooks {
-				if cfg.Webhooks[i].Name == name {
-					return cfg, &cfg.Webhooks[i]
-				}
-			}
-		}
-	}
-	return nil, nil
-}
-
 // FmtRules renders a webhook's rules (operations on resources) in one line.
 func FmtRules(rs []objects.WebhookRule) string {
 	var parts []string

@@ -77,7 +77,7 @@ func stillDeleting(ix *Index, nr *findings.NamespaceReport) (findings.DeletingNa
 		"The namespace controller's errors for it, if any; then run nsanalyze again on a new bundle (nsanalyze collect).")
 	g := namespaceGuard(*nr)
 	for i := range d.Watch {
-		d.Watch[i].Command = ix.checkCmd(g.Check(d.Watch[i].Command))
+		d.Watch[i].Command = ix.CheckCmd(g.Check(d.Watch[i].Command))
 	}
 	findings.LabelAll(d.Watch)
 	return d, true

@@ -72,14 +72,6 @@ func PodGroups(ix *Index, pods []*objects.Object) []findings.ObjectGroup {
 	return gs
 }
 
-// findNode is the Node of that name ("" or absent: nil).
-func (ix *Index) findNode(name string) *objects.Object {
-	if name == "" {
-		return nil
-	}
-	return ix.Find("Node", "", name)
-}
-
 // PodGroupLine is a group of pods in a few words: "2,000 Pods on node node-1, not
 // Ready, deleted between ...; e.g. web-0, web-1, web-2".
 func PodGroupLine(g findings.ObjectGroup) string {

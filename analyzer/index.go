@@ -76,7 +76,7 @@ type Index struct {
 	slimNS map[string]int32
 	// ruleLines are the lines each rule's matchers kept: rule name -> key -> lines.
 	ruleLines  map[string]map[string][]*logs.Entry
-	collectors []*Rule
+	collectors []Collector
 	// guard holds the names of the bundle's objects Kubernetes would have refused
 	// (each validated once, while the index is built): no command carries them.
 	guard *shellsafe.Guard
@@ -85,11 +85,6 @@ type Index struct {
 	// unattributed are the namespace deleter's condition messages no namespace could be
 	// given (addMessages): evidence of a deletion whose namespace the bundle does not name.
 	unattributed []text.Message
-	// premiseWarnings are rungs left out because their premise failed (premise.go).
-	premiseWarnings []diag.Warning
-	// ruleWarnings are rule errors: undeclared claims (order.go), once each.
-	ruleWarnings []diag.Warning
-	ruleWarned   map[string]bool
 
 	CapturedAt       time.Time
 	CapturedAtSource string
@@ -113,9 +108,16 @@ type ContentLine struct {
 	GVR   kubemsg.GroupVersionResource
 }
 
+// Collector is a rule's log line matchers, by the rule's name: the lines they keep are
+// found with RuleLines and RuleKeys.
+type Collector struct {
+	Rule  string
+	Lines []Match
+}
+
 // NewIndex builds the index for the rules: the facts every rule may read, and the
-// lines each rule's matchers keep, in one pass over the bundle's log entries.
-func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
+// lines each collector's matchers keep, in one pass over the bundle's log entries.
+func NewIndex(rec *bundle.Records, collectors []Collector) *Index {
 	ix := &Index{
 		Records:                    rec,
 		Namespaces:                 map[string]*objects.Object{},
@@ -131,10 +133,10 @@ func NewIndex(rec *bundle.Records, rules []*Rule) *Index {
 		NamespaceDeleteWaits:       map[string][]*logs.Entry{},
 		NamespaceControllerDeletes: map[string][]*logs.Entry{},
 	}
-	for _, r := range rules {
-		if len(r.Lines) > 0 {
-			ix.collectors = append(ix.collectors, r)
-			ix.ruleLines[r.Name] = map[string][]*logs.Entry{}
+	for _, c := range collectors {
+		if len(c.Lines) > 0 {
+			ix.collectors = append(ix.collectors, c)
+			ix.ruleLines[c.Rule] = map[string][]*logs.Entry{}
 		}
 	}
 	ix.indexObjects(rec)
@@ -239,11 +241,22 @@ func (ix *Index) addEntry(e *logs.Entry) {
 	}
 }
 
+// RuleLines returns the log lines a rule's matchers kept under key, for what the rule
+// reads outside a namespace's pass (its Risks).
+func (ix *Index) RuleLines(rule, key string) []*logs.Entry { return ix.ruleLines[rule][key] }
+
+// RuleKeys returns the keys under which a rule's matchers kept lines, sorted.
+func (ix *Index) RuleKeys(rule string) []string { return findings.SortedKeys(ix.ruleLines[rule]) }
+
+// Warnings are what the index found wrong in the records while it was built: names
+// Kubernetes would have refused, and look-alike names (NameWarnings).
+func (ix *Index) Warnings() []diag.Warning { return ix.nameWarnings }
+
 // match runs the rules' matchers on a line; it reports whether one kept it.
 func (ix *Index) match(e *logs.Entry, d string) bool {
 	kept := false
 	for _, r := range ix.collectors {
-		byKey := ix.ruleLines[r.Name]
+		byKey := ix.ruleLines[r.Rule]
 		for i := range r.Lines {
 			for _, key := range r.Lines[i].keep(e, d) {
 				kept = true

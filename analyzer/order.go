@@ -164,25 +164,35 @@ func Order(rules []*Rule) ([]*Rule, error) {
 // checkKinds reports, once per rule and kind, a cause that claims a kind its rule does
 // not declare in Claims: the run order is derived from the declarations, so an
 // undeclared claim may be seen by some rules and not by others.
-func checkKinds(ix *Index, r *Rule, c *findings.Cause) {
+func checkKinds(w *warnings, r *Rule, c *findings.Cause) {
 	for _, k := range c.ClaimKinds() {
 		if !slices.Contains(r.Claims, k) {
-			ruleWarning(ix, fmt.Sprintf("rule %s: a cause claims %s, which the rule does not declare in Claims: the order of the rules is derived from what they declare", r.Name, k), "")
+			w.ruleError(fmt.Sprintf("rule %s: a cause claims %s, which the rule does not declare in Claims: the order of the rules is derived from what they declare", r.Name, k), "")
 		}
 	}
 }
 
-// ruleWarning adds a rule error to the report's warnings, once per message (what
+// warnings are what the analysis itself warns about, beyond the bundle's own warnings:
+// rungs left out because their premise failed (checkPremises) and rule errors
+// (undeclared claims: ruleError). Both are programming errors of nsanalyze, never
+// properties of the bundle; the tests fail on them.
+type warnings struct {
+	premise []diag.Warning
+	rule    []diag.Warning
+	said    map[string]bool // rule errors already said
+}
+
+// ruleError adds a rule error to the report's warnings, once per message (what
 // follows it, the namespace it was seen in, is the first one's).
-func ruleWarning(ix *Index, msg, where string) {
-	if ix.ruleWarned[msg] {
+func (w *warnings) ruleError(msg, where string) {
+	if w.said[msg] {
 		return
 	}
-	if ix.ruleWarned == nil {
-		ix.ruleWarned = map[string]bool{}
+	if w.said == nil {
+		w.said = map[string]bool{}
 	}
-	ix.ruleWarned[msg] = true
-	ix.ruleWarnings = append(ix.ruleWarnings, diag.Warning{File: RuleWarningFile, Message: msg + where + " (a programming error in nsanalyze: please report it)"})
+	w.said[msg] = true
+	w.rule = append(w.rule, diag.Warning{File: RuleWarningFile, Message: msg + where + " (a programming error in nsanalyze: please report it)"})
 }
 
 // RuleWarningFile is the File of the report's warnings about the rules themselves

@@ -11,52 +11,6 @@ import (
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
-// resourceName returns the name kubectl accepts for an object's type: "plural.group"
-// from its CRD when the bundle has it, else the lower-case kind (qualified with the group).
-func (ix *Index) ResourceName(o *objects.Object) string {
-	k := [2]string{o.APIVersion, o.Kind}
-	if r, ok := ix.resourceNames[k]; ok {
-		return r
-	}
-	if ix.resourceNames == nil {
-		ix.resourceNames = map[[2]string]string{}
-	}
-	r := ix.resourceName(o)
-	ix.resourceNames[k] = r
-	return r
-}
-
-func (ix *Index) resourceName(o *objects.Object) string {
-	g := o.Group()
-	if crd := ix.CRDOf(g, o.Kind); crd != nil {
-		return crd.CRD.Plural + "." + g
-	}
-	if g == "" {
-		return strings.ToLower(o.Kind)
-	}
-	return strings.ToLower(o.Kind) + "." + g
-}
-
-// CRDOf returns the CRD that defines kind in group, or nil: one map look-up (the
-// index by group and kind is built on first use), whatever the number of CRDs. When
-// several CRDs claim the same group and kind (merged bundles), the one of the smallest
-// name is used.
-func (ix *Index) CRDOf(group, kind string) *objects.Object {
-	if ix.crdByGroupKind == nil {
-		ix.crdByGroupKind = make(map[string]*objects.Object, len(ix.CRDs))
-		for _, crd := range ix.CRDs {
-			if crd.CRD == nil {
-				continue
-			}
-			k := crd.CRD.Group + "\x00" + crd.CRD.Kind
-			if old := ix.crdByGroupKind[k]; old == nil || crd.Name < old.Name {
-				ix.crdByGroupKind[k] = crd
-			}
-		}
-	}
-	return ix.crdByGroupKind[group+"\x00"+kind]
-}
-
 // ownerWorkloads finds the workloads and pods whose name or image matches a
 // finalizer's tokens (control-plane pods aside), at most six, healthy and failing apart.
 func ownerWorkloads(ix *Index, tokens []string) (healthy, failing []*objects.Object) {
@@ -374,17 +328,6 @@ func matchesTokens(o *objects.Object, tokens []string) bool {
 	}
 	for _, t := range tokens {
 		if strings.Contains(hay, t) {
-			return true
-		}
-	}
-	return false
-}
-
-// HasFinalizedObjects reports whether the bundle holds an object of the namespace
-// with finalizers (the Namespace itself aside).
-func (ix *Index) HasFinalizedObjects(ns string) bool {
-	for _, o := range ix.InNamespace(ns, "") {
-		if len(o.Finalizers) > 0 {
 			return true
 		}
 	}

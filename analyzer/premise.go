@@ -18,11 +18,11 @@ import (
 // checkPremises keeps the rungs whose premise holds on the cause's chain. A rung that
 // fails its premise is a bug of its rule: it is left out, and said as an internal-error
 // warning (tests fail on those).
-func checkPremises(ix *Index, ns string, c *findings.Cause, steps []findings.RemediationStep) []findings.RemediationStep {
+func checkPremises(w *warnings, ns string, c *findings.Cause, steps []findings.RemediationStep) []findings.RemediationStep {
 	out := steps[:0:0]
 	for _, s := range steps {
 		if why := findings.PremiseProblem(c.Chain, s); why != "" {
-			ix.premiseWarnings = append(ix.premiseWarnings, diag.Warning{File: "namespace " + ns,
+			w.premise = append(w.premise, diag.Warning{File: "namespace " + ns,
 				Message: fmt.Sprintf("%s: rung %q of %s left out: %s", diag.InternalError, Clip(s.Command, 120), c.Type, why)})
 			continue
 		}

@@ -31,9 +31,9 @@ func TestPremiseChecked(t *testing.T) {
 		{"no chain at all", nil, []findings.RemediationStep{podsReady}, nil, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			ix := &Index{}
+			w := &warnings{}
 			c := &findings.Cause{Type: "api-discovery-failure", Chain: tt.chain}
-			got := checkPremises(ix, "ns", c, tt.steps)
+			got := checkPremises(w, "ns", c, tt.steps)
 			var cmds []string
 			for _, s := range got {
 				cmds = append(cmds, s.Command)
@@ -41,10 +41,10 @@ func TestPremiseChecked(t *testing.T) {
 			if strings.Join(cmds, "|") != strings.Join(tt.kept, "|") {
 				t.Errorf("kept %q, want %q", cmds, tt.kept)
 			}
-			if len(ix.premiseWarnings) != tt.warns {
-				t.Errorf("%d warnings, want %d: %v", len(ix.premiseWarnings), tt.warns, ix.premiseWarnings)
+			if len(w.premise) != tt.warns {
+				t.Errorf("%d warnings, want %d: %v", len(w.premise), tt.warns, w.premise)
 			}
-			for _, w := range ix.premiseWarnings {
+			for _, w := range w.premise {
 				if !strings.Contains(w.Message, "internal error") || !strings.Contains(w.Message, "pods-ready") && !strings.Contains(w.Message, "service-missing") {
 					t.Errorf("warning %q does not say which fact failed", w.Message)
 				}

@@ -39,7 +39,7 @@ func remediation(p *Pass, nr findings.NamespaceReport, rules []*Rule) []findings
 		if l := RootLink(c); l != nil && l.Fix != nil {
 			steps = append([]findings.RemediationStep{*l.Fix}, steps...) // act on the root first
 		}
-		steps = checkPremises(p.Index, nr.Name, c, steps)
+		steps = checkPremises(p.warn, nr.Name, c, steps)
 		for j := range steps {
 			steps[j].Command = p.checkCmd(steps[j].Command)
 			steps[j] = findings.Label(steps[j])
@@ -219,7 +219,7 @@ func latentRisks(ix *Index, r *findings.Report, rules []*Rule) []findings.Risk {
 				own.Add(shellsafe.ObjectName, name)
 			}
 			for i := range rk.Fix {
-				rk.Fix[i].Command = ix.checkCmd(own.Check(rk.Fix[i].Command))
+				rk.Fix[i].Command = ix.CheckCmd(own.Check(rk.Fix[i].Command))
 			}
 			findings.LabelAll(rk.Fix)
 			risks = append(risks, rk)
@@ -293,7 +293,7 @@ func coverage(ix *Index, r *findings.Report) []findings.Gap {
 	if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") && !ix.Dumped("webhookconfiguration") {
 		add(findings.GapWebhookConfigurations, "no webhook configurations", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json")
 	}
-	guard := func(g findings.Gap) findings.Gap { g.Collect = ix.checkCmd(g.Collect); return g }
+	guard := func(g findings.Gap) findings.Gap { g.Collect = ix.CheckCmd(g.Collect); return g }
 	defer func() {
 		for i := range gaps {
 			gaps[i] = guard(gaps[i])
@@ -471,13 +471,5 @@ func (p *Pass) checkCmd(cmd string) string {
 	if p.guard != nil {
 		cmd = p.guard.Check(cmd)
 	}
-	return p.Index.checkCmd(cmd)
-}
-
-// checkCmd is Pass.checkCmd with the bundle's invalid object names only.
-func (ix *Index) checkCmd(cmd string) string {
-	if ix == nil || ix.guard == nil {
-		return (&shellsafe.Guard{}).Check(cmd)
-	}
-	return ix.guard.Check(cmd)
+	return p.Index.CheckCmd(cmd)
 }

@@ -66,37 +66,13 @@ type Rule struct {
 	Example func(pass *Pass) findings.Cause
 }
 
-// Match keeps the log lines of one shape for a rule, in the single pass over the
-// prefiltered lines while the index is built.
-type Match struct {
-	// Phrases are literal substrings of the lines (quoted from the Kubernetes source):
-	// Keys runs once for a line whose detail contains any of them, never for another.
-	Phrases []string
-	// Keys returns the keys under which the line is kept (nil or empty: not kept);
-	// detail is the line's message with its structured fields (logs.Entry.Detail). A
-	// nil Keys keeps every such line under the key "".
-	Keys func(e *logs.Entry, detail string) []string
-}
-
-// matches reports whether detail contains one of the match's phrases.
-func (m *Match) matches(detail string) bool {
-	for _, p := range m.Phrases {
-		if strings.Contains(detail, p) {
-			return true
-		}
+// Collectors are the rules' log line matchers, for the index (NewIndex).
+func Collectors(rules []*Rule) []Collector {
+	out := make([]Collector, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, Collector{Rule: r.Name, Lines: r.Lines})
 	}
-	return false
-}
-
-// keep returns the keys under which a line is kept, when one of the phrases is in it.
-func (m *Match) keep(e *logs.Entry, detail string) []string {
-	if !m.matches(detail) {
-		return nil
-	}
-	if m.Keys == nil {
-		return []string{""}
-	}
-	return m.Keys(e, detail)
+	return out
 }
 
 // RulePhrases returns the phrases of a rule's matchers, in declaration order.
@@ -120,6 +96,8 @@ type Pass struct {
 	claims *namespaceClaims
 	// guard holds the invalid names the namespace's causes name (namespaceGuard).
 	guard *shellsafe.Guard
+	// warn collects the analysis' own warnings (premises, rule errors).
+	warn *warnings
 	// example is set for ExampleLadder: its placeholder names (NAMESPACE) are not
 	// Kubernetes names, and are kept in the commands.
 	example bool
@@ -146,19 +124,15 @@ func (p *Pass) Lines(key string) []*logs.Entry {
 	if p.Rule == nil {
 		return nil
 	}
-	return p.Index.ruleLines[p.Rule.Name][key]
+	return p.Index.RuleLines(p.Rule.Name, key)
 }
-
-// RuleLines returns the log lines a rule's matchers kept under key, for what the rule
-// reads outside a namespace's pass (its Risks).
-func (ix *Index) RuleLines(rule, key string) []*logs.Entry { return ix.ruleLines[rule][key] }
 
 // LineKeys returns the keys under which the running rule's matchers kept lines, sorted.
 func (p *Pass) LineKeys() []string {
 	if p.Rule == nil {
 		return nil
 	}
-	return findings.SortedKeys(p.Index.ruleLines[p.Rule.Name])
+	return p.Index.RuleKeys(p.Rule.Name)
 }
 
 // CorePhrases are the log phrases the analyzer itself needs, whatever the rules: the

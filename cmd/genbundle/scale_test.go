@@ -318,7 +318,7 @@ func TestScaleHTML(t *testing.T) {
 func TestActiveNamespacesHeld(t *testing.T) {
 	held := func(n int) uint64 {
 		rec, _ := loadShape(t, "activenamespaces", n)
-		ix := analyzer.NewIndex(rec, rules.All)
+		ix := analyzer.NewIndex(rec, analyzer.Collectors(rules.All))
 		runtime.GC()
 		runtime.GC()
 		var m runtime.MemStats
