@@ -16,13 +16,14 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
@@ -44,7 +45,7 @@ type Options struct {
 
 // Analyze runs every rule over every stuck namespace.
 func Analyze(rec *bundle.Records, opts Options) *findings.Report {
-	ix := NewIndex(rec, Collectors(opts.Rules))
+	ix := index.New(rec, Collectors(opts.Rules))
 	r := &findings.Report{
 		SchemaVersion: findings.SchemaVersion,
 		Bundle: findings.BundleInfo{
@@ -143,7 +144,7 @@ func firstSentence(s string) string {
 // an oc adm inspect, a few dumps) says which ones it covers and that the others were
 // not collected: the state is then unknown unless one is stuck. Otherwise the state is
 // unknown too, with why and the command that would show it.
-func namespaceState(ix *Index, r *findings.Report, asked []string) {
+func namespaceState(ix *index.Index, r *findings.Report, asked []string) {
 	collect := "kubectl get namespaces -o json"
 	partial := ix.NamespaceCount() > 0 && !ix.NamespaceListed && len(asked) == 0
 	if partial {
@@ -218,7 +219,7 @@ func namespaceState(ix *Index, r *findings.Report, asked []string) {
 // stateless lists the Namespace objects among names that say nothing of their state
 // (Stateless): a names-only listing shows that they exist, not that they are not being
 // deleted.
-func stateless(ix *Index, names []string) []*objects.Object {
+func stateless(ix *index.Index, names []string) []*objects.Object {
 	var out []*objects.Object
 	for _, n := range names {
 		if o := ix.Namespaces[n]; o != nil && Stateless(o) {
@@ -244,7 +245,7 @@ func statelessState(r *findings.Report, unknown []*objects.Object, collect strin
 
 // coveredOnly says which namespaces a bundle without a listing of all namespaces covers
 // (the first n of them), and with explain what kind of bundle gathers only some.
-func coveredOnly(ix *Index, n int, explain bool) string {
+func coveredOnly(ix *index.Index, n int, explain bool) string {
 	names := ix.NamespaceNames()
 	what, why := "the bundle", ""
 	for _, l := range ix.Records.Layouts {
@@ -280,7 +281,7 @@ type stuckNamespace struct {
 // findStuck lists the namespaces being deleted: a Namespace object with a deletion
 // timestamp or phase Terminating, or (when the bundle has no Namespace object for it)
 // a namespace the namespace controller keeps failing to delete according to its log.
-func findStuck(ix *Index) []stuckNamespace {
+func findStuck(ix *index.Index) []stuckNamespace {
 	var out []stuckNamespace
 	// the slim namespaces are Active, read from dumps: never deleting, and no line
 	// shows them deleting despite that (deletingDespite)
@@ -399,7 +400,7 @@ func Stateless(o *objects.Object) bool {
 // other loops of findStuck read only for namespaces without an object: any such line
 // when the object says nothing of its state, and a line later in the same text file
 // than the object's row or block (printed after it: newer) otherwise.
-func deletingDespite(ix *Index, name string, o *objects.Object) (stuckNamespace, bool) {
+func deletingDespite(ix *index.Index, name string, o *objects.Object) (stuckNamespace, bool) {
 	stateless := Stateless(o)
 	later := func(lines []*logs.Entry) *logs.Entry {
 		for _, e := range lines {
@@ -444,7 +445,7 @@ func orUnknown(s string) string {
 
 // goneInLaterList reports whether a Namespace read from a text table is absent from a
 // later listing of every namespace in the same file (it finished in between).
-func goneInLaterList(ix *Index, o *objects.Object) bool {
+func goneInLaterList(ix *index.Index, o *objects.Object) bool {
 	if o.Source.Rendering == "" {
 		return false
 	}

@@ -2,12 +2,13 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -23,7 +24,7 @@ func Port(ref *objects.ServiceReference) int {
 // BackendChain follows a ServiceReference (of an APIService, a webhook or a CRD's
 // conversion webhook) to its Service, endpoints and pods: the backend walk every rule
 // shares.
-func BackendChain(ix *Index, ref *objects.ServiceReference) []findings.Link {
+func BackendChain(ix *index.Index, ref *objects.ServiceReference) []findings.Link {
 	ns, name, port := ref.Namespace, ref.Name, Port(ref)
 	var chain []findings.Link
 	svc := ix.Find("Service", ns, name)
@@ -199,7 +200,7 @@ func FmtRules(rs []objects.WebhookRule) string {
 
 // podLinks describes the pods a selector matches, with their faults and fixes, then
 // the nodes they run on (conditions that keep their traffic away).
-func podLinks(ix *Index, ns string, selector map[string]string) []findings.Link {
+func podLinks(ix *index.Index, ns string, selector map[string]string) []findings.Link {
 	pods := ix.PodsSelectedBy(ns, selector)
 	comp := "Pods " + ns + " " + findings.FmtLabels(selector)
 	if len(pods) == 0 {
@@ -330,7 +331,7 @@ func podGroups(pods []*objects.Object) string {
 // nodeLinks describes the nodes the pods run on, when the bundle holds them: Ready and
 // NetworkUnavailable conditions (a node without its pod-network route cannot be
 // reached from the control plane).
-func nodeLinks(ix *Index, pods []*objects.Object) []findings.Link {
+func nodeLinks(ix *index.Index, pods []*objects.Object) []findings.Link {
 	var out []findings.Link
 	for _, pn := range ix.PodNodes(pods) {
 		n := pn.Node

@@ -2,11 +2,12 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )
 
@@ -26,7 +27,7 @@ const cloudDenialGrep = " | grep -E 'UnauthorizedOperation|AuthorizationFailed|A
 // refuses the route controller's calls"), with its fix; ok is false when the bundle
 // holds no refusal attributed to it. what names the controller in prose ("route
 // controller"), rest says what comes back once the permissions are restored.
-func CloudPermissionLink(ix *Index, controller, what, rest string) (findings.Link, bool) {
+func CloudPermissionLink(ix *index.Index, controller, what, rest string) (findings.Link, bool) {
 	_, denials := ix.CloudLines(controller)
 	if len(denials) == 0 {
 		return findings.Link{}, false

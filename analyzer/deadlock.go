@@ -2,8 +2,9 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -32,7 +33,7 @@ func DeadlockLink(what, ns, detail string, fix *findings.RemediationStep, ev []f
 // CalledServiceChain follows a Service read from a failed call's error (no object in
 // the bundle names it): the backend walk, where an error saying the Service is not
 // found makes it missing (why: how the error says it).
-func CalledServiceChain(ix *Index, ref *objects.ServiceReference, notFound bool, why string, ev []findings.Evidence) []findings.Link {
+func CalledServiceChain(ix *index.Index, ref *objects.ServiceReference, notFound bool, why string, ev []findings.Evidence) []findings.Link {
 	links := BackendChain(ix, ref)
 	if notFound && len(links) > 0 && findings.HasFact(links[0].Facts, findings.ServiceSubject(ref), findings.FactServiceUnknown) {
 		links[0] = ServiceMissingLink(ref, why, ev)

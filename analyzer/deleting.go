@@ -2,10 +2,12 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strings"
 	"time"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // DeletingThreshold is how long a namespace may be Terminating, with no blocker in the
@@ -29,7 +31,7 @@ const DeletingThreshold = 5 * time.Minute
 // metadata.deletionTimestamp is known, and the capture came less than DeletingThreshold
 // after it. They are listed in r.Deleting, with what to look at if they do not finish,
 // and get no ladder (no /finalize).
-func splitDeleting(ix *Index, r *findings.Report) {
+func splitDeleting(ix *index.Index, r *findings.Report) {
 	kept := r.Namespaces[:0]
 	for _, nr := range r.Namespaces {
 		if d, ok := stillDeleting(ix, &nr); ok {
@@ -41,7 +43,7 @@ func splitDeleting(ix *Index, r *findings.Report) {
 	r.Namespaces = kept
 }
 
-func stillDeleting(ix *Index, nr *findings.NamespaceReport) (findings.DeletingNamespace, bool) {
+func stillDeleting(ix *index.Index, nr *findings.NamespaceReport) (findings.DeletingNamespace, bool) {
 	// an estimated capture time is only the newest time in the bundle, a lower bound:
 	// a young age is proven only against the collector's own clock
 	if nr.DeletionTimestamp == nil || nr.StuckSince != "metadata.deletionTimestamp" || ix.CapturedAt.IsZero() || !ix.CaptureRecorded {

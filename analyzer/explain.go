@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -29,7 +30,7 @@ kube-controller-manager log around the deletion time); the report lists what to 
 // NAMESPACE, NAME, example.com/FINALIZER, ...): what "nsanalyze explain" prints.
 func ExampleLadder(rule *Rule) []findings.RemediationStep {
 	const ns = "NAMESPACE"
-	ix := NewIndex(&bundle.Records{}, nil)
+	ix := index.New(&bundle.Records{}, nil)
 	p := &Pass{Index: ix, Rule: rule, Namespace: ns, Stuck: map[string]bool{ns: true}, example: true, warn: &warnings{},
 		Object: &objects.Object{Kind: "Namespace", Name: ns, SpecFinalizers: []string{"kubernetes"}}}
 	c := rule.Example(p)

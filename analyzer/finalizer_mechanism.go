@@ -2,10 +2,11 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strings"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -268,7 +269,7 @@ func pvProtection(p *Pass, c *findings.Cause, finalizer string, objs []*objects.
 }
 
 // dependentsOf are the objects of the namespace whose ownerReferences name o.
-func dependentsOf(ix *Index, o *objects.Object) []*objects.Object {
+func dependentsOf(ix *index.Index, o *objects.Object) []*objects.Object {
 	var out []*objects.Object
 	for _, d := range ix.InNamespace(o.Namespace, "") {
 		for _, r := range d.OwnerReferences {

@@ -3,9 +3,10 @@ package analyzer
 import (
 	"crypto/sha256"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"strings"
 	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // chainCause builds a cause whose last link is the root.

@@ -1,10 +1,11 @@
 package analyzer
 
 import (
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strings"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -40,7 +41,7 @@ func FinalizerLoop(g findings.ObjectGroup) string {
 // verdict saying where they are ("on node N, not Ready", "on node N", "not scheduled
 // to a node"): the pods a dead node or a missing controller holds are one group, with
 // one command (PodDeleteLoop, FinalizerLoop). Each node is looked up once.
-func PodGroups(ix *Index, pods []*objects.Object) []findings.ObjectGroup {
+func PodGroups(ix *index.Index, pods []*objects.Object) []findings.ObjectGroup {
 	nodeOf := make(map[string]string, len(pods))
 	state := map[string]string{}
 	refs := make([]findings.ObjectRef, 0, len(pods))

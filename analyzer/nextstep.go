@@ -2,9 +2,11 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strings"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // maxAsk is how many missing pieces the note names, and how many commands it offers
@@ -12,7 +14,7 @@ import (
 const maxAsk = 3
 
 // nextStep writes the report's next step when it is inconclusive (nil otherwise).
-func nextStep(ix *Index, r *findings.Report) *findings.NextStep {
+func nextStep(ix *index.Index, r *findings.Report) *findings.NextStep {
 	var undetermined []string
 	for _, p := range r.Problems {
 		if p.CauseType == findings.CauseUndetermined {

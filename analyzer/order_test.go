@@ -1,9 +1,10 @@
 package analyzer
 
 import (
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"strings"
 	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // fakeRule is a registrable rule that finds nothing.

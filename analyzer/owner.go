@@ -2,18 +2,19 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strconv"
 	"strings"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // ownerWorkloads finds the workloads and pods whose name or image matches a
 // finalizer's tokens (control-plane pods aside), at most six, healthy and failing apart.
-func ownerWorkloads(ix *Index, tokens []string) (healthy, failing []*objects.Object) {
+func ownerWorkloads(ix *index.Index, tokens []string) (healthy, failing []*objects.Object) {
 	for _, kind := range []string{"Deployment", "StatefulSet", "DaemonSet", "Pod"} {
 		ix.EachOfKind(kind, func(w *objects.Object) bool {
 			if len(healthy)+len(failing) >= 6 {
@@ -48,7 +49,7 @@ func workloadReadCmd(w *objects.Object) string {
 // the controller's workload the bundle shows (its state and logs), else a search of the
 // cluster's workloads for the words of the finalizer's domain, else the
 // kube-controller-manager's log for a built-in finalizer. ns is the namespace it holds.
-func OwnerStep(ix *Index, finalizer, ns string, objs []*objects.Object) findings.RemediationStep {
+func OwnerStep(ix *index.Index, finalizer, ns string, objs []*objects.Object) findings.RemediationStep {
 	owner, known := findings.LookupFinalizer(finalizer)
 	if known && owner.BuiltIn {
 		return findings.RemediationStep{Command: ControllerManagerLogs(ix, 2000, shellsafe.Cmd("grep", "-F", ns)),
@@ -91,7 +92,7 @@ func OwnerStep(ix *Index, finalizer, ns string, objs []*objects.Object) findings
 // FinalizerOwnerLink tells who is expected to remove a finalizer and what the bundle
 // shows of it: absent (the finalizer will never be removed), present but failing, or
 // healthy (it is working on it).
-func FinalizerOwnerLink(ix *Index, finalizer string, objs []*objects.Object) findings.Link {
+func FinalizerOwnerLink(ix *index.Index, finalizer string, objs []*objects.Object) findings.Link {
 	link, _ := FinalizerOwner(ix, finalizer, objs)
 	return link
 }
@@ -107,7 +108,7 @@ const (
 
 // FinalizerOwner is FinalizerOwnerLink with its verdict in a few words (OwnerRunning,
 // OwnerFailing, OwnerNotFound, OwnerUnknown, OwnerBuiltIn), for grouping objects.
-func FinalizerOwner(ix *Index, finalizer string, objs []*objects.Object) (findings.Link, string) {
+func FinalizerOwner(ix *index.Index, finalizer string, objs []*objects.Object) (findings.Link, string) {
 	link := findings.Link{Component: "finalizer " + finalizer}
 	owner, known := findings.LookupFinalizer(finalizer)
 	if known && owner.BuiltIn {
@@ -258,7 +259,7 @@ func workloadHealth(o *objects.Object) (string, bool) {
 // crdState tells whether the CRD of the objects holding a finalizer is itself being
 // deleted (it then waits for its instances, which wait for their finalizer) or absent.
 // deleting is true when the CRD is being deleted.
-func crdState(ix *Index, finalizer string, objs []*objects.Object) (note string, deleting bool) {
+func crdState(ix *index.Index, finalizer string, objs []*objects.Object) (note string, deleting bool) {
 	for _, o := range objs {
 		if !Contains(o.Finalizers, finalizer) || o.Group() == "" {
 			continue
@@ -344,7 +345,7 @@ func StaleContent(p *Pass, c *objects.Condition) []string {
 	}
 	var files []string
 	for _, it := range items {
-		f := dumpFile(p.Index, p.Namespace, it.GroupResource())
+		f := index.DumpFile(p.Index, p.Namespace, it.GroupResource())
 		if f == "" || p.Index.Records.FileObjects[f] > 0 {
 			return nil
 		}

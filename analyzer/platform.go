@@ -1,15 +1,17 @@
 package analyzer
 
 import (
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strconv"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // ControllerManagerLogs is the command that prints the kube-controller-manager's log
 // on the bundle's platform (its last tail lines where the command can say so).
 // pipe, when not empty, is a filter the log goes through (a quoted grep).
-func ControllerManagerLogs(ix *Index, tail int, pipe string) string {
+func ControllerManagerLogs(ix *index.Index, tail int, pipe string) string {
 	return ComponentLogs(ix.Platform(), "kube-controller-manager", tail, pipe)
 }
 

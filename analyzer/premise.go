@@ -2,8 +2,9 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -34,7 +35,7 @@ func checkPremises(w *warnings, ns string, c *findings.Cause, steps []findings.R
 // BackendFacts are what the bundle shows of a Service an APIService or webhook points at:
 // whether it exists, whether its endpoints hold ready addresses, and whether the pods its
 // selector matches are Ready. The chain's links (BackendChain) carry the same facts.
-func BackendFacts(ix *Index, ref *objects.ServiceReference) []findings.Fact {
+func BackendFacts(ix *index.Index, ref *objects.ServiceReference) []findings.Fact {
 	subj := findings.ServiceSubject(ref)
 	svc := ix.Find("Service", ref.Namespace, ref.Name)
 	if svc == nil {
@@ -54,7 +55,7 @@ func BackendFacts(ix *Index, ref *objects.ServiceReference) []findings.Fact {
 	return out
 }
 
-func endpointsFact(ix *Index, ns, name string) string {
+func endpointsFact(ix *index.Index, ns, name string) string {
 	ready, seen := 0, false
 	for _, o := range ix.InNamespace(ns, "EndpointSlice") {
 		if o.Endpoints != nil && o.Endpoints.ServiceName == name {
@@ -77,7 +78,7 @@ func endpointsFact(ix *Index, ns, name string) string {
 	return findings.FactReadyEndpoints
 }
 
-func podsFact(ix *Index, ns string, selector map[string]string) string {
+func podsFact(ix *index.Index, ns string, selector map[string]string) string {
 	pods := ix.PodsSelectedBy(ns, selector)
 	if len(pods) == 0 {
 		if ix.PodsDumped(ns) {

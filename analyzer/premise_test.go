@@ -1,10 +1,10 @@
 package analyzer
 
 import (
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 

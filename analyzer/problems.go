@@ -2,9 +2,10 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"sort"
 	"strings"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // markRoots sets Link.Root on the deepest fault link of each cause's chain.

@@ -2,12 +2,13 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"path"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
@@ -157,7 +158,7 @@ func findFirst(p *Pass, c *findings.Cause) findings.RemediationStep {
 }
 
 // BackendWorkload finds the Deployment/StatefulSet/DaemonSet whose pods a Service selects.
-func BackendWorkload(ix *Index, svc *objects.ServiceReference) *objects.Object {
+func BackendWorkload(ix *index.Index, svc *objects.ServiceReference) *objects.Object {
 	s := ix.Find("Service", svc.Namespace, svc.Name)
 	if s == nil || s.Service == nil || len(s.Service.Selector) == 0 {
 		return nil
@@ -206,7 +207,7 @@ func Reported(r *findings.Report) map[string]bool {
 
 // latentRisks asks every rule for broken pieces of the cluster that will hang the next
 // namespace deletion, except those already reported as a cause.
-func latentRisks(ix *Index, r *findings.Report, rules []*Rule) []findings.Risk {
+func latentRisks(ix *index.Index, r *findings.Report, rules []*Rule) []findings.Risk {
 	reported := Reported(r)
 	risks := []findings.Risk{}
 	for _, rule := range rules {
@@ -242,7 +243,7 @@ func InterceptsDelete(wh objects.Webhook) bool {
 
 // BackendBroken reports whether the bundle shows a Service with no ready endpoints
 // (only when the Service and its endpoints were dumped).
-func BackendBroken(ix *Index, ref *objects.ServiceReference) (bool, string) {
+func BackendBroken(ix *index.Index, ref *objects.ServiceReference) (bool, string) {
 	svc := ix.Find("Service", ref.Namespace, ref.Name)
 	if svc == nil {
 		if ix.ServicesDumped(ref.Namespace) {
@@ -273,7 +274,7 @@ func BackendBroken(ix *Index, ref *objects.ServiceReference) (bool, string) {
 }
 
 // coverage lists what the bundle lacked for a complete diagnosis.
-func coverage(ix *Index, r *findings.Report) []findings.Gap {
+func coverage(ix *index.Index, r *findings.Report) []findings.Gap {
 	gaps := []findings.Gap{}
 	add := func(kind, missing, collect string) {
 		gaps = append(gaps, findings.Gap{Kind: kind, Missing: missing, Collect: collect})
@@ -391,7 +392,7 @@ func collectorGaps(errs []bundle.CollectorError) []string {
 
 // backendPods returns the pods behind the Services that APIServices, webhooks and CRD
 // conversion webhooks point at.
-func backendPods(ix *Index) []*objects.Object {
+func backendPods(ix *index.Index) []*objects.Object {
 	var refs []*objects.ServiceReference
 	for _, a := range ix.APIServices {
 		if a.APIService != nil && a.APIService.Service != nil {

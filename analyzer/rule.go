@@ -2,11 +2,12 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -29,7 +30,7 @@ type Rule struct {
 	// phrases, and the loader's prefilter is the union of every rule's phrases
 	// (Phrases): a phrase and the matcher that needs it are one declaration, so the
 	// prefilter cannot drop a line a matcher recognises.
-	Lines []Match
+	Lines []index.Match
 	// Kinds are the object kinds the rule reads; the loader keeps them (KeepObject).
 	Kinds []string
 
@@ -60,17 +61,17 @@ type Rule struct {
 	Ladder func(pass *Pass, c *findings.Cause) []findings.RemediationStep
 	// Risks, when set, returns broken pieces of the cluster that will hang the next
 	// namespace deletion (latent risks), except those in reported (keys from Reported).
-	Risks func(ix *Index, reported map[string]bool) []findings.Risk
+	Risks func(ix *index.Index, reported map[string]bool) []findings.Risk
 	// Example returns a cause of this rule on placeholder names (NAMESPACE, NAME, ...),
 	// adding what its ladder reads to pass.Index: what `nsanalyze explain` shows.
 	Example func(pass *Pass) findings.Cause
 }
 
-// Collectors are the rules' log line matchers, for the index (NewIndex).
-func Collectors(rules []*Rule) []Collector {
-	out := make([]Collector, 0, len(rules))
+// Collectors are the rules' log line matchers, for the index (index.New).
+func Collectors(rules []*Rule) []index.Collector {
+	out := make([]index.Collector, 0, len(rules))
 	for _, r := range rules {
-		out = append(out, Collector{Rule: r.Name, Lines: r.Lines})
+		out = append(out, index.Collector{Rule: r.Name, Lines: r.Lines})
 	}
 	return out
 }
@@ -86,7 +87,7 @@ func RulePhrases(r *Rule) []string {
 
 // Pass is what a rule sees: the index of the whole bundle and one stuck namespace.
 type Pass struct {
-	Index     *Index
+	Index     *index.Index
 	Rule      *Rule
 	Namespace string
 	Object    *objects.Object // the Namespace object; nil when the namespace is known only from logs

@@ -2,10 +2,11 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 func TestFocusQuote(t *testing.T) {

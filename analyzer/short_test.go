@@ -1,10 +1,11 @@
 package analyzer
 
 import (
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // TestShortOf composes the short form of problems whose parts grow until they no

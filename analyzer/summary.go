@@ -2,9 +2,10 @@ package analyzer
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // SummaryOf writes the one-line summary of a stuck report from its exported fields only

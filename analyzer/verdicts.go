@@ -1,5 +1,6 @@
 package analyzer
 
+import "github.com/nsanalyze/nsanalyze/analyzer/index"
 import "github.com/nsanalyze/nsanalyze/analyzer/findings"
 
 // clearingEffect says what removing a finalizer by hand does, for the finalizers whose
@@ -21,7 +22,7 @@ func clearingEffect(f string) string {
 }
 
 // verdicts gives each finalizer a cause names its verdict.
-func verdicts(ix *Index, c *findings.Cause) []findings.FinalizerVerdict {
+func verdicts(ix *index.Index, c *findings.Cause) []findings.FinalizerVerdict {
 	var out []findings.FinalizerVerdict
 	for _, f := range c.Finalizers {
 		_, v := FinalizerOwner(ix, f, nil)

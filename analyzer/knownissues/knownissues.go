@@ -10,8 +10,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"io"
 	"net/url"
 	"os"
@@ -20,6 +18,9 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v2"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 //go:embed catalog.yaml

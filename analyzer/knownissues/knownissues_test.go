@@ -3,7 +3,6 @@ package knownissues
 import (
 	"bytes"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 )
 

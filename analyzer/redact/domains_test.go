@@ -1,8 +1,9 @@
 package redact
 
 import (
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // TestFinalizerDomainsOneList: --redact keeps exactly the finalizers the catalog (and

@@ -31,7 +31,6 @@ package redact
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"net/netip"
 	"path/filepath"
 	"reflect"
@@ -41,6 +40,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 	"github.com/nsanalyze/nsanalyze/parsers/resources"

@@ -2,17 +2,16 @@ package redact
 
 import (
 	"bytes"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer/rules"
-
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 

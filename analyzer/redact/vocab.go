@@ -2,11 +2,11 @@ package redact
 
 import (
 	_ "embed"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"regexp"
 	"strings"
 	"sync"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 

@@ -1,11 +1,11 @@
 package redact
 
 import (
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"strings"
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // redactText learns and redacts one free text, as the report's fields are.

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"html"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 )
 

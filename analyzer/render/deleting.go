@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 

@@ -1,13 +1,13 @@
 package render
 
 import (
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )

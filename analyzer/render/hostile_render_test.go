@@ -3,8 +3,6 @@ package render
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"reflect"
 	"regexp"
 	"strings"
@@ -16,6 +14,9 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // unsafeClasses are characters a hostile bundle may put into any name or message, by

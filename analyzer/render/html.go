@@ -2,13 +2,14 @@ package render
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"html/template"
 	"io"
 	"math"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // HTML writes the report as one self-contained page: inline CSS, inline SVG, no script,

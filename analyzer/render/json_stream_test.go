@@ -3,8 +3,9 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // TestJSONStreamSameBytes: the streamed JSON report is byte for byte what encoding the

@@ -2,11 +2,12 @@ package render
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"html"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }

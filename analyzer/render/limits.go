@@ -2,9 +2,10 @@ package render
 
 import (
 	"fmt"
+	"strings"
+
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
-	"strings"
 )
 
 // Reports summarise, the JSON keeps everything: every list a report repeats per item

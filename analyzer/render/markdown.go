@@ -2,11 +2,12 @@ package render
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"io"
 	"regexp"
 	"strings"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // Markdown writes the report for an issue tracker (GitHub, GitLab, Jira with Markdown):

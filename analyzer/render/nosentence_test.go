@@ -2,12 +2,12 @@ package render
 
 import (
 	"bytes"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 )
 

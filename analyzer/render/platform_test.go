@@ -1,10 +1,11 @@
 package render
 
 import (
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // platformNodes are a Node of each platform as its provider labels and names it.

@@ -3,9 +3,10 @@ package render
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"io"
 	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // TestRenderLeavesReportAlone: rendering in every format changes nothing of the

@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"flag"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +14,8 @@ import (
 	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // The golden files of every format live in testdata/ and are rewritten with the

@@ -2,9 +2,10 @@ package render
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"io"
 	"strings"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // Reply writes the note a support engineer pastes into the customer's ticket (-o reply):

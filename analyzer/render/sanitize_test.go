@@ -2,10 +2,10 @@ package render
 
 import (
 	"bytes"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
 )
 

@@ -1,12 +1,12 @@
 package render
 
 import (
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/fixtures"
 )
 

@@ -2,9 +2,10 @@ package render
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"strconv"
 	"strings"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // Problems of one kind are summarised, not repeated: when a report has more problems

@@ -2,10 +2,11 @@ package render
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 func TestIDRanges(t *testing.T) {

@@ -2,10 +2,11 @@ package render
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"io"
 	"strings"
 	"unicode"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // TextWidth is the width the text report is laid out for.

@@ -2,8 +2,9 @@ package render
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"strings"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // firstScreenNames is how many namespaces the first screen lists one per line; more

@@ -3,13 +3,14 @@ package render
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"html"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // rungsOf returns every rung a report holds, with where it is: the namespaces' ladders

@@ -2,9 +2,10 @@ package render
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"strings"
 	"time"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // The renderers share one reading of the report: problems first (the root, the

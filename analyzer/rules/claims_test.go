@@ -2,7 +2,6 @@ package rules_test
 
 import (
 	"encoding/json"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/ruletest"

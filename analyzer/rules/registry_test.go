@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	genbundle "github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
@@ -340,7 +341,7 @@ func TestSlimPodsSameReport(t *testing.T) {
 				rd := redact.New()
 				rd.Records(rec)
 				tokens := rd.Tokens()
-				warnings := analyzer.NameWarnings(rec)
+				warnings := index.NameWarnings(rec)
 				r := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
 				b, _ := json.MarshalIndent(struct {
 					Report   *findings.Report
@@ -405,7 +406,7 @@ func TestSlimNamespacesSameReport(t *testing.T) {
 				rd := redact.New()
 				rd.Records(rec)
 				tokens := rd.Tokens()
-				warnings := analyzer.NameWarnings(rec)
+				warnings := index.NameWarnings(rec)
 				r := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: asked})
 				b, _ := json.MarshalIndent(struct {
 					Report      *findings.Report

@@ -1,12 +1,13 @@
 package rules_test
 
 import (
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/admissionwebhook"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
@@ -15,8 +16,6 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/conversionwebhook"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/namespacefinalizer"
-
-	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"crypto/sha256"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"io"
 	"io/fs"
 	"os"
@@ -11,11 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
-
-	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )

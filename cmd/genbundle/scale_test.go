@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,6 +12,8 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
@@ -318,7 +319,7 @@ func TestScaleHTML(t *testing.T) {
 func TestActiveNamespacesHeld(t *testing.T) {
 	held := func(n int) uint64 {
 		rec, _ := loadShape(t, "activenamespaces", n)
-		ix := analyzer.NewIndex(rec, analyzer.Collectors(rules.All))
+		ix := index.New(rec, analyzer.Collectors(rules.All))
 		runtime.GC()
 		runtime.GC()
 		var m runtime.MemStats

@@ -2,17 +2,16 @@ package main
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"io"
 	"sort"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer/render"
-
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/render"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 

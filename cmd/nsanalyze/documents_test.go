@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"html"
 	"io/fs"
 	"mime/quotedprintable"
@@ -16,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // wrappedDiagnosis is what a report concludes: exit code, and each stuck namespace with its

@@ -3,15 +3,15 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"io"
 	"sort"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-	"github.com/spf13/pflag"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 )
 
 const explainUsage = `Usage:

@@ -2,13 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/admissionwebhook"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 )
 

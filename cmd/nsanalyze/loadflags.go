@@ -2,16 +2,15 @@ package main
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"time"
-
-	"github.com/nsanalyze/nsanalyze/analyzer/knownissues"
-	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/knownissues"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )

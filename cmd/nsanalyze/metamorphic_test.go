@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
 	"github.com/nsanalyze/nsanalyze/fixtures/damage"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 )

@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
-	ipipeline "github.com/nsanalyze/nsanalyze/cmd/internal/pipeline"
 	"io"
 	"os"
 	"sort"
@@ -13,7 +10,10 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
+	ipipeline "github.com/nsanalyze/nsanalyze/cmd/internal/pipeline"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 

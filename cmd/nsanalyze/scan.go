@@ -8,9 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"io"
 	"os"
 	"path/filepath"
@@ -23,6 +20,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 

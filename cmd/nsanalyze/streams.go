@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"io"
 	"os"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // IOStreams are a command's standard streams, as kubectl's genericiooptions.IOStreams:

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"io"
 	"io/fs"
 	"os"
@@ -15,7 +13,9 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // isTerminal reports whether w is a character device (a terminal), without cgo or x/term.

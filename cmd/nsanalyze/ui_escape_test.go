@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"errors"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"regexp"
 	"testing"
 
 	"github.com/sirupsen/logrus"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // TestLoggerEscapesOnTerminal: on a terminal logrus writes messages and fields raw

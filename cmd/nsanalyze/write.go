@@ -3,11 +3,11 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"io"
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
 )
 

@@ -2,13 +2,13 @@ package admissionwebhook
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"slices"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -38,7 +38,7 @@ Evidence: the condition, kube-controller-manager's "deletion of namespace ... fa
 lines, kube-apiserver's "Failed calling webhook, failing closed" and "rejected by
 webhook" lines and its request log, and the webhook configuration with its backend
 Service, endpoints and pods.`,
-	Lines: []analyzer.Match{{Phrases: []string{"ailed calling webhook", "failed calling admission webhook"}, // admission webhooks (both capitalisations; 1.8-1.12 wording)
+	Lines: []index.Match{{Phrases: []string{"ailed calling webhook", "failed calling admission webhook"}, // admission webhooks (both capitalisations; 1.8-1.12 wording)
 		Keys: collect},
 		// denials, in Kubernetes' and the policy engines' words, and the request log of
 		// the namespace controller's calls (its user agent: its service account or client name)
@@ -279,7 +279,7 @@ func findThenAct(c *findings.Cause, name string) []findings.RemediationStep {
 }
 
 // risks lists fail-closed webhooks that intercept deletes and whose backend is broken.
-func risks(ix *analyzer.Index, reported map[string]bool) []findings.Risk {
+func risks(ix *index.Index, reported map[string]bool) []findings.Risk {
 	var out []findings.Risk
 	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
 		for _, cfg := range ix.ByKind[kind] {

@@ -2,13 +2,14 @@ package apidiscovery
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -24,7 +25,7 @@ func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
 	return append(safe, caution...)
 }
 
-func apiServiceLadder(ix *analyzer.Index, stuck map[string]bool, name string, safe, caution []findings.RemediationStep) ([]findings.RemediationStep, []findings.RemediationStep) {
+func apiServiceLadder(ix *index.Index, stuck map[string]bool, name string, safe, caution []findings.RemediationStep) ([]findings.RemediationStep, []findings.RemediationStep) {
 	a := ix.APIServices[name]
 	var svc *objects.ServiceReference
 	if a != nil && a.APIService != nil {
@@ -123,7 +124,7 @@ func tlsKind(text string) string {
 // (kube-aggregator v0.36 remote_available_controller.go BuildTransportConfig; 1.35 and
 // earlier used Insecure: true there, while the proxy verified), so an APIService that
 // looked Available=True turns False on the upgrade, with nothing wrong in its pods.
-func tlsStep(ix *analyzer.Index, a *objects.Object, name string, svc *objects.ServiceReference) (findings.RemediationStep, bool) {
+func tlsStep(ix *index.Index, a *objects.Object, name string, svc *objects.ServiceReference) (findings.RemediationStep, bool) {
 	c := a.Condition("Available")
 	if c == nil || c.Status == "True" {
 		return findings.RemediationStep{}, false
@@ -180,7 +181,7 @@ func example(p *analyzer.Pass) findings.Cause {
 
 // risks lists APIServices that are not Available, and API groups that Warning events
 // show answering 503 (for bundles without APIService objects).
-func risks(ix *analyzer.Index, reported map[string]bool) []findings.Risk {
+func risks(ix *index.Index, reported map[string]bool) []findings.Risk {
 	var out []findings.Risk
 	for _, name := range findings.SortedKeys(ix.APIServices) {
 		a := ix.APIServices[name]
@@ -202,7 +203,7 @@ func risks(ix *analyzer.Index, reported map[string]bool) []findings.Risk {
 // the garbage collector, quota, a condition message pasted without its namespace) show
 // failing, when no APIService object or event already speaks for them: a namespace
 // deleted while they fail hangs.
-func lineRisks(ix *analyzer.Index, reported map[string]bool, found []findings.Risk) []findings.Risk {
+func lineRisks(ix *index.Index, reported map[string]bool, found []findings.Risk) []findings.Risk {
 	byName := map[string][]*logs.Entry{}
 	errs := map[string]string{}
 	var names []string
@@ -245,7 +246,7 @@ var unavailableGroupRE = regexp.MustCompile(`the server is currently unable to h
 
 // eventRisks finds API groups that Warning events show as unavailable, for bundles
 // without APIService objects (cluster-info dumps, troubleshoot bundles).
-func eventRisks(ix *analyzer.Index) []findings.Risk {
+func eventRisks(ix *index.Index) []findings.Risk {
 	var risks []findings.Risk
 	byGroup := map[string][]*objects.Object{}
 	var groups []string

@@ -2,12 +2,12 @@ package apidiscovery
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -35,7 +35,7 @@ Evidence: the NamespaceDeletionDiscoveryFailure condition, kube-controller-manag
 1.31; "stale GroupVersion discovery" with aggregated discovery), kube-apiserver's
 "<apiservice> failed with: ..." and "changing APIService availability" lines, and the
 APIService objects' Available condition.`,
-	Lines: []analyzer.Match{
+	Lines: []index.Match{
 		{Phrases: []string{
 			"unable to retrieve the complete list of server APIs", // client-go discovery (KCM quota, pre-1.16 namespace controller, kubectl)
 			"failed to discover some groups",                      // KCM garbage collector
@@ -347,7 +347,7 @@ func kubectlWording(wide []*logs.Entry, server string) string {
 }
 
 // backendOf names the Service an APIService points at ("Service ns/name"), or "".
-func backendOf(ix *analyzer.Index, name string) string {
+func backendOf(ix *index.Index, name string) string {
 	if a := ix.APIServices[name]; a != nil && a.APIService != nil && a.APIService.Service != nil {
 		return findings.ServiceSubject(a.APIService.Service)
 	}
@@ -396,7 +396,7 @@ func mergeSiblings(chain []findings.Link) []findings.Link {
 // byBackend groups failing group/versions by the Service their APIService points at
 // (in the order first seen); a group/version whose APIService is not in the bundle, or
 // names no Service, is a group of its own.
-func byBackend(ix *analyzer.Index, order []string) [][]string {
+func byBackend(ix *index.Index, order []string) [][]string {
 	var out [][]string
 	at := map[string]int{}
 	for _, gv := range order {
@@ -604,7 +604,7 @@ func networkLinks(p *analyzer.Pass) []findings.Link {
 func filterGV(es []*logs.Entry, gv string) []*logs.Entry {
 	var out []*logs.Entry
 	for _, e := range es {
-		if analyzer.LineHolds(e, e.Detail(), gv) || strings.Contains(e.Field("groups"), gv) ||
+		if index.LineHolds(e, e.Detail(), gv) || strings.Contains(e.Field("groups"), gv) ||
 			e.Field("groupVersion") == gv || e.Field("gv") == gv { // 1.37+ client-go memcache keys
 			out = append(out, e)
 		}

@@ -2,13 +2,13 @@ package contentremaining
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
-
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -124,7 +124,7 @@ func terminatingPods(p *analyzer.Pass, cause *findings.Cause, alone bool) int {
 			terminating = append(terminating, o)
 		}
 	}
-	nodeOf := map[*objects.Object]analyzer.PodNode{} // the first pod on each node -> the node
+	nodeOf := map[*objects.Object]index.PodNode{} // the first pod on each node -> the node
 	for _, pn := range p.Index.PodNodes(terminating) {
 		nodeOf[pn.Pod] = pn
 	}
@@ -235,7 +235,7 @@ func example(p *analyzer.Pass) findings.Cause {
 // fromLog reports content remaining from the namespace controller's "unexpected items
 // still remain in namespace: X for gvr: G" lines, for bundles without conditions (the
 // line is the only trace before 1.16, where the controller logged the bare error).
-func fromLog(p *analyzer.Pass, lines []analyzer.ContentLine) []findings.Cause {
+func fromLog(p *analyzer.Pass, lines []index.ContentLine) []findings.Cause {
 	var entries []*logs.Entry
 	seen := map[string]bool{}
 	var res []string

@@ -2,13 +2,13 @@ package controllernotrunning
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strings"
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -33,7 +33,7 @@ own --feature-gates flag (component-base: "cannot set feature gate
 OrderedNamespaceDeletion to false, feature is locked to true" on 1.34-1.36,
 "unrecognized feature gate: OrderedNamespaceDeletion" on 1.37+): the process exits
 at start-up, every time it is restarted.`,
-	Lines: []analyzer.Match{{Phrases: []string{"cannot set feature gate", "unrecognized feature gate"}, // component-base featuregate: start-up refusal, the process exits
+	Lines: []index.Match{{Phrases: []string{"cannot set feature gate", "unrecognized feature gate"}, // component-base featuregate: start-up refusal, the process exits
 		Keys: gateKeys}},
 	Kinds:   []string{"Lease", "Pod"},
 	Run:     runControllerNotRunning,
@@ -226,7 +226,7 @@ func runControllerNotRunning(p *analyzer.Pass) ([]findings.Cause, string) {
 
 // newestOtherLease returns the newest renewTime of the other Leases read from the same
 // file as l (zero when there are none).
-func newestOtherLease(ix *analyzer.Index, l *objects.Object) time.Time {
+func newestOtherLease(ix *index.Index, l *objects.Object) time.Time {
 	var t time.Time
 	for _, o := range ix.ByKind["Lease"] {
 		if o == l || o.Source.File != l.Source.File || o.Lease == nil {

@@ -2,18 +2,18 @@ package conversionwebhook
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"slices"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
-
-	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // Name is the cause type this rule reports.
@@ -29,7 +29,7 @@ deleting its objects at another version than the stored one calls the webhook. W
 webhook's Service gone, every list fails ("conversion webhook for <group/version>,
 Kind=<Kind> failed: ..."), so the namespace controller cannot delete the objects and
 the garbage collector and quota controllers cannot list them.`,
-	Lines: []analyzer.Match{{Phrases: []string{"conversion webhook"}, // apiextensions-apiserver: "conversion webhook for %v failed: %v"
+	Lines: []index.Match{{Phrases: []string{"conversion webhook"}, // apiextensions-apiserver: "conversion webhook for %v failed: %v"
 		Keys: collect}},
 	Kinds:   []string{"CustomResourceDefinition", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
 	Run:     runConversionWebhook,
@@ -205,7 +205,7 @@ func failureOf(c *findings.Cause) (kubemsg.ConversionFailure, bool) {
 }
 
 // risks lists CRDs whose conversion webhook's backend is broken.
-func risks(ix *analyzer.Index, reported map[string]bool) []findings.Risk {
+func risks(ix *index.Index, reported map[string]bool) []findings.Risk {
 	var out []findings.Risk
 	for _, crd := range ix.ByKind["CustomResourceDefinition"] {
 		c := crd.CRD
@@ -230,7 +230,7 @@ func risks(ix *analyzer.Index, reported map[string]bool) []findings.Risk {
 // a namespace holding its objects would hang. The CRD is named <plural>.<group>, the
 // plural guessed from the kind as kubectl's RESTMapper guesses it
 // (k8s.io/apimachinery meta.UnsafeGuessKindToResource), and said to be guessed.
-func lineRisks(ix *analyzer.Index, reported map[string]bool, found []findings.Risk) []findings.Risk {
+func lineRisks(ix *index.Index, reported map[string]bool, found []findings.Risk) []findings.Risk {
 	inNamespace := map[*logs.Entry]bool{}
 	covered := map[string]bool{} // group/version and kind a namespace's own evidence names: its cause says it
 	for _, ls := range ix.NamespaceDeletionFailed {

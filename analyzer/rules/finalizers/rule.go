@@ -2,13 +2,13 @@ package finalizers
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"sort"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -44,7 +44,7 @@ A NamespaceFinalizersRemaining or NamespaceContentRemaining message the bundle g
 namespace (pasted alone, in inline code, as describe rows without their header) is
 reported as a deletion the bundle names no namespace for (Risk.Unnamed), with the
 read-only commands that find the namespace and the objects holding the finalizers.`,
-	Lines: []analyzer.Match{{Phrases: []string{"items to be removed", kubemsg.CRDTerminatingRefusal}, // apiextensions-apiserver: CRD finalizer (V(2)) and forbidCreateAdmission
+	Lines: []index.Match{{Phrases: []string{"items to be removed", kubemsg.CRDTerminatingRefusal}, // apiextensions-apiserver: CRD finalizer (V(2)) and forbidCreateAdmission
 		Keys: crdKeys}},
 	Kinds:   []string{"Deployment", "StatefulSet", "DaemonSet", "Pod", "CustomResourceDefinition", "Node"},
 	Run:     runFinalizers,

@@ -2,10 +2,11 @@ package finalizers
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
@@ -15,7 +16,7 @@ import (
 // holds it, and names the finalizers or resources, although not the namespace. The
 // report stays inconclusive on which namespace; this says what holds it and how to
 // find both.
-func risks(ix *analyzer.Index, reported map[string]bool) []findings.Risk {
+func risks(ix *index.Index, reported map[string]bool) []findings.Risk {
 	var out []findings.Risk
 	seen := map[string]bool{}
 	for _, m := range ix.Unattributed() {

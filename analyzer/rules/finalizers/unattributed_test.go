@@ -1,13 +1,13 @@
 package finalizers_test
 
 import (
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/ruletest"
 )

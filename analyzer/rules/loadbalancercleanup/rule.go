@@ -6,11 +6,12 @@ package loadbalancercleanup
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -41,7 +42,7 @@ the NamespaceFinalizersRemaining condition naming it, the service controller's
 "failed to delete load balancer" lines and the clouds' refusals attributed to it, the
 Services' DeleteLoadBalancerFailed/SyncLoadBalancerFailed events, and whether
 cloud-controller-manager runs.`,
-	Lines: []analyzer.Match{{Phrases: []string{"error processing service"}, // service controller: "error processing service %v (retrying ...): %v"
+	Lines: []index.Match{{Phrases: []string{"error processing service"}, // service controller: "error processing service %v (retrying ...): %v"
 		Keys: serviceKeys}},
 	Kinds:   []string{"Service", "Deployment", "DaemonSet", "Pod"},
 	Run:     run,
@@ -198,7 +199,7 @@ func namesService(e *logs.Entry, ns string, names []string) bool {
 
 // warningEvents cites the Services' load balancer events (DeleteLoadBalancerFailed,
 // SyncLoadBalancerFailed), and the first that quotes a cloud's refusal.
-func warningEvents(ix *analyzer.Index, ns string, names []string) (out []findings.Evidence, denial *findings.Evidence) {
+func warningEvents(ix *index.Index, ns string, names []string) (out []findings.Evidence, denial *findings.Evidence) {
 	ix.EachOfKind("Event", func(o *objects.Object) bool {
 		ev := o.Event
 		if ev == nil || ev.Involved.Kind != "Service" || ev.Involved.Namespace != ns || !analyzer.Contains(names, ev.Involved.Name) {

@@ -5,12 +5,13 @@ package ordereddeletion
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"sort"
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -36,7 +37,7 @@ Evidence: pods of the namespace with a deletionTimestamp and finalizers or on a 
 is not Ready, other objects of the namespace without a deletionTimestamp, the cluster's
 version, and the controller's "failed to delete pods for namespace" and V(5) "pods still
 remain, delaying deletion of other resources" lines.`,
-	Lines: []analyzer.Match{{Phrases: []string{"failed to delete pods for namespace", "pods still remain, delaying deletion"}, // KEP-5080 namespace deleter
+	Lines: []index.Match{{Phrases: []string{"failed to delete pods for namespace", "pods still remain, delaying deletion"}, // KEP-5080 namespace deleter
 		Keys: collect}},
 	Kinds:   []string{"Pod", "Node", "Deployment", "StatefulSet", "DaemonSet", "CustomResourceDefinition"},
 	Run:     run,

@@ -25,7 +25,6 @@ package ruletest
 
 import (
 	"encoding/json"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"os"
 	"path/filepath"
 	"sort"
@@ -33,6 +32,7 @@ import (
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )

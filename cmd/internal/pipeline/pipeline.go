@@ -7,10 +7,10 @@
 package pipeline
 
 import (
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/knownissues"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"

@@ -8,8 +8,6 @@ package web
 import (
 	"bytes"
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"path"
 	"runtime/debug"
 	"sort"
@@ -18,9 +16,11 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/knownissues"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/cmd/internal/pipeline"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )

@@ -1,4 +1,4 @@
-package analyzer
+package index
 
 import (
 	"testing"
@@ -37,7 +37,7 @@ func TestPodNodes(t *testing.T) {
 			[]bool{true, true, true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ix := NewIndex(&bundle.Records{Objects: append(append([]*objects.Object{}, pods...), tc.nodes...)}, nil)
+			ix := New(&bundle.Records{Objects: append(append([]*objects.Object{}, pods...), tc.nodes...)}, nil)
 			got := ix.PodNodes(pods)
 			if len(got) != len(tc.want) {
 				t.Fatalf("got %d nodes %+v, want %d", len(got), got, len(tc.want))

@@ -1,4 +1,4 @@
-package analyzer
+package index
 
 import (
 	"testing"
@@ -32,7 +32,7 @@ func TestMessagesCompleteCondition(t *testing.T) {
 		rec := &bundle.Records{Objects: []*objects.Object{ns}, Messages: []text.Message{{
 			Fact: kubemsg.Fact{Family: "namespace-conditions", Text: tc.scanned, Line: 11, EndLine: 12, CondType: tc.condType, CondStatus: "True"},
 			File: "ticket.txt", Context: "team-a"}}}
-		ix := NewIndex(rec, nil)
+		ix := New(rec, nil)
 		c := ix.Namespaces["team-a"].Condition(tc.condType)
 		if c == nil || c.Message != tc.want || c.Status != "True" || c.Line != 11 {
 			t.Errorf("%q read as %q, scanned %q: condition %+v, want message %q", tc.condType, tc.copied, tc.scanned, c, tc.want)
@@ -64,7 +64,7 @@ func TestMessagesAPIServiceCondition(t *testing.T) {
 		if tc.object != nil {
 			rec.Objects = []*objects.Object{tc.object}
 		}
-		ix := NewIndex(rec, nil)
+		ix := New(rec, nil)
 		a := ix.APIServices["v1alpha1.tap.linkerd.io"]
 		if a == nil || len(ix.ByKind["APIService"]) != 1 || ix.ByKind["APIService"][0] != a {
 			t.Fatalf("%s: APIService not indexed once: %v %v", tc.name, a, ix.ByKind["APIService"])
@@ -81,7 +81,7 @@ func TestMessagesAPIServiceCondition(t *testing.T) {
 	// the inner error alone, or another form, names no APIService
 	for _, f := range []kubemsg.Fact{{Form: "avail-timed-out", Text: "timed out waiting for https://10.96.0.20:443/apis/metrics.k8s.io/v1beta1"},
 		{Form: "avail-failing-response", Text: "failing or missing response from the server"}} {
-		ix := NewIndex(&bundle.Records{Messages: []text.Message{{Fact: f, File: "x.txt"}}}, nil)
+		ix := New(&bundle.Records{Messages: []text.Message{{Fact: f, File: "x.txt"}}}, nil)
 		if len(ix.APIServices) != 0 {
 			t.Errorf("%q: read as %v", f.Text, ix.APIServices)
 		}

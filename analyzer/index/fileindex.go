@@ -1,4 +1,4 @@
-package analyzer
+package index
 
 import (
 	"path"
@@ -69,9 +69,9 @@ func (ix *Index) NamespaceDumped(ns string) bool {
 	return ix.files().segments[ns] || ix.hasObjectsIn(ns)
 }
 
-// dumpFile finds the per-namespace dump of a resource ("backups.batch.example.org",
+// DumpFile finds the per-namespace dump of a resource ("backups.batch.example.org",
 // "pods"): a file named after it in a directory named after the namespace.
-func dumpFile(ix *Index, ns, resource string) string {
+func DumpFile(ix *Index, ns, resource string) string {
 	fx := ix.files()
 	for _, ext := range []string{".json", ".yaml", ".yml"} {
 		if f, ok := fx.nsDump[ns+"\x00"+resource+ext]; ok {

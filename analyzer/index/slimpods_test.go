@@ -1,4 +1,4 @@
-package analyzer
+package index
 
 import (
 	"fmt"
@@ -62,7 +62,7 @@ func TestSlimIndexFoldsDuplicatesAsWhole(t *testing.T) {
 		if slim && rec.SlimPods.Len() != 8 {
 			t.Fatalf("%d pods slim, want 8", rec.SlimPods.Len())
 		}
-		return NewIndex(rec, nil)
+		return New(rec, nil)
 	}
 	whole, slim := build(false), build(true)
 	view := func(ix *Index) map[string]any {

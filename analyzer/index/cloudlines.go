@@ -1,4 +1,4 @@
-package analyzer
+package index
 
 import (
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"

@@ -1,12 +1,12 @@
-package analyzer
+package index
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
@@ -115,9 +115,9 @@ type Collector struct {
 	Lines []Match
 }
 
-// NewIndex builds the index for the rules: the facts every rule may read, and the
+// New builds the index for the rules: the facts every rule may read, and the
 // lines each collector's matchers keep, in one pass over the bundle's log entries.
-func NewIndex(rec *bundle.Records, collectors []Collector) *Index {
+func New(rec *bundle.Records, collectors []Collector) *Index {
 	ix := &Index{
 		Records:                    rec,
 		Namespaces:                 map[string]*objects.Object{},

@@ -1,11 +1,11 @@
-package analyzer
+package index
 
 import (
 	"fmt"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"strings"
 	"unicode"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
