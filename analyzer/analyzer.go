@@ -89,10 +89,10 @@ func Analyze(rec *bundle.Records, opts Options) *findings.Report {
 		stuckSet[s.name] = true
 	}
 	for _, s := range stuck {
-		if len(opts.Namespaces) > 0 && !Contains(opts.Namespaces, s.name) {
+		if len(opts.Namespaces) > 0 && !findings.Contains(opts.Namespaces, s.name) {
 			continue
 		}
-		pass := &Pass{Index: ix, Namespace: s.name, Object: s.obj, Deletion: s.deletion, Stuck: stuckSet, warn: warn}
+		pass := &Pass{Scope: Scope{Index: ix, Namespace: s.name, Stuck: stuckSet}, Object: s.obj, Deletion: s.deletion, warn: warn}
 		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s, opts.Rules, plan))
 	}
 	r.Warnings = append(r.Warnings, warn.premise...)
@@ -238,9 +238,9 @@ func statelessState(r *findings.Report, unknown []*objects.Object, collect strin
 	o := unknown[0]
 	r.State = findings.StateUnknown
 	r.StateReason = fmt.Sprintf("%s %s in the bundle by name only, without a state (first %s:%d: no status.phase, no deletionTimestamp), so whether %s being deleted is not shown; collect: %s",
-		findings.Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, 8), ", "), o.Source.File, o.Source.Line, findings.Plural(len(names), "they are", "it is"), collect)
+		findings.Plural(len(names), "namespaces", "namespace"), strings.Join(findings.FirstN(names, 8), ", "), o.Source.File, o.Source.Line, findings.Plural(len(names), "they are", "it is"), collect)
 	r.Inline = append(r.Inline, collect)
-	r.Coverage = append(r.Coverage, findings.Gap{Kind: findings.GapNamespaceState, Missing: "the state of " + findings.Plural(len(names), "namespaces", "namespace") + " " + strings.Join(firstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
+	r.Coverage = append(r.Coverage, findings.Gap{Kind: findings.GapNamespaceState, Missing: "the state of " + findings.Plural(len(names), "namespaces", "namespace") + " " + strings.Join(findings.FirstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
 }
 
 // coveredOnly says which namespaces a bundle without a listing of all namespaces covers
@@ -261,14 +261,7 @@ func coveredOnly(ix *index.Index, n int, explain bool) string {
 	if explain {
 		what += why
 	}
-	return fmt.Sprintf("%s covers only %d %s (%s)", what, len(names), findings.Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, n), ", "))
-}
-
-func firstN(s []string, n int) []string {
-	if len(s) > n {
-		return append(s[:n:n], fmt.Sprintf("and %d more", len(s)-n))
-	}
-	return s
+	return fmt.Sprintf("%s covers only %d %s (%s)", what, len(names), findings.Plural(len(names), "namespaces", "namespace"), strings.Join(findings.FirstN(names, n), ", "))
 }
 
 type stuckNamespace struct {
@@ -590,24 +583,9 @@ func verdict(nr findings.NamespaceReport) string {
 	return v
 }
 
-// Contains reports whether list holds s.
-func Contains(list []string, s string) bool {
-	for i, x := range list {
-		if x == s {
-			containsOps.Add(i + 1)
-			return true
-		}
-	}
-	containsOps.Add(len(list))
-	return false
-}
-
 // The work counters of the analysis' inner loops (parsers/work: counted only in the
 // tests that hold the analysis linear).
-var (
-	containsOps = work.New("elements compared by Contains")
-	sortOps     = work.New("sort comparisons (timeline)")
-)
+var sortOps = work.New("sort comparisons (timeline)")
 
 // undetermined is reported when no rule found a cause.
 func undetermined(p *Pass, ruled []findings.RuledOut, notApplicable []string) findings.Cause {

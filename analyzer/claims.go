@@ -139,7 +139,7 @@ func (nc *namespaceClaims) add(c *findings.Cause) {
 		for _, f := range s.Finalizers {
 			put(nc.finalizers, f)
 		}
-		if s.Content && !Contains(nc.content, c.Type) {
+		if s.Content && !findings.Contains(nc.content, c.Type) {
 			nc.content = append(nc.content, c.Type)
 			sort.SliceStable(nc.content, func(i, j int) bool { return nc.rank[nc.content[i]] < nc.rank[nc.content[j]] })
 		}
@@ -257,7 +257,7 @@ func (p *Pass) ExplainedBy(types ...string) string {
 		seen[t] = true
 		names = append(names, t)
 		if s := p.claims.summaries[t]; s != "" {
-			sums = append(sums, Clip(s, 200))
+			sums = append(sums, findings.Clip(s, 200))
 		}
 	}
 	if len(names) == 0 {

@@ -36,7 +36,7 @@ func CloudPermissionLink(ix *index.Index, controller, what, rest string) (findin
 	return findings.Link{Component: "cloud permissions of the " + what, Fault: true, Evidence: findings.SampleLines(denials, 3), Code: findings.CodePermissionDenied,
 		Finding: "the cloud refuses the " + what + "'s calls: its IAM role or policy lacks the permissions it needs. " + LineSpan(denials) + ".",
 		Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: CloudLogsCommand + cloudDenialGrep,
-			Why: "Restore the cloud " + what + "'s permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + Clip(quote, 200) + "). " + rest}}, true
+			Why: "Restore the cloud " + what + "'s permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + findings.Clip(quote, 200) + "). " + rest}}, true
 }
 
 // LineSpan says how many log lines there are and when the first and last were written.

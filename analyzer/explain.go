@@ -31,7 +31,7 @@ kube-controller-manager log around the deletion time); the report lists what to 
 func ExampleLadder(rule *Rule) []findings.RemediationStep {
 	const ns = "NAMESPACE"
 	ix := index.New(&bundle.Records{}, nil)
-	p := &Pass{Index: ix, Rule: rule, Namespace: ns, Stuck: map[string]bool{ns: true}, example: true, warn: &warnings{},
+	p := &Pass{Scope: Scope{Index: ix, Namespace: ns, Stuck: map[string]bool{ns: true}}, Rule: rule, example: true, warn: &warnings{},
 		Object: &objects.Object{Kind: "Namespace", Name: ns, SpecFinalizers: []string{"kubernetes"}}}
 	c := rule.Example(p)
 	c.Type = rule.Name

@@ -19,7 +19,7 @@ import (
 // deleted (a deadlock: it cannot come back there to remove the finalizer).
 
 // mechanism follows a built-in finalizer on the objects that carry it to what holds it.
-type mechanism func(p *Pass, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link
+type mechanism func(p *Scope, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link
 
 // finalizerMechanisms are the built-in finalizers' mechanisms, matched like the catalog.
 var finalizerMechanisms = []struct {
@@ -39,10 +39,10 @@ var finalizerMechanisms = []struct {
 // it (objs: every object of the cause; those without it are skipped): who removes it
 // (owner: FinalizerOwner's link), and what holds it. Objects it finds holding the
 // finalizer (a pod mounting a claim) are claimed by c.
-func (p *Pass) FinalizerChain(c *findings.Cause, finalizer string, owner findings.Link, objs []*objects.Object) []findings.Link {
+func (p *Scope) FinalizerChain(c *findings.Cause, finalizer string, owner findings.Link, objs []*objects.Object) []findings.Link {
 	var holding []*objects.Object
 	for _, o := range objs {
-		if Contains(o.Finalizers, finalizer) {
+		if findings.Contains(o.Finalizers, finalizer) {
 			holding = append(holding, o)
 		}
 	}
@@ -109,7 +109,7 @@ func MechanismSteps(c *findings.Cause) []findings.RemediationStep {
 
 // ownerDeadlock: the controller of a finalizer found in the bundle lives only in
 // namespaces being deleted, so it cannot come back there to remove the finalizer.
-func (p *Pass) ownerDeadlock(finalizer string, owner findings.Link, holding []*objects.Object) (findings.Link, bool) {
+func (p *Scope) ownerDeadlock(finalizer string, owner findings.Link, holding []*objects.Object) (findings.Link, bool) {
 	if len(owner.Evidence) == 0 || !findings.HasFact(owner.Facts, "finalizer "+finalizer, findings.FactOwnerFailing) {
 		return findings.Link{}, false // not found, or running: it may still remove the finalizer
 	}
@@ -133,11 +133,11 @@ func (p *Pass) ownerDeadlock(finalizer string, owner findings.Link, holding []*o
 	for _, o := range holding {
 		names = append(names, o.Kind+"/"+o.Name)
 	}
-	l := DeadlockLink("the controller that removes "+finalizer, ns, "its workloads: "+strings.Join(firstN(evidenceObjects(owner.Evidence), 3), ", "),
+	l := DeadlockLink("the controller that removes "+finalizer, ns, "its workloads: "+strings.Join(findings.FirstN(evidenceObjects(owner.Evidence), 3), ", "),
 		&findings.RemediationStep{Risk: findings.RiskSafe, Command: FindHoldersCmd(p.Namespace),
 			Why: fmt.Sprintf("The controller that removes %s is being deleted with namespace %s and cannot come back there: list what still carries the finalizer (read-only), then remove it from each object by hand (the next rungs), or reinstall the controller in a namespace that stays, watching %s.", finalizer, ns, p.Namespace)}, owner.Evidence)
 	if len(names) > 0 {
-		l.Finding += "; it holds " + strings.Join(firstN(names, 5), ", ")
+		l.Finding += "; it holds " + strings.Join(findings.FirstN(names, 5), ", ")
 	}
 	return l, true
 }
@@ -153,7 +153,7 @@ func evidenceObjects(evs []findings.Evidence) []string {
 // pvcProtection: the pvc-protection controller removes the finalizer as soon as no pod
 // uses the claim; the pods of the namespace that mount it hold it (and their nodes, when
 // the pod cannot finish terminating there).
-func pvcProtection(p *Pass, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link {
+func pvcProtection(p *Scope, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link {
 	ix := p.Index
 	var out []findings.Link
 	for _, pvc := range objs {
@@ -163,7 +163,7 @@ func pvcProtection(p *Pass, c *findings.Cause, finalizer string, objs []*objects
 		subj := "PersistentVolumeClaim " + pvc.Namespace + "/" + pvc.Name
 		var mounting []*objects.Object
 		for _, pod := range ix.InNamespace(pvc.Namespace, "Pod") {
-			if pod.Pod != nil && Contains(pod.Pod.Claims, pvc.Name) {
+			if pod.Pod != nil && findings.Contains(pod.Pod.Claims, pvc.Name) {
 				mounting = append(mounting, pod)
 			}
 		}
@@ -221,7 +221,7 @@ func findClaimPodsCmd(ns, claim string) string {
 
 // podNodeLinks says which nodes of terminating pods do not report (Ready not True, or
 // gone from a bundle that lists nodes): such a pod never finishes terminating.
-func (p *Pass) podNodeLinks(pods []*objects.Object) []findings.Link {
+func (p *Scope) podNodeLinks(pods []*objects.Object) []findings.Link {
 	var out []findings.Link
 	for _, pn := range p.Index.PodNodes(pods) {
 		pod, name, n := pn.Pod, pn.Name, pn.Node
@@ -251,7 +251,7 @@ func (p *Pass) podNodeLinks(pods []*objects.Object) []findings.Link {
 
 // pvProtection: the pv-protection controller removes it once the volume is no longer
 // bound to a claim.
-func pvProtection(p *Pass, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link {
+func pvProtection(p *Scope, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link {
 	if len(objs) == 0 {
 		return []findings.Link{{Component: "PersistentVolumes",
 			Finding: "kube-controller-manager's pv-protection controller removes " + finalizer + " once a volume is no longer bound to a claim: the claims (and the pods mounting them) hold it",
@@ -284,7 +284,7 @@ func dependentsOf(ix *index.Index, o *objects.Object) []*objects.Object {
 
 // garbageCollectorLink says whether the garbage collector can work: it stops syncing
 // while API discovery fails.
-func garbageCollectorLink(p *Pass, finalizer string, objs []*objects.Object) findings.Link {
+func garbageCollectorLink(p *Scope, finalizer string, objs []*objects.Object) findings.Link {
 	find := shellsafe.Cmd("kubectl", "-n", "kube-system", "logs", "-l", "component=kube-controller-manager", "--tail=2000") + " | grep -iE 'garbage ?collector|failed to discover'"
 	var failing []string
 	var evs []findings.Evidence
@@ -298,7 +298,7 @@ func garbageCollectorLink(p *Pass, finalizer string, objs []*objects.Object) fin
 	if len(failing) > 0 {
 		return findings.Link{Component: "garbage collector (kube-controller-manager)", Fault: true, Evidence: evs[:min(3, len(evs))],
 			Facts:   []findings.Fact{findings.F("garbage collector", "blocked")},
-			Finding: fmt.Sprintf("API discovery fails (NamespaceDeletionDiscoveryFailure on %s); the garbage collector cannot sync its graph while discovery fails, so it does not process %s (fix the failing APIService: see that cause)", strings.Join(firstN(failing, 3), ", "), finalizer),
+			Finding: fmt.Sprintf("API discovery fails (NamespaceDeletionDiscoveryFailure on %s); the garbage collector cannot sync its graph while discovery fails, so it does not process %s (fix the failing APIService: see that cause)", strings.Join(findings.FirstN(failing, 3), ", "), finalizer),
 			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: find,
 				Why: "The garbage collector waits for discovery of every API group: fix the failing APIService first (the api-discovery-failure cause); the garbage collector then removes " + finalizer + "."}}
 	}
@@ -310,7 +310,7 @@ func garbageCollectorLink(p *Pass, finalizer string, objs []*objects.Object) fin
 
 // foregroundDeletion: the garbage collector removes it once every dependent with
 // blockOwnerDeletion is gone; the dependents still present hold it.
-func foregroundDeletion(p *Pass, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link {
+func foregroundDeletion(p *Scope, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link {
 	var out []findings.Link
 	for _, o := range objs {
 		deps := dependentsOf(p.Index, o)
@@ -338,7 +338,7 @@ func foregroundDeletion(p *Pass, c *findings.Cause, finalizer string, objs []*ob
 		}
 		out = append(out, findings.Link{Component: "dependents of " + o.Kind + " " + o.Name, Fault: true, Evidence: evs,
 			Facts:   []findings.Fact{findings.F(subj, findings.FactHeldBy)},
-			Finding: fmt.Sprintf("%d dependent%s still present, so the garbage collector keeps %s: %s", len(deps), findings.Plural(len(deps), "s are", " is"), finalizer, strings.Join(firstN(names, 6), ", ")),
+			Finding: fmt.Sprintf("%d dependent%s still present, so the garbage collector keeps %s: %s", len(deps), findings.Plural(len(deps), "s are", " is"), finalizer, strings.Join(findings.FirstN(names, 6), ", ")),
 			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: findDependentsCmd(o), Premise: []findings.Fact{findings.F(subj, findings.FactHeldBy)},
 				Why: "See why the dependents do not go (their own finalizers, pods on nodes that do not report): the finalizer goes once they are gone."}})
 	}
@@ -351,13 +351,13 @@ func findDependentsCmd(o *objects.Object) string {
 }
 
 // orphanFinalizer: the garbage collector removes it after it orphans the dependents.
-func orphanFinalizer(p *Pass, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link {
+func orphanFinalizer(p *Scope, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link {
 	return []findings.Link{garbageCollectorLink(p, finalizer, objs)}
 }
 
 // crdCleanup: kube-apiserver removes it from a CRD being deleted once every custom
 // resource of the CRD is gone; those resources (and their own finalizers) hold it.
-func crdCleanup(p *Pass, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link {
+func crdCleanup(p *Scope, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link {
 	if len(objs) == 0 {
 		return []findings.Link{{Component: "CustomResourceDefinitions being deleted",
 			Finding: "kube-apiserver removes " + finalizer + " from a CRD being deleted once every custom resource of it is gone: the resources left (and their own finalizers) hold it",
@@ -380,7 +380,7 @@ func crdCleanup(p *Pass, c *findings.Cause, finalizer string, objs []*objects.Ob
 
 // externalAttacher: the CSI external-attacher removes it once the volume is detached
 // from its node (the VolumeAttachment is gone).
-func externalAttacher(p *Pass, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link {
+func externalAttacher(p *Scope, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link {
 	return []findings.Link{{Component: "VolumeAttachments",
 		Finding: "the CSI driver's external-attacher removes " + finalizer + " once the volume is detached: a VolumeAttachment on a node that is gone, or a CSI driver that no longer runs, holds it",
 		Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "volumeattachments", "-o", "custom-columns=NAME:.metadata.name,PV:.spec.source.persistentVolumeName,NODE:.spec.nodeName,ATTACHED:.status.attached,DELETING:.metadata.deletionTimestamp") + " && " + shellsafe.Cmd("kubectl", "get", "csidrivers,nodes"),
@@ -389,7 +389,7 @@ func externalAttacher(p *Pass, c *findings.Cause, finalizer string, objs []*obje
 
 // namespaceContent: "kubernetes" is the namespace controller's own finalizer, removed
 // once the namespace is empty: what still holds the namespace holds it.
-func namespaceContent(p *Pass, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link {
+func namespaceContent(p *Scope, c *findings.Cause, finalizer string, objs []*objects.Object) []findings.Link {
 	return []findings.Link{{Component: "namespace controller (kube-controller-manager)",
 		Finding: "it removes " + finalizer + " once the namespace is empty: the other objects and causes of this namespace hold it",
 		Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + shellsafe.Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", p.Namespace),

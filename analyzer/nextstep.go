@@ -46,7 +46,7 @@ func nextStep(ix *index.Index, r *findings.Report) *findings.NextStep {
 		reason, _, _ := strings.Cut(r.StateReason, "; collect: ") // the commands are asked for below
 		ns.Seen = "The bundle cannot show whether a namespace is stuck in Terminating: " + strings.TrimSuffix(reason, ".") + "."
 	default:
-		ns.Seen = "Namespace" + findings.Plural(len(undetermined), "s ", " ") + strings.Join(firstN(undetermined, 5), ", ") + findings.Plural(len(undetermined), " are", " is") +
+		ns.Seen = "Namespace" + findings.Plural(len(undetermined), "s ", " ") + strings.Join(findings.FirstN(undetermined, 5), ", ") + findings.Plural(len(undetermined), " are", " is") +
 			" stuck in Terminating, and nothing in the bundle shows what holds " + findings.Plural(len(undetermined), "them", "it") + "."
 	}
 	for _, g := range r.Coverage {
@@ -77,7 +77,7 @@ func nextStep(ix *index.Index, r *findings.Report) *findings.NextStep {
 
 func nsWords(names []string) []any {
 	var out []any
-	for _, n := range firstN(names, 5) {
+	for _, n := range findings.FirstN(names, 5) {
 		out = append(out, shellsafe.NS(n).In("ns/", ""))
 	}
 	return out

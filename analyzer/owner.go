@@ -78,12 +78,12 @@ func OwnerStep(ix *index.Index, finalizer, ns string, objs []*objects.Object) fi
 	}
 	var words []string
 	for _, t := range tokens {
-		if shellsafe.ValidName(shellsafe.ObjectName, t) && !Contains(words, t) {
+		if shellsafe.ValidName(shellsafe.ObjectName, t) && !findings.Contains(words, t) {
 			words = append(words, t)
 		}
 	}
 	if len(words) > 0 {
-		find += " | " + shellsafe.Cmd("grep", "-iE", strings.Join(firstN(words, 6), "|"))
+		find += " | " + shellsafe.Cmd("grep", "-iE", strings.Join(findings.FirstN(words, 6), "|"))
 	}
 	return findings.RemediationStep{Command: find,
 		Why: fmt.Sprintf("Find %s in the cluster (read-only; the bundle shows none), then reinstall or restart it so it can do its cleanup and remove %s: only it knows what the finalizer guards (cloud resources, data, other objects), so letting it finish is the only clean way.", who, finalizer)}
@@ -125,9 +125,9 @@ func FinalizerOwner(ix *index.Index, finalizer string, objs []*objects.Object) (
 		tokens = append(append([]string{}, owner.Workloads...), tokens...)
 	}
 	for _, o := range objs {
-		if Contains(o.Finalizers, finalizer) {
+		if findings.Contains(o.Finalizers, finalizer) {
 			for _, m := range o.Managers {
-				if !strings.HasPrefix(m, "kubectl") && m != "kube-controller-manager" && m != "kube-apiserver" && !Contains(tokens, strings.ToLower(m)) {
+				if !strings.HasPrefix(m, "kubectl") && m != "kube-controller-manager" && m != "kube-apiserver" && !findings.Contains(tokens, strings.ToLower(m)) {
 					tokens = append(tokens, strings.ToLower(m))
 				}
 			}
@@ -261,7 +261,7 @@ func workloadHealth(o *objects.Object) (string, bool) {
 // deleting is true when the CRD is being deleted.
 func crdState(ix *index.Index, finalizer string, objs []*objects.Object) (note string, deleting bool) {
 	for _, o := range objs {
-		if !Contains(o.Finalizers, finalizer) || o.Group() == "" {
+		if !findings.Contains(o.Finalizers, finalizer) || o.Group() == "" {
 			continue
 		}
 		if crd := ix.CRDOf(o.Group(), o.Kind); crd != nil {
@@ -309,7 +309,7 @@ func finalizerTokens(finalizer string, objs []*objects.Object) []string {
 		if len(out)-own >= maxGroupTokens {
 			break
 		}
-		if Contains(o.Finalizers, finalizer) {
+		if findings.Contains(o.Finalizers, finalizer) {
 			addDomain(o.Group())
 		}
 	}
@@ -338,7 +338,7 @@ func matchesTokens(o *objects.Object, tokens []string) bool {
 // StaleContent checks a NamespaceContentRemaining condition against the bundle: when
 // every resource it lists was dumped for the namespace and every such dump is empty,
 // it returns those dump files (the condition is stale); otherwise nil.
-func StaleContent(p *Pass, c *objects.Condition) []string {
+func StaleContent(p *Scope, c *objects.Condition) []string {
 	items := kubemsg.ParseContentRemaining(c.Message)
 	if len(items) == 0 {
 		return nil

@@ -1,11 +1,8 @@
 package analyzer
 
 import (
-	"fmt"
-
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
-	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -15,22 +12,6 @@ import (
 // the facts they rely on (RemediationStep.Premise); the analyzer checks every rung of a
 // cause against its chain (checkPremises), so no rung asserts what the evidence does
 // not show. The facts are typed values, never parsed from sentences.
-
-// checkPremises keeps the rungs whose premise holds on the cause's chain. A rung that
-// fails its premise is a bug of its rule: it is left out, and said as an internal-error
-// warning (tests fail on those).
-func checkPremises(w *warnings, ns string, c *findings.Cause, steps []findings.RemediationStep) []findings.RemediationStep {
-	out := steps[:0:0]
-	for _, s := range steps {
-		if why := findings.PremiseProblem(c.Chain, s); why != "" {
-			w.premise = append(w.premise, diag.Warning{File: "namespace " + ns,
-				Message: fmt.Sprintf("%s: rung %q of %s left out: %s", diag.InternalError, Clip(s.Command, 120), c.Type, why)})
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
-}
 
 // BackendFacts are what the bundle shows of a Service an APIService or webhook points at:
 // whether it exists, whether its endpoints hold ready addresses, and whether the pods its

@@ -11,6 +11,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -327,7 +328,7 @@ func coverage(ix *index.Index, r *findings.Report) []findings.Gap {
 		}
 	}
 	if len(encrypted) > 0 {
-		add(findings.GapEncrypted, fmt.Sprintf("%d encrypted archive member%s, not read (%s)", len(encrypted), findings.Plural(len(encrypted), "s", ""), strings.Join(firstN(encrypted, 8), ", ")),
+		add(findings.GapEncrypted, fmt.Sprintf("%d encrypted archive member%s, not read (%s)", len(encrypted), findings.Plural(len(encrypted), "s", ""), strings.Join(findings.FirstN(encrypted, 8), ", ")),
 			shellsafe.Comment("extract the archive with its password (unzip -P ... or 7z x) and run nsanalyze on the extracted files"))
 	}
 	var undumped []string
@@ -341,7 +342,7 @@ func coverage(ix *index.Index, r *findings.Report) []findings.Gap {
 		gaps = append(gaps, findings.Gap{Kind: findings.GapNamespaceObjects, Object: undumped[0], Missing: "no object of the stuck namespace " + undumped[0] + " was dumped",
 			Collect: "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + shellsafe.Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", undumped[0], "-o", "json")})
 	case len(undumped) > 1:
-		add(findings.GapNamespaceObjects, fmt.Sprintf("no object of the %d stuck namespaces %s was dumped", len(undumped), strings.Join(firstN(undumped, 8), ", ")),
+		add(findings.GapNamespaceObjects, fmt.Sprintf("no object of the %d stuck namespaces %s was dumped", len(undumped), strings.Join(findings.FirstN(undumped, 8), ", ")),
 			"for ns in "+shellsafe.Cmd(undumped...)+"; do kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -o json -n \"$ns\"; done")
 	}
 	return gaps
@@ -383,7 +384,7 @@ func collectorGaps(errs []bundle.CollectorError) []string {
 		}
 		what := "everything"
 		if len(nss) > 0 {
-			what = fmt.Sprintf("%s in %s %s", strings.TrimSuffix(path.Base(k.file), "-errors.json"), findings.Plural(len(nss), "namespaces", "namespace"), strings.Join(firstN(nss, 8), ", "))
+			what = fmt.Sprintf("%s in %s %s", strings.TrimSuffix(path.Base(k.file), "-errors.json"), findings.Plural(len(nss), "namespaces", "namespace"), strings.Join(findings.FirstN(nss, 8), ", "))
 		}
 		out = append(out, fmt.Sprintf("the bundle collector could not collect %s (%s:%d: %s)", what, ces[0].File, ces[0].Line, k.text))
 	}
@@ -473,4 +474,20 @@ func (p *Pass) checkCmd(cmd string) string {
 		cmd = p.guard.Check(cmd)
 	}
 	return p.Index.CheckCmd(cmd)
+}
+
+// checkPremises keeps the rungs whose premise holds on the cause's chain. A rung that
+// fails its premise is a bug of its rule: it is left out, and said as an internal-error
+// warning (tests fail on those).
+func checkPremises(w *warnings, ns string, c *findings.Cause, steps []findings.RemediationStep) []findings.RemediationStep {
+	out := steps[:0:0]
+	for _, s := range steps {
+		if why := findings.PremiseProblem(c.Chain, s); why != "" {
+			w.premise = append(w.premise, diag.Warning{File: "namespace " + ns,
+				Message: fmt.Sprintf("%s: rung %q of %s left out: %s", diag.InternalError, findings.Clip(s.Command, 120), c.Type, why)})
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }

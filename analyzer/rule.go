@@ -85,14 +85,13 @@ func RulePhrases(r *Rule) []string {
 	return out
 }
 
-// Pass is what a rule sees: the index of the whole bundle and one stuck namespace.
+// Pass is what a rule sees: the index of the whole bundle and one stuck namespace
+// (its Scope, which the mechanisms read too), the namespace object and its deletion.
 type Pass struct {
-	Index     *index.Index
-	Rule      *Rule
-	Namespace string
-	Object    *objects.Object // the Namespace object; nil when the namespace is known only from logs
-	Deletion  time.Time       // deletion timestamp (zero when unknown)
-	Stuck     map[string]bool // every stuck namespace of the bundle
+	Scope
+	Rule     *Rule
+	Object   *objects.Object // the Namespace object; nil when the namespace is known only from logs
+	Deletion time.Time       // deletion timestamp (zero when unknown)
 	// claims are what the causes found so far for Namespace claim (claims.go).
 	claims *namespaceClaims
 	// guard holds the invalid names the namespace's causes name (namespaceGuard).

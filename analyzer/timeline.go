@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -55,7 +54,7 @@ func timeline(p *Pass, nr *findings.NamespaceReport) []findings.TimelineEvent {
 			comp = "log " + e.File
 		}
 		add(findings.TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: comp, Kind: findings.EventError,
-			Text: Clip(entryText(e), 300), Cause: cause, File: e.File, Line: e.Line, CauseIndex: idx})
+			Text: findings.Clip(entryText(e), 300), Cause: cause, File: e.File, Line: e.Line, CauseIndex: idx})
 	}
 
 	if nr.DeletionTimestamp != nil {
@@ -111,18 +110,18 @@ func timeline(p *Pass, nr *findings.NamespaceReport) []findings.TimelineEvent {
 				if e.Object == "Namespace/"+nr.Name {
 					continue // already above
 				}
-				add(findings.TimelineEvent{Time: *e.Time, Component: e.Object, Kind: findings.EventCondition, Text: Clip(e.Text, 300),
+				add(findings.TimelineEvent{Time: *e.Time, Component: e.Object, Kind: findings.EventCondition, Text: findings.Clip(e.Text, 300),
 					Cause: c.Type, File: e.File, Line: e.Line, CauseIndex: i + 1})
 			case strings.HasPrefix(e.Object, "Event/"):
 				add(findings.TimelineEvent{Time: *e.Time, Component: findings.OrDefault(e.Component, e.Object), Kind: findings.EventEvent,
-					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, CauseIndex: i + 1})
+					Text: findings.Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, CauseIndex: i + 1})
 			case e.Object == "":
 				comp := e.Component
 				if comp == "" {
 					comp = "log " + e.File
 				}
 				add(findings.TimelineEvent{Time: *e.Time, TimeInferred: e.TimeInferred, Component: comp, Kind: findings.EventError,
-					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, CauseIndex: i + 1})
+					Text: findings.Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, CauseIndex: i + 1})
 			}
 		}
 		if len(c.Groups) > 0 && len(c.Groups) < len(c.Objects) {
@@ -174,11 +173,11 @@ func timeline(p *Pass, nr *findings.NamespaceReport) []findings.TimelineEvent {
 	// kube-controller-manager (re)starts: the namespace controller begins a new pass
 	for _, e := range p.Index.ControllerStarts {
 		add(findings.TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: e.Component,
-			Kind: findings.EventEvent, Text: Clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
+			Kind: findings.EventEvent, Text: findings.Clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
 	}
 	for _, e := range p.Index.NamespaceDeleted[nr.Name] {
 		add(findings.TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: findings.OrDefault(e.Component, "log "+e.File),
-			Kind: findings.EventEvent, Text: Clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
+			Kind: findings.EventEvent, Text: findings.Clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
 	}
 	for _, o := range p.Index.ByKind["Event"] {
 		ei := o.Event
@@ -197,7 +196,7 @@ func timeline(p *Pass, nr *findings.NamespaceReport) []findings.TimelineEvent {
 		if ei.Count > 1 {
 			text += fmt.Sprintf(" (x%d)", ei.Count)
 		}
-		add(findings.TimelineEvent{Time: t, Component: findings.OrDefault(ei.Component, "events"), Kind: findings.EventEvent, Text: Clip(text, 300),
+		add(findings.TimelineEvent{Time: t, Component: findings.OrDefault(ei.Component, "events"), Kind: findings.EventEvent, Text: findings.Clip(text, 300),
 			File: o.Source.File, Line: o.Source.Line})
 	}
 
@@ -327,26 +326,4 @@ func thinErrors(evs []findings.TimelineEvent, max int) []findings.TimelineEvent 
 		}
 	}
 	return out
-}
-
-// Clip cuts s to at most n bytes at a character boundary, with an ellipsis when cut,
-// never leaving a quotation open.
-func Clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	kept := s[:cut]
-	if strings.Count(kept, `"`)%2 == 1 {
-		// never leave a quotation open: cut before the quote the clip would split
-		if q := strings.LastIndex(kept, `"`); q > n/2 {
-			kept = strings.TrimRight(kept[:q], " :")
-		} else {
-			kept += `"`
-		}
-	}
-	return kept + "…"
 }

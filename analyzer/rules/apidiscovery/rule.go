@@ -617,7 +617,7 @@ func filterGV(es []*logs.Entry, gv string) []*logs.Entry {
 // when its message does not name the group/version (the paste cut it, "... 1 failing:
 // unable t"): the namespace deleter writes the condition only when discovery failed.
 func unnamedDiscovery(cond *objects.Condition, ev []findings.Evidence, notes []string) findings.Cause {
-	finding := "NamespaceDeletionDiscoveryFailure is True: " + analyzer.Clip(cond.Message, 160)
+	finding := "NamespaceDeletionDiscoveryFailure is True: " + findings.Clip(cond.Message, 160)
 	return findings.Cause{Confidence: "low", Finalizers: []string{}, Objects: []findings.ObjectRef{},
 		GroupVersions: []string{}, APIServices: []string{},
 		Chain:    []findings.Link{{Component: "namespace controller", Finding: finding, Fault: true, Evidence: ev, Code: findings.ErrorCode(cond.Message)}},

@@ -76,7 +76,7 @@ func runFinalizers(p *analyzer.Pass) ([]findings.Cause, string) {
 		cause.Evidence = append(cause.Evidence, findings.ConditionEvidence(p.Object, condContent))
 	}
 	if condContent != nil && condFin != nil {
-		if files := analyzer.StaleContent(p, condContent); files != nil && !ix.HasFinalizedObjects(p.Namespace) {
+		if files := analyzer.StaleContent(&p.Scope, condContent); files != nil && !ix.HasFinalizedObjects(p.Namespace) {
 			return nil, fmt.Sprintf("%s names %s, but the bundle's dumps of those resources in the namespace are empty (%s): the condition is stale, written before the objects went and not rewritten since (is the namespace controller running?)",
 				condFin.Type, strings.Join(findings.SortedKeys(finalizers), ", "), strings.Join(files, ", "))
 		}
@@ -132,7 +132,7 @@ func runFinalizers(p *analyzer.Pass) ([]findings.Cause, string) {
 	cause.Groups = findings.GroupObjects(cause.Objects, func(o findings.ObjectRef) string {
 		var vs []string
 		for _, f := range o.Finalizers {
-			if v := verdicts[f]; v != "" && !analyzer.Contains(vs, v) {
+			if v := verdicts[f]; v != "" && !findings.Contains(vs, v) {
 				vs = append(vs, v)
 			}
 		}
@@ -161,7 +161,7 @@ func runFinalizers(p *analyzer.Pass) ([]findings.Cause, string) {
 		var carriers []findings.ObjectGroup
 		n := 0
 		for _, g := range cause.Groups {
-			if analyzer.Contains(g.Finalizers, f) {
+			if findings.Contains(g.Finalizers, f) {
 				carriers = append(carriers, g)
 				n += g.Count
 			}

@@ -71,7 +71,7 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 	ix := p.Index
 	var svcs []*objects.Object
 	for _, o := range ix.InNamespace(p.Namespace, "Service") {
-		if analyzer.Contains(o.Finalizers, Finalizer) && !p.Claimed(o) {
+		if findings.Contains(o.Finalizers, Finalizer) && !p.Claimed(o) {
 			svcs = append(svcs, o)
 		}
 	}
@@ -135,7 +135,7 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 		perm, denied = findings.Link{Component: "cloud permissions of the service controller", Fault: true, Evidence: []findings.Evidence{*eventDenial}, Code: findings.CodePermissionDenied,
 			Finding: "the cloud refuses the service controller's calls (the Service's event quotes the refusal): its IAM role or policy lacks the permissions it needs",
 			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: analyzer.CloudLogsCommand + " | " + shellsafe.Cmd("grep", "-F", "load balancer"),
-				Why: "Restore the cloud service controller's permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + analyzer.Clip(eventDenial.Text, 200) + "). " + rest}}, true
+				Why: "Restore the cloud service controller's permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + findings.Clip(eventDenial.Text, 200) + "). " + rest}}, true
 	}
 	switch {
 	case denied:
@@ -148,7 +148,7 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 		cause.Confidence = "high"
 		quote := ""
 		if len(lines) > 0 {
-			quote = analyzer.Clip(strings.TrimSpace(lines[0].Detail()), 240)
+			quote = findings.Clip(strings.TrimSpace(lines[0].Detail()), 240)
 		} else {
 			quote = events[0].Text
 		}
@@ -202,7 +202,7 @@ func namesService(e *logs.Entry, ns string, names []string) bool {
 func warningEvents(ix *index.Index, ns string, names []string) (out []findings.Evidence, denial *findings.Evidence) {
 	ix.EachOfKind("Event", func(o *objects.Object) bool {
 		ev := o.Event
-		if ev == nil || ev.Involved.Kind != "Service" || ev.Involved.Namespace != ns || !analyzer.Contains(names, ev.Involved.Name) {
+		if ev == nil || ev.Involved.Kind != "Service" || ev.Involved.Namespace != ns || !findings.Contains(names, ev.Involved.Name) {
 			return true
 		}
 		if ev.Reason == "DeleteLoadBalancerFailed" || ev.Reason == "SyncLoadBalancerFailed" {
