@@ -23,6 +23,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
@@ -92,7 +93,7 @@ func Analyze(rec *bundle.Records, opts Options) *findings.Report {
 		if len(opts.Namespaces) > 0 && !findings.Contains(opts.Namespaces, s.name) {
 			continue
 		}
-		pass := &Pass{Scope: Scope{Index: ix, Namespace: s.name, Stuck: stuckSet}, Object: s.obj, Deletion: s.deletion, warn: warn}
+		pass := &Pass{Scope: mechanism.Scope{Index: ix, Namespace: s.name, Stuck: stuckSet}, Object: s.obj, Deletion: s.deletion, warn: warn}
 		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s, opts.Rules, plan))
 	}
 	r.Warnings = append(r.Warnings, warn.premise...)
@@ -547,7 +548,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) find
 		}
 		markRoots(&nr.Causes[i])
 		findings.FocusEvidence(&nr.Causes[i])
-		nr.Causes[i].Verdicts = verdicts(p.Index, &nr.Causes[i])
+		nr.Causes[i].Verdicts = mechanism.Verdicts(p.Index, &nr.Causes[i])
 	}
 	p.guard = namespaceGuard(nr)
 	for i := range nr.Causes {
@@ -617,6 +618,6 @@ func undeterminedLadder(p *Pass, _ *findings.Cause) []findings.RemediationStep {
 		{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "apiservices", "-o", "json"), Why: "An APIService that is not Available stops every namespace deletion."},
 		{Risk: findings.RiskSafe, Command: "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + shellsafe.Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns, "-o", "json"), Why: "What is still in the namespace, and which of it carries finalizers."},
 		{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "json"), Why: "A webhook that refuses or times out blocks the namespace controller's deletes."},
-		{Risk: findings.RiskSafe, Command: ControllerManagerLogs(p.Index, -1, ""), Why: "The kube-controller-manager log covering the deletion time says why the namespace controller cannot finish."},
+		{Risk: findings.RiskSafe, Command: mechanism.ControllerManagerLogs(p.Index, -1, ""), Why: "The kube-controller-manager log covering the deletion time says why the namespace controller cannot finish."},
 	}
 }

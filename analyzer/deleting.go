@@ -7,6 +7,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
@@ -75,7 +76,7 @@ func stillDeleting(ix *index.Index, nr *findings.NamespaceReport) (findings.Dele
 	w("kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 "+shellsafe.Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns),
 		"What is still in the namespace, and which of it carries finalizers or a deletion timestamp.")
 	w(shellsafe.Cmd("kubectl", "get", "apiservices"), "An APIService that is not Available stops every namespace deletion.")
-	w(ControllerManagerLogs(ix, 500, shellsafe.Cmd("grep", "-F", ns)),
+	w(mechanism.ControllerManagerLogs(ix, 500, shellsafe.Cmd("grep", "-F", ns)),
 		"The namespace controller's errors for it, if any; then run nsanalyze again on a new bundle (nsanalyze collect).")
 	g := namespaceGuard(*nr)
 	for i := range d.Watch {

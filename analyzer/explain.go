@@ -3,6 +3,7 @@ package analyzer
 import (
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -31,7 +32,7 @@ kube-controller-manager log around the deletion time); the report lists what to 
 func ExampleLadder(rule *Rule) []findings.RemediationStep {
 	const ns = "NAMESPACE"
 	ix := index.New(&bundle.Records{}, nil)
-	p := &Pass{Scope: Scope{Index: ix, Namespace: ns, Stuck: map[string]bool{ns: true}}, Rule: rule, example: true, warn: &warnings{},
+	p := &Pass{Scope: mechanism.Scope{Index: ix, Namespace: ns, Stuck: map[string]bool{ns: true}}, Rule: rule, example: true, warn: &warnings{},
 		Object: &objects.Object{Kind: "Namespace", Name: ns, SpecFinalizers: []string{"kubernetes"}}}
 	c := rule.Example(p)
 	c.Type = rule.Name

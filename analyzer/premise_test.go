@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -13,7 +14,7 @@ import (
 // whose premise holds is kept.
 func TestPremiseChecked(t *testing.T) {
 	ref := &objects.ServiceReference{Namespace: "kubevirt", Name: "virt-api"}
-	missing := []findings.Link{{Component: "APIService v1.x.io"}, ServiceMissingLink(ref, "APIService v1.x.io reports ServiceNotFound", nil)}
+	missing := []findings.Link{{Component: "APIService v1.x.io"}, mechanism.ServiceMissingLink(ref, "APIService v1.x.io reports ServiceNotFound", nil)}
 	ready := []findings.Link{{Component: findings.ServiceSubject(ref), Facts: []findings.Fact{findings.F(findings.ServiceSubject(ref), findings.FactServiceExists), findings.F(findings.ServiceSubject(ref), findings.FactPodsReady)}}}
 	podsReady := findings.RemediationStep{Risk: findings.RiskSafe, Command: "kubectl get pods", Premise: []findings.Fact{findings.F(findings.ServiceSubject(ref), findings.FactPodsReady)}}
 	fixBackend := findings.RemediationStep{Risk: findings.RiskSafe, Command: "kubectl get svc", Premise: []findings.Fact{findings.NotF(findings.ServiceSubject(ref), findings.FactServiceMissing)}}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
@@ -140,7 +141,7 @@ func FinalizeFollowUp(version, ns string) string {
 	switch {
 	case version == "":
 		return "Afterwards, for what it left behind: " + on137 + "; " + before + " (the bundle does not say which version the cluster runs)."
-	case MinorAtLeast(version, 37):
+	case mechanism.MinorAtLeast(version, 37):
 		return "Afterwards, for what it left behind: the cluster runs " + version + ": " + on137 + "."
 	default:
 		return "Afterwards, for what it left behind: the cluster runs " + version + ": " + before + "; from 1.37 they could be cleaned in place."
@@ -287,10 +288,10 @@ func coverage(ix *index.Index, r *findings.Report) []findings.Gap {
 		add(findings.GapAPIServices, "no APIService objects", "kubectl get apiservices -o json")
 	}
 	if !ix.HasLogsOf("kube-controller-manager") {
-		add(findings.GapControllerManagerLog, "no kube-controller-manager log", ComponentLogs(ix.Platform(), "kube-controller-manager", -1, ""))
+		add(findings.GapControllerManagerLog, "no kube-controller-manager log", mechanism.ComponentLogs(ix.Platform(), "kube-controller-manager", -1, ""))
 	}
 	if !ix.HasLogsOf("kube-apiserver") {
-		add(findings.GapAPIServerLog, "no kube-apiserver log", ComponentLogs(ix.Platform(), "kube-apiserver", -1, ""))
+		add(findings.GapAPIServerLog, "no kube-apiserver log", mechanism.ComponentLogs(ix.Platform(), "kube-apiserver", -1, ""))
 	}
 	if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") && !ix.Dumped("webhookconfiguration") {
 		add(findings.GapWebhookConfigurations, "no webhook configurations", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json")
@@ -310,7 +311,7 @@ func coverage(ix *index.Index, r *findings.Report) []findings.Gap {
 			d, _ := shellsafe.SafeCmd("kubectl", "-n", shellsafe.NS(pod.Namespace), "describe", "pod", shellsafe.Obj(pod.Name))
 			cmd += "; " + d
 		}
-		state := PodState(pod)
+		state := mechanism.PodState(pod)
 		gaps = append(gaps, findings.Gap{Kind: findings.GapBackendPodLogs, Object: pod.Namespace + "/" + pod.Name, Detail: state, Collect: cmd,
 			Missing: fmt.Sprintf("logs of pod %s/%s, a backend of an APIService or webhook, which is not running normally (%s)", pod.Namespace, pod.Name, state)})
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -88,7 +89,7 @@ func RulePhrases(r *Rule) []string {
 // Pass is what a rule sees: the index of the whole bundle and one stuck namespace
 // (its Scope, which the mechanisms read too), the namespace object and its deletion.
 type Pass struct {
-	Scope
+	mechanism.Scope
 	Rule     *Rule
 	Object   *objects.Object // the Namespace object; nil when the namespace is known only from logs
 	Deletion time.Time       // deletion timestamp (zero when unknown)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 )
 
 func TestFocusQuote(t *testing.T) {
@@ -49,11 +50,11 @@ func TestPodDeleteLoop(t *testing.T) {
 	when := time.Date(2026, 11, 29, 19, 30, 0, 0, time.UTC)
 	g := findings.ObjectGroup{Kind: "Pod", Namespace: "batch", Node: "node-07", Count: 2000, OldestDeletion: &when, Examples: []string{"job-0"}}
 	want := `kubectl -n batch get pods --field-selector spec.nodeName=node-07 -o 'go-template={{range .items}}{{if .metadata.deletionTimestamp}}{{.metadata.name}}{{"\n"}}{{end}}{{end}}' | while read -r o; do kubectl -n batch delete pod "$o" --grace-period=0 --force; done`
-	if got := PodDeleteLoop(g); got != want {
+	if got := mechanism.PodDeleteLoop(g); got != want {
 		t.Errorf("PodDeleteLoop:\n got %s\nwant %s", got, want)
 	}
 	g.Node = ""
-	if got := PodDeleteLoop(g); strings.Contains(got, "field-selector") || !strings.Contains(got, "kubectl -n batch get pods -o") {
+	if got := mechanism.PodDeleteLoop(g); strings.Contains(got, "field-selector") || !strings.Contains(got, "kubectl -n batch get pods -o") {
 		t.Errorf("without a node, every terminating pod of the namespace: %s", got)
 	}
 	if got := (findings.ObjectGroup{Verdict: "not running"}).VerdictPhrase(); got != "controller not running" {

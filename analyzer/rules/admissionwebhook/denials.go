@@ -7,6 +7,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -143,7 +144,7 @@ func denialLinks(p *analyzer.Pass, cause *findings.Cause, ds []*denial, ev []fin
 			if cfg, wh := ix.FindWebhook(name); cfg != nil {
 				cause.Objects = append(cause.Objects, findings.ObjectRefOf(cfg))
 				link.Finding = fmt.Sprintf("%s: %s %s (failurePolicy %s, rules %s) refuses the namespace controller's delete (%s)",
-					denyFinding, cfg.Kind, cfg.Name, orDash(wh.FailurePolicy), analyzer.FmtRules(wh.Rules), why)
+					denyFinding, cfg.Kind, cfg.Name, orDash(wh.FailurePolicy), mechanism.FmtRules(wh.Rules), why)
 				link.Evidence = []findings.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: cfg.Ref() + " webhook " + name}}
 				s = fmt.Sprintf("%s (%s %s)", s, cfg.Kind, cfg.Name)
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -43,11 +44,11 @@ func inferBlockingWebhook(p *analyzer.Pass) *findings.Cause {
 				if !broken {
 					continue
 				}
-				f := fmt.Sprintf("%s %s: failurePolicy Fail, rules %s, service %s/%s %s", cfg.Kind, cfg.Name, analyzer.FmtRules(wh.Rules), wh.Service.Namespace, wh.Service.Name, why)
+				f := fmt.Sprintf("%s %s: failurePolicy Fail, rules %s, service %s/%s %s", cfg.Kind, cfg.Name, mechanism.FmtRules(wh.Rules), wh.Service.Namespace, wh.Service.Name, why)
 				c := &findings.Cause{Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
 					Objects: []findings.ObjectRef{findings.ObjectRefOf(cfg)}, Webhooks: []string{wh.Name},
 					Evidence: []findings.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: f}}}
-				c.Chain = append([]findings.Link{{Component: "webhook " + wh.Name, Finding: f, Evidence: c.Evidence}}, analyzer.BackendChain(p.Index, wh.Service)...)
+				c.Chain = append([]findings.Link{{Component: "webhook " + wh.Name, Finding: f, Evidence: c.Evidence}}, mechanism.BackendChain(p.Index, wh.Service)...)
 				c.Summary = fmt.Sprintf("Probably %s (webhook %q, failurePolicy Fail): it intercepts DELETE of resources still in the namespace and its backend %s, so the namespace controller's deletes would be rejected. No condition or log line in the bundle confirms it.", cfg.Ref(), wh.Name, why)
 				c.Notes = []string{"collect: kubectl get namespace " + p.Namespace + " -o json (its conditions name the failing webhook) and the kube-controller-manager log"}
 				c.Inline = []string{"kubectl get namespace " + p.Namespace + " -o json"}

@@ -8,6 +8,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -104,7 +105,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]findings.Cause, string) {
 	}
 	if len(order) == 0 {
 		if c := p.Condition(kubemsg.CondContentFailure); c != nil && c.Status != "True" {
-			return nil, analyzer.CondState(c) + ": every delete call succeeded"
+			return nil, mechanism.CondState(c) + ": every delete call succeeded"
 		}
 		if c := inferBlockingWebhook(p); c != nil {
 			c.ClaimContent() // the objects it guards stay
@@ -152,7 +153,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]findings.Cause, string) {
 			}
 		} else {
 			cause.Objects = append(cause.Objects, findings.ObjectRefOf(cfg))
-			f := fmt.Sprintf("%s %s: failurePolicy %s, rules %s", cfg.Kind, cfg.Name, wh.FailurePolicy, analyzer.FmtRules(wh.Rules))
+			f := fmt.Sprintf("%s %s: failurePolicy %s, rules %s", cfg.Kind, cfg.Name, wh.FailurePolicy, mechanism.FmtRules(wh.Rules))
 			if wh.Service != nil {
 				f += fmt.Sprintf(", service %s/%s%s", wh.Service.Namespace, wh.Service.Name, wh.Service.Path)
 			} else if wh.URL != "" {
@@ -164,7 +165,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]findings.Cause, string) {
 					Why: fmt.Sprintf("Restore the backend of webhook %q so its calls succeed; the namespace controller's next retry then deletes the content.", name)}})
 			s = fmt.Sprintf("%s %s (webhook %q, failurePolicy %s)", cfg.Kind, cfg.Name, name, wh.FailurePolicy)
 			if wh.Service != nil {
-				chain = append(chain, analyzer.BackendChain(ix, wh.Service)...)
+				chain = append(chain, mechanism.BackendChain(ix, wh.Service)...)
 				if p.Stuck[wh.Service.Namespace] {
 					chain = append(chain, findings.Link{Component: "deadlock", Fault: true, Code: findings.CodeInTerminatingNamespace,
 						Facts: []findings.Fact{findings.F(findings.NamespaceSubject(wh.Service.Namespace), findings.FactDeleting)},
@@ -248,10 +249,10 @@ func calledBackend(p *analyzer.Pass, name, detail string, ev []findings.Evidence
 		return nil, ""
 	}
 	ref := &objects.ServiceReference{Namespace: svc.Namespace, Name: svc.Name}
-	links = analyzer.CalledServiceChain(p.Index, ref, svc.NotFound, fmt.Sprintf("the call's error says service %q not found", ref.Name), ev)
+	links = mechanism.CalledServiceChain(p.Index, ref, svc.NotFound, fmt.Sprintf("the call's error says service %q not found", ref.Name), ev)
 	if p.Stuck[ref.Namespace] {
 		deadlock = ref.Namespace
-		links = append(links, analyzer.DeadlockLink("the webhook's backend", ref.Namespace, fmt.Sprintf("Service %s/%s, from the call's URL", ref.Namespace, ref.Name),
+		links = append(links, mechanism.DeadlockLink("the webhook's backend", ref.Namespace, fmt.Sprintf("Service %s/%s, from the call's URL", ref.Namespace, ref.Name),
 			&findings.RemediationStep{Risk: findings.RiskSafe, Command: FindConfigCmd(name),
 				Why: fmt.Sprintf("Find the webhook configuration that holds webhook %q (it is not in the bundle; this prints its kind/name and changes nothing): its backend is in namespace %s, which is being deleted, so the next step, deleting that configuration, is the fix.", name, ref.Namespace)}, ev))
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -38,7 +39,7 @@ func apiServiceLadder(ix *index.Index, stuck map[string]bool, name string, safe,
 			safe = append(safe, step) // the certificate is the fault: fix it before looking at pods
 		}
 		subj := findings.ServiceSubject(svc)
-		facts := analyzer.BackendFacts(ix, svc)
+		facts := mechanism.BackendFacts(ix, svc)
 		if c := a.Condition("Available"); c != nil {
 			facts = append(facts, conditionFacts(svc, c)...)
 		}
@@ -159,7 +160,7 @@ func tlsStep(ix *index.Index, a *objects.Object, name string, svc *objects.Servi
 // is visible in the condition only from 1.36; "" for a version before 1.36 (the check
 // did not verify there: the x509 error comes from elsewhere).
 func TLSCheckNote(version, host string) string {
-	if version != "" && !analyzer.MinorAtLeast(version, 36) {
+	if version != "" && !mechanism.MinorAtLeast(version, 36) {
 		return ""
 	}
 	n := "from 1.36 kube-apiserver's availability check verifies the backend's certificate against spec.caBundle and the name " + host + ", as its proxy (and so discovery) always did; 1.35 and earlier skipped it in the check, so the same fault showed there as Available=True with discovery failing anyway"
@@ -230,7 +231,7 @@ func lineRisks(ix *index.Index, reported map[string]bool, found []findings.Risk)
 		gv := kubemsg.GroupVersionOfAPIService(name)
 		safe, caution := apiServiceLadder(ix, nil, name, nil, nil)
 		summary := fmt.Sprintf("Discovery of %s fails (%s, %s): while it does, any namespace deleted will hang in Terminating. The bundle has no APIService object to confirm it (collect: kubectl get apiservice %s -o yaml).",
-			gv, findings.Clip(errs[name], 120), analyzer.LineSpan(lines), name)
+			gv, findings.Clip(errs[name], 120), mechanism.LineSpan(lines), name)
 		if owner := kubemsg.WellKnownGroupOwner(kubemsg.GroupOf(gv)); owner != "" {
 			summary += " " + kubemsg.GroupOf(gv) + " is usually served by " + owner + "."
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -189,7 +190,7 @@ func runAPIDiscovery(p *analyzer.Pass) ([]findings.Cause, string) {
 	// namespace controller that did not name the namespace, kubectl output). They
 	// support the namespace's own evidence; when there is none, they are the evidence.
 	if cond != nil && cond.Status != "True" && len(nsLines) == 0 {
-		return nil, analyzer.CondState(cond) + ": discovery succeeded on the controller's last pass"
+		return nil, mechanism.CondState(cond) + ": discovery succeeded on the controller's last pass"
 	}
 	specific := len(found) > 0
 	var wide []*logs.Entry
@@ -528,13 +529,13 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []findin
 		return head, backend, summary, kasLines
 	}
 	svcRef := a.APIService.Service
-	port := analyzer.Port(svcRef)
+	port := mechanism.Port(svcRef)
 	summary += fmt.Sprintf(", backed by Service %s/%s", svcRef.Namespace, svcRef.Name)
-	backend = analyzer.BackendChain(ix, svcRef)
+	backend = mechanism.BackendChain(ix, svcRef)
 	if c := a.Condition("Available"); c != nil && c.Status != "True" && c.Reason == "ServiceNotFound" &&
 		len(backend) > 0 && findings.HasFact(backend[0].Facts, findings.ServiceSubject(svcRef), findings.FactServiceUnknown) {
 		// the Service is not in the bundle, but the aggregator's condition says it does not exist
-		backend[0] = analyzer.ServiceMissingLink(svcRef, "APIService "+name+" reports ServiceNotFound", []findings.Evidence{findings.ConditionEvidence(a, c)})
+		backend[0] = mechanism.ServiceMissingLink(svcRef, "APIService "+name+" reports ServiceNotFound", []findings.Evidence{findings.ConditionEvidence(a, c)})
 	}
 	// a backend in a namespace being deleted is the deepest link: why the Service or its
 	// pods are gone, and why they cannot come back
@@ -575,7 +576,7 @@ func networkLinks(p *analyzer.Pass) []findings.Link {
 	if len(routeLines)+len(denials) == 0 {
 		// a hypothesis from the error class, not a proven fault: never the root
 		return []findings.Link{{Component: "network path (control plane → pod network)",
-			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "nodes", "-o", "wide") + " && " + analyzer.CloudLogsCommand,
+			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "nodes", "-o", "wide") + " && " + mechanism.CloudLogsCommand,
 				Why: "kube-apiserver's calls to the backend time out or find no route: check the routes from the control-plane hosts to the pod network (cloud route table, CNI, firewalls, security groups)."},
 			Finding: "the calls time out or find no route, which points at the network path (routes, CNI, firewalls) rather than at the backend pods; the bundle has no cloud-controller-manager or CNI log line about routes or permissions (collect: cloud-controller-manager and CNI logs, the node's routing table (ip route), the cloud route table)"}}
 	}
@@ -590,11 +591,11 @@ func networkLinks(p *analyzer.Pass) []findings.Link {
 	var out []findings.Link
 	if len(routeLines) > 0 {
 		out = append(out, findings.Link{Component: comp, Fault: true, Evidence: findings.SampleLines(routeLines, 3), Code: findings.CodeNoRoute,
-			Finding: "the route controller cannot create the routes to the pod network, so kube-apiserver cannot reach pods on other nodes. " + analyzer.LineSpan(routeLines) + ".",
+			Finding: "the route controller cannot create the routes to the pod network, so kube-apiserver cannot reach pods on other nodes. " + mechanism.LineSpan(routeLines) + ".",
 			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "nodes", "-o", "custom-columns=NAME:.metadata.name,PODCIDR:.spec.podCIDR,NETWORK:.status.conditions[?(@.type==\"NetworkUnavailable\")].reason"),
 				Why: "Restore the routes from the control plane to every node's pod CIDR (the route controller recreates them once it can)."}})
 	}
-	if l, ok := analyzer.CloudPermissionLink(ix, kubemsg.CloudRoute, "route controller",
+	if l, ok := mechanism.CloudPermissionLink(ix, kubemsg.CloudRoute, "route controller",
 		"The routes come back on its next pass, kube-apiserver reaches the backend again and every stuck namespace finishes on its own."); ok {
 		out = append(out, l)
 	}

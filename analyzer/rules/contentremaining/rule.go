@@ -7,6 +7,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
@@ -58,7 +59,7 @@ func runContentRemaining(p *analyzer.Pass) ([]findings.Cause, string) {
 	}
 	if c == nil {
 		if cc := p.Condition(kubemsg.CondContentRemaining); cc != nil {
-			return nil, analyzer.CondState(cc)
+			return nil, mechanism.CondState(cc)
 		}
 		return nil, "no NamespaceContentRemaining condition on the namespace"
 	}
@@ -130,11 +131,11 @@ func terminatingPods(p *analyzer.Pass, cause *findings.Cause, alone bool) int {
 	}
 	for _, o := range terminating {
 		cause.Objects = append(cause.Objects, findings.ObjectRefOf(o))
-		pods = append(pods, o.Name+" ("+analyzer.PodState(o)+")")
+		pods = append(pods, o.Name+" ("+mechanism.PodState(o)+")")
 		if o.DeletionTimestamp.IsZero() {
-			cause.Evidence = append(cause.Evidence, findings.FieldEvidence(o, "status", fmt.Sprintf("Pod %s: shown Terminating (deletion requested; the %s carries no deletion time), %s", o.Name, orDefault(o.Source.Rendering, "rendering"), analyzer.PodState(o))))
+			cause.Evidence = append(cause.Evidence, findings.FieldEvidence(o, "status", fmt.Sprintf("Pod %s: shown Terminating (deletion requested; the %s carries no deletion time), %s", o.Name, orDefault(o.Source.Rendering, "rendering"), mechanism.PodState(o))))
 		} else {
-			cause.Evidence = append(cause.Evidence, findings.FieldEvidence(o, "metadata.deletionTimestamp", fmt.Sprintf("Pod %s: deletionTimestamp %s, %s", o.Name, findings.FmtTime(o.DeletionTimestamp), analyzer.PodState(o))))
+			cause.Evidence = append(cause.Evidence, findings.FieldEvidence(o, "metadata.deletionTimestamp", fmt.Sprintf("Pod %s: deletionTimestamp %s, %s", o.Name, findings.FmtTime(o.DeletionTimestamp), mechanism.PodState(o))))
 		}
 		pn, first := nodeOf[o]
 		if !first {
@@ -166,10 +167,10 @@ func terminatingPods(p *analyzer.Pass, cause *findings.Cause, alone bool) int {
 	podText := strings.Join(pods, "; ")
 	if len(terminating) > findings.GroupExamples {
 		// many pods: one phrase and one command per node (and finalizers)
-		cause.Groups = analyzer.PodGroups(p.Index, terminating)
+		cause.Groups = mechanism.PodGroups(p.Index, terminating)
 		var gs []string
 		for _, g := range cause.Groups[:min(len(cause.Groups), findings.GroupExamples)] {
-			gs = append(gs, analyzer.PodGroupLine(g))
+			gs = append(gs, mechanism.PodGroupLine(g))
 		}
 		if rest := len(cause.Groups) - findings.GroupExamples; rest > 0 {
 			gs = append(gs, fmt.Sprintf("and %d more groups", rest))
@@ -205,8 +206,8 @@ func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
 	var steps []findings.RemediationStep
 	if len(c.Groups) > 0 {
 		for _, g := range c.Groups {
-			steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution, Command: analyzer.PodDeleteLoop(g),
-				Why: "Only when the node is gone for good: force-deletes the " + analyzer.PodGroupLine(g) + " (every pod of the namespace being deleted" + onNode(g) + "), without the kubelet's confirmation; if the node comes back, their containers may still run until the kubelet notices."})
+			steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution, Command: mechanism.PodDeleteLoop(g),
+				Why: "Only when the node is gone for good: force-deletes the " + mechanism.PodGroupLine(g) + " (every pod of the namespace being deleted" + onNode(g) + "), without the kubelet's confirmation; if the node comes back, their containers may still run until the kubelet notices."})
 		}
 		return steps
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -160,8 +161,8 @@ func runControllerNotRunning(p *analyzer.Pass) ([]findings.Cause, string) {
 			continue
 		}
 		codes = append(codes, findings.PodsCode([]*objects.Object{pod}))
-		signals = append(signals, fmt.Sprintf("pod %s is not Ready (%s)", pod.Name, analyzer.PodState(pod)))
-		ev = append(ev, findings.Evidence{File: pod.Source.File, Line: pod.Source.Line, Object: pod.Ref(), Text: "Pod " + pod.Name + ": " + analyzer.PodState(pod)})
+		signals = append(signals, fmt.Sprintf("pod %s is not Ready (%s)", pod.Name, mechanism.PodState(pod)))
+		ev = append(ev, findings.Evidence{File: pod.Source.File, Line: pod.Source.Line, Object: pod.Ref(), Text: "Pod " + pod.Name + ": " + mechanism.PodState(pod)})
 	}
 	if readyPods > 0 {
 		checked = append(checked, fmt.Sprintf("%d kube-controller-manager pod(s) Ready", readyPods))
@@ -181,7 +182,7 @@ func runControllerNotRunning(p *analyzer.Pass) ([]findings.Cause, string) {
 	}
 	// 4. no deletion conditions on a version that sets them
 	if p.Object != nil && len(p.Object.Conditions) == 0 && !p.Deletion.IsZero() && capture.Sub(p.Deletion) > leaseGrace {
-		if v := ix.KubernetesVersion; analyzer.MinorAtLeast(v, 16) {
+		if v := ix.KubernetesVersion; mechanism.MinorAtLeast(v, 16) {
 			codes = append(codes, findings.CodeNoConditions)
 			signals = append(signals, fmt.Sprintf("the namespace was deleted %s before capture but has no deletion conditions, which the namespace controller of %s sets on its first pass", findings.FmtDuration(capture.Sub(p.Deletion)), v))
 			ev = append(ev, findings.FieldEvidence(p.Object, "status.phase", "Namespace "+p.Namespace+": phase "+p.Object.Phase+", no status.conditions"))
@@ -196,7 +197,7 @@ func runControllerNotRunning(p *analyzer.Pass) ([]findings.Cause, string) {
 	}
 	// 6. conditions that describe objects the dump no longer has
 	if c := p.ConditionTrue(kubemsg.CondContentRemaining); c != nil && len(signals) > 0 {
-		if files := analyzer.StaleContent(&p.Scope, c); files != nil {
+		if files := mechanism.StaleContent(&p.Scope, c); files != nil {
 			codes = append(codes, findings.CodeStaleConditions)
 			signals = append(signals, fmt.Sprintf("the namespace's conditions are stale: %s says %q, but the dumps of those resources are empty (%s), so the controller has not re-examined the namespace since", c.Type, c.Message, strings.Join(files, ", ")))
 			ev = append(ev, findings.ConditionEvidence(p.Object, c))

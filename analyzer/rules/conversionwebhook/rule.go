@@ -10,6 +10,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -89,10 +90,10 @@ func runConversionWebhook(p *analyzer.Pass) ([]findings.Cause, string) {
 				Why: "Restore the conversion webhook's Service and pods (reinstall the operator that serves it), or, if every object is stored at one version, set spec.conversion.strategy to None."}})
 		s = fmt.Sprintf("The conversion webhook of CRD %s fails (%s)", crd.Name, kubemsg.ClassifyError(f.Detail).Code)
 		if svc := crd.CRD.ConversionService; svc != nil {
-			chain = append(chain, analyzer.BackendChain(ix, svc)...)
+			chain = append(chain, mechanism.BackendChain(ix, svc)...)
 			s += fmt.Sprintf(": its Service %s/%s cannot be called", svc.Namespace, svc.Name)
 			if p.Stuck[svc.Namespace] {
-				chain = append(chain, analyzer.DeadlockLink("the conversion webhook's backend", svc.Namespace, fmt.Sprintf("Service %s/%s", svc.Namespace, svc.Name),
+				chain = append(chain, mechanism.DeadlockLink("the conversion webhook's backend", svc.Namespace, fmt.Sprintf("Service %s/%s", svc.Namespace, svc.Name),
 					&findings.RemediationStep{Risk: findings.RiskCaution, Command: shellsafe.Cmd("kubectl", "patch", "crd", crd.Name, "--type=merge", "-p", noConversion),
 						Why: noConversionWhy(svc.Namespace)}, nil))
 				s += fmt.Sprintf(", in namespace %s, itself being deleted (self-inflicted deadlock)", svc.Namespace)
@@ -105,10 +106,10 @@ func runConversionWebhook(p *analyzer.Pass) ([]findings.Cause, string) {
 			Finding: "not in the bundle (collect: kubectl get crd -o json)", Inline: []string{"kubectl get crd -o json"}, Facts: []findings.Fact{findings.F("CRD of "+f.Kind, findings.FactNotInBundle)}})
 		if svc, ok := kubemsg.ParseCalledService(f.Detail); ok {
 			ref := &objects.ServiceReference{Namespace: svc.Namespace, Name: svc.Name}
-			chain = append(chain, analyzer.CalledServiceChain(ix, ref, svc.NotFound, fmt.Sprintf("the conversion call's error says service %q not found", ref.Name), ev)...)
+			chain = append(chain, mechanism.CalledServiceChain(ix, ref, svc.NotFound, fmt.Sprintf("the conversion call's error says service %q not found", ref.Name), ev)...)
 			s += fmt.Sprintf(": its Service %s/%s (from the call's URL) cannot be called", ref.Namespace, ref.Name)
 			if p.Stuck[ref.Namespace] {
-				chain = append(chain, analyzer.DeadlockLink("the conversion webhook's backend", ref.Namespace, fmt.Sprintf("Service %s/%s, from the call's URL", ref.Namespace, ref.Name),
+				chain = append(chain, mechanism.DeadlockLink("the conversion webhook's backend", ref.Namespace, fmt.Sprintf("Service %s/%s, from the call's URL", ref.Namespace, ref.Name),
 					&findings.RemediationStep{Risk: findings.RiskSafe, Command: FindCRDCmd(f), Why: fmt.Sprintf("Find the CRD of %s (it is not in the bundle; this prints its name and conversion settings and changes nothing): its conversion webhook's backend is in namespace %s, which is being deleted, so the next step, turning its conversion off, is the fix.", f.Kind, ref.Namespace)}, ev))
 				s += fmt.Sprintf(", in namespace %s, itself being deleted (self-inflicted deadlock)", ref.Namespace)
 			}
@@ -281,7 +282,7 @@ func lineRisks(ix *index.Index, reported map[string]bool, found []findings.Risk)
 		findings.SortEntries(lines)
 		summary := fmt.Sprintf("The conversion webhook of %s (%s) fails (%s: %s, %s): listing or deleting these objects fails, so deleting a namespace that holds them will hang. "+
 			"The bundle has no CRD object for it: %s is the name kubectl would guess from the kind (collect: kubectl get crd -o json).",
-			f.Kind, f.GroupVersion, kubemsg.ClassifyError(f.Detail).Code, findings.Clip(f.Detail, 160), analyzer.LineSpan(lines), name)
+			f.Kind, f.GroupVersion, kubemsg.ClassifyError(f.Detail).Code, findings.Clip(f.Detail, 160), mechanism.LineSpan(lines), name)
 		if svc, ok := kubemsg.ParseCalledService(f.Detail); ok {
 			summary += fmt.Sprintf(" The call went to Service %s/%s.", svc.Namespace, svc.Name)
 		}

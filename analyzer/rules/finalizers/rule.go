@@ -8,6 +8,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -76,7 +77,7 @@ func runFinalizers(p *analyzer.Pass) ([]findings.Cause, string) {
 		cause.Evidence = append(cause.Evidence, findings.ConditionEvidence(p.Object, condContent))
 	}
 	if condContent != nil && condFin != nil {
-		if files := analyzer.StaleContent(&p.Scope, condContent); files != nil && !ix.HasFinalizedObjects(p.Namespace) {
+		if files := mechanism.StaleContent(&p.Scope, condContent); files != nil && !ix.HasFinalizedObjects(p.Namespace) {
 			return nil, fmt.Sprintf("%s names %s, but the bundle's dumps of those resources in the namespace are empty (%s): the condition is stale, written before the objects went and not rewritten since (is the namespace controller running?)",
 				condFin.Type, strings.Join(findings.SortedKeys(finalizers), ", "), strings.Join(files, ", "))
 		}
@@ -103,7 +104,7 @@ func runFinalizers(p *analyzer.Pass) ([]findings.Cause, string) {
 			return []findings.Cause{c}, ""
 		}
 		if c := p.Condition(kubemsg.CondFinalizersRemaining); c != nil {
-			return nil, analyzer.CondState(c) + " and no object of the namespace in the bundle has finalizers"
+			return nil, mechanism.CondState(c) + " and no object of the namespace in the bundle has finalizers"
 		}
 		return nil, "no object of the namespace in the bundle has finalizers"
 	}
@@ -126,7 +127,7 @@ func runFinalizers(p *analyzer.Pass) ([]findings.Cause, string) {
 	links := map[string]findings.Link{}
 	verdicts := map[string]string{}
 	for _, f := range cause.Finalizers {
-		links[f], verdicts[f] = analyzer.FinalizerOwner(ix, f, byFinalizer[f])
+		links[f], verdicts[f] = mechanism.FinalizerOwner(ix, f, byFinalizer[f])
 	}
 	// objects sharing kind, finalizers and verdict are one group: one line, one command
 	cause.Groups = findings.GroupObjects(cause.Objects, func(o findings.ObjectRef) string {
@@ -261,12 +262,12 @@ func crdLinks(p *analyzer.Pass, objs []*objects.Object) []findings.Link {
 }
 
 func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
-	steps := analyzer.MechanismSteps(c) // what holds each finalizer, found or to be found
+	steps := mechanism.MechanismSteps(c) // what holds each finalizer, found or to be found
 	for _, f := range c.Finalizers {
-		if analyzer.HasMechanism(f) {
+		if mechanism.HasMechanism(f) {
 			continue // its mechanism says what holds it (above), not "restart its controller"
 		}
-		steps = append(steps, analyzer.OwnerStep(p.Index, f, p.Namespace, nil))
+		steps = append(steps, mechanism.OwnerStep(p.Index, f, p.Namespace, nil))
 	}
 	// a group of a few objects gets a command per object; a larger one, one loop
 	key := func(kind, ns string, fins []string) string {
@@ -279,7 +280,7 @@ func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
 		}
 		big[key(g.Kind, g.Namespace, g.Finalizers)] = true
 		steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution,
-			Command: analyzer.FinalizerLoop(g),
+			Command: mechanism.FinalizerLoop(g),
 			Why: fmt.Sprintf("Removes the finalizers of the %s that carry %s (listed by the first command, patched one by one), without the cleanup their controller would do: whatever they guard outside Kubernetes (volumes, cloud resources, registrations) may be left behind.",
 				g.Describe(), g.Finalizers[0])})
 	}
@@ -339,11 +340,11 @@ func finalizersNotShown(p *analyzer.Pass, content *objects.Condition) (findings.
 	}
 	c.Summary = fmt.Sprintf("%s remain in the namespace although every delete succeeded (%s): objects that stay after a successful delete are held by finalizers (only pods wait out a grace period). "+
 		"Which finalizers, the bundle does not show: it has no %s condition (cut from the paste?) and dumps no object of %s with finalizers.",
-		strings.Join(parts, ", "), analyzer.CondState(failure), kubemsg.CondFinalizersRemaining, strings.Join(res, ", "))
+		strings.Join(parts, ", "), mechanism.CondState(failure), kubemsg.CondFinalizersRemaining, strings.Join(res, ", "))
 	c.Chain = []findings.Link{{Component: "objects of " + strings.Join(res, ", "), Fault: true,
 		Finding:  "still listed after the namespace controller deleted them: their finalizers are not removed",
 		Evidence: c.Evidence[:1],
-		Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: analyzer.FindHoldersCmd(p.Namespace),
+		Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: mechanism.FindHoldersCmd(p.Namespace),
 			Why: "Lists the objects of the namespace that carry finalizers, with them (read-only): then restore the controller that owns each, or patch it off as the last step before /finalize."}}}
 	collect := shellsafe.Cmd("kubectl", "get", "namespace", p.Namespace, "-o", "json")
 	c.Notes = append(c.Notes, "collect: "+collect+" (its NamespaceFinalizersRemaining condition names the finalizers)")

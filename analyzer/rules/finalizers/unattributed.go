@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
@@ -59,7 +59,7 @@ func risks(ix *index.Index, reported map[string]bool) []findings.Risk {
 			Fix: []findings.RemediationStep{
 				{Risk: findings.RiskSafe, Command: "kubectl get namespaces --field-selector status.phase=Terminating",
 					Why: "Which namespaces are being deleted: the condition is one of theirs (kubectl describe namespace NAME shows its conditions)."},
-				{Risk: findings.RiskSafe, Command: analyzer.FindAllHoldersCmd(),
+				{Risk: findings.RiskSafe, Command: mechanism.FindAllHoldersCmd(),
 					Why: "Every object that carries finalizers, in every namespace: those in a Terminating namespace are what it waits for; their finalizers go once their controllers run."},
 			}})
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -129,12 +130,12 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 	}
 	events, eventDenial := warningEvents(ix, p.Namespace, names)
 	rest := "It then deletes the load balancer, removes " + Finalizer + " and the namespace finishes on its own."
-	perm, denied := analyzer.CloudPermissionLink(ix, kubemsg.CloudService, "service controller", rest)
+	perm, denied := mechanism.CloudPermissionLink(ix, kubemsg.CloudService, "service controller", rest)
 	if !denied && eventDenial != nil {
 		// no log line, but the Service's own event quotes the cloud's refusal
 		perm, denied = findings.Link{Component: "cloud permissions of the service controller", Fault: true, Evidence: []findings.Evidence{*eventDenial}, Code: findings.CodePermissionDenied,
 			Finding: "the cloud refuses the service controller's calls (the Service's event quotes the refusal): its IAM role or policy lacks the permissions it needs",
-			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: analyzer.CloudLogsCommand + " | " + shellsafe.Cmd("grep", "-F", "load balancer"),
+			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: mechanism.CloudLogsCommand + " | " + shellsafe.Cmd("grep", "-F", "load balancer"),
 				Why: "Restore the cloud service controller's permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + findings.Clip(eventDenial.Text, 200) + "). " + rest}}, true
 	}
 	switch {
@@ -155,10 +156,10 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 		cause.Chain = append(cause.Chain, findings.Link{Component: "cloud-controller-manager (service controller)", Fault: true,
 			Evidence: append(findings.SampleLines(lines, 3), events...),
 			Finding:  "cannot delete the cloud load balancer: " + quote, Code: findings.ErrorCode(quote),
-			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: analyzer.CloudLogsCommand + " | " + shellsafe.Cmd("grep", "-F", "load balancer"),
+			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: mechanism.CloudLogsCommand + " | " + shellsafe.Cmd("grep", "-F", "load balancer"),
 				Why: "Fix what the service controller's error names (the load balancer's state in the cloud, its quota, its security groups); it retries and removes the finalizer once the load balancer is gone."}})
 	default:
-		cause.Chain = append(cause.Chain, analyzer.FinalizerOwnerLink(ix, Finalizer, svcs))
+		cause.Chain = append(cause.Chain, mechanism.FinalizerOwnerLink(ix, Finalizer, svcs))
 	}
 	for _, o := range svcs {
 		cause.ClaimObject(o)

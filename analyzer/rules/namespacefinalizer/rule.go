@@ -7,6 +7,7 @@ import (
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
@@ -61,7 +62,7 @@ func runNamespaceFinalizer(p *analyzer.Pass) ([]findings.Cause, string) {
 	}
 	var owners []string
 	for _, f := range extra {
-		link := analyzer.FinalizerOwnerLink(p.Index, f, nil)
+		link := mechanism.FinalizerOwnerLink(p.Index, f, nil)
 		cause.Chain = append(cause.Chain, link)
 		owners = append(owners, link.Finding)
 	}
@@ -73,7 +74,7 @@ func runNamespaceFinalizer(p *analyzer.Pass) ([]findings.Cause, string) {
 func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
 	var steps []findings.RemediationStep
 	for _, f := range c.Finalizers {
-		steps = append(steps, analyzer.OwnerStep(p.Index, f, p.Namespace, nil))
+		steps = append(steps, mechanism.OwnerStep(p.Index, f, p.Namespace, nil))
 	}
 	var meta []string
 	for _, f := range c.Finalizers {

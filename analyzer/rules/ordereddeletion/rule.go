@@ -11,6 +11,7 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -70,7 +71,7 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 		}
 	}
 	version := ix.KubernetesVersion
-	on := analyzer.MinorAtLeast(version, 33) || len(lines) > 0
+	on := mechanism.MinorAtLeast(version, 33) || len(lines) > 0
 	switch {
 	case len(pods) == 0 && len(lines) == 0:
 		return nil, "no pod of the namespace is being deleted in the bundle and no ordered-deletion line in the logs"
@@ -84,7 +85,7 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 	sort.Slice(heldBack, func(i, j int) bool { return heldBack[i].Ref() < heldBack[j].Ref() })
 	cause := findings.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []findings.ObjectRef{}}
 	why := "pods-first deletion (KEP-5080) is on"
-	if analyzer.MinorAtLeast(version, 33) {
+	if mechanism.MinorAtLeast(version, 33) {
 		why += " in " + version
 	}
 	ctrl := findings.Link{Component: "namespace controller (kube-controller-manager)", Fault: true,
@@ -101,7 +102,7 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 		ref := findings.ObjectRefOf(pod)
 		ref.Resource = "pods"
 		cause.Objects = append(cause.Objects, ref)
-		desc := pod.Name + " (" + analyzer.PodState(pod)
+		desc := pod.Name + " (" + mechanism.PodState(pod)
 		if len(pod.Finalizers) > 0 {
 			desc += ", finalizers " + strings.Join(pod.Finalizers, ", ")
 		}
@@ -125,10 +126,10 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 	}
 	if len(pods) > findings.GroupExamples {
 		// many pods: one phrase and one command per group (finalizers, node)
-		cause.Groups = analyzer.PodGroups(ix, pods)
+		cause.Groups = mechanism.PodGroups(ix, pods)
 		podDescs = podDescs[:0]
 		for _, g := range cause.Groups[:min(len(cause.Groups), findings.GroupExamples)] {
-			podDescs = append(podDescs, analyzer.PodGroupLine(g))
+			podDescs = append(podDescs, mechanism.PodGroupLine(g))
 		}
 		if rest := len(cause.Groups) - findings.GroupExamples; rest > 0 {
 			podDescs = append(podDescs, fmt.Sprintf("and %d more groups", rest))
@@ -143,7 +144,7 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 	cause.Chain = append(cause.Chain, podLink)
 	for _, f := range findings.SortedKeys(fins) {
 		cause.Finalizers = append(cause.Finalizers, f)
-		cause.Chain = append(cause.Chain, analyzer.FinalizerOwnerLink(ix, f, fins[f]))
+		cause.Chain = append(cause.Chain, mechanism.FinalizerOwnerLink(ix, f, fins[f]))
 	}
 	for _, name := range findings.SortedKeys(deadNodes) {
 		n := deadNodes[name]
@@ -244,18 +245,18 @@ func conditionsCheck(p *analyzer.Pass, pods []*objects.Object) (findings.Link, b
 func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
 	var steps []findings.RemediationStep
 	for _, f := range c.Finalizers {
-		st := analyzer.OwnerStep(p.Index, f, p.Namespace, nil)
+		st := mechanism.OwnerStep(p.Index, f, p.Namespace, nil)
 		st.Why += " Once the pods are gone the namespace controller deletes the rest of the namespace on its next pass."
 		steps = append(steps, st)
 	}
 	for _, g := range c.Groups {
 		if len(g.Finalizers) > 0 {
-			steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution, Command: analyzer.FinalizerLoop(g),
-				Why: fmt.Sprintf("Removes %s from the %s (every pod of the namespace that carries it) without the cleanup its controller would do; the rest of the namespace is then deleted (and its own finalizers may hold it next).", g.Finalizers[0], analyzer.PodGroupLine(g))})
+			steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution, Command: mechanism.FinalizerLoop(g),
+				Why: fmt.Sprintf("Removes %s from the %s (every pod of the namespace that carries it) without the cleanup its controller would do; the rest of the namespace is then deleted (and its own finalizers may hold it next).", g.Finalizers[0], mechanism.PodGroupLine(g))})
 			continue
 		}
-		steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution, Command: analyzer.PodDeleteLoop(g),
-			Why: "Only when the node is gone for good: force-deletes the " + analyzer.PodGroupLine(g) + " without the kubelet's confirmation; their containers may still run if the node comes back."})
+		steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution, Command: mechanism.PodDeleteLoop(g),
+			Why: "Only when the node is gone for good: force-deletes the " + mechanism.PodGroupLine(g) + " without the kubelet's confirmation; their containers may still run if the node comes back."})
 	}
 	for _, o := range c.Objects {
 		if o.Kind != "Pod" || len(c.Groups) > 0 {

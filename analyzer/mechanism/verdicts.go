@@ -1,4 +1,4 @@
-package analyzer
+package mechanism
 
 import "github.com/nsanalyze/nsanalyze/analyzer/index"
 import "github.com/nsanalyze/nsanalyze/analyzer/findings"
@@ -22,7 +22,7 @@ func clearingEffect(f string) string {
 }
 
 // verdicts gives each finalizer a cause names its verdict.
-func verdicts(ix *index.Index, c *findings.Cause) []findings.FinalizerVerdict {
+func Verdicts(ix *index.Index, c *findings.Cause) []findings.FinalizerVerdict {
 	var out []findings.FinalizerVerdict
 	for _, f := range c.Finalizers {
 		_, v := FinalizerOwner(ix, f, nil)
