@@ -162,7 +162,7 @@ type BundleInfo struct {
 	KubernetesVersionKubelet bool `json:"kubernetesVersionKubelet,omitempty"`
 	// Layouts names the bundle layouts recognised (troubleshoot, must-gather, ...).
 	Layouts []string `json:"layouts"`
-	// Platform is what the bundle shows of the platform (analyzer.Platform*: aks, eks,
+	// Platform is what the bundle shows of the platform (findings.Platform*: aks, eks,
 	// gke, openshift, k3s, rke2, talos); empty for kubeadm and unknown.
 	Platform string `json:"platform,omitempty"`
 }
