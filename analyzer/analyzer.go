@@ -196,7 +196,8 @@ func namespaceState(ix *index.Index, r *findings.Report, asked []string) {
 		if slices.ContainsFunc(ix.Records.Layouts, func(l string) bool { return strings.HasPrefix(l, "cluster-info-dump") }) {
 			what += " (a kubectl cluster-info dump holds none)"
 		}
-		r.StateReason = what + ", and no namespace controller log line names a namespace being deleted; collect: " + collect
+		r.StateSeen = what + ", and no namespace controller log line names a namespace being deleted"
+		r.StateReason = r.StateSeen + "; collect: " + collect
 		r.Inline = append(r.Inline, collect)
 	case partial:
 		r.State = findings.StateUnknown
@@ -238,8 +239,9 @@ func statelessState(r *findings.Report, unknown []*objects.Object, collect strin
 	}
 	o := unknown[0]
 	r.State = findings.StateUnknown
-	r.StateReason = fmt.Sprintf("%s %s in the bundle by name only, without a state (first %s:%d: no status.phase, no deletionTimestamp), so whether %s being deleted is not shown; collect: %s",
-		findings.Plural(len(names), "namespaces", "namespace"), strings.Join(findings.FirstN(names, 8), ", "), o.Source.File, o.Source.Line, findings.Plural(len(names), "they are", "it is"), collect)
+	r.StateSeen = fmt.Sprintf("%s %s in the bundle by name only, without a state (first %s:%d: no status.phase, no deletionTimestamp), so whether %s being deleted is not shown",
+		findings.Plural(len(names), "namespaces", "namespace"), strings.Join(findings.FirstN(names, 8), ", "), o.Source.File, o.Source.Line, findings.Plural(len(names), "they are", "it is"))
+	r.StateReason = r.StateSeen + "; collect: " + collect
 	r.Inline = append(r.Inline, collect)
 	r.Coverage = append(r.Coverage, findings.Gap{Kind: findings.GapNamespaceState, Missing: "the state of " + findings.Plural(len(names), "namespaces", "namespace") + " " + strings.Join(findings.FirstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
 }
@@ -270,6 +272,8 @@ type stuckNamespace struct {
 	obj      *objects.Object
 	deletion time.Time
 	since    string
+	// stamped: deletion is the object's metadata.deletionTimestamp (not inferred).
+	stamped bool
 }
 
 // findStuck lists the namespaces being deleted: a Namespace object with a deletion
@@ -291,7 +295,7 @@ func findStuck(ix *index.Index) []stuckNamespace {
 		}
 		s := stuckNamespace{name: name, obj: o, deletion: o.DeletionTimestamp}
 		if !s.deletion.IsZero() {
-			s.since = "metadata.deletionTimestamp"
+			s.since, s.stamped = "metadata.deletionTimestamp", true
 		} else {
 			// no deletion timestamp in the dump: the earliest condition transition is an upper bound
 			for _, c := range o.Conditions {
@@ -310,7 +314,7 @@ func findStuck(ix *index.Index) []stuckNamespace {
 					e.File, e.Line, o.Source.File)
 			}
 		}
-		if o.Ages != nil && o.Ages.Age > 0 && s.since != "metadata.deletionTimestamp" {
+		if o.Ages != nil && o.Ages.Age > 0 && !s.stamped {
 			// a table row's AGE counts from the namespace's creation, not its deletion: it
 			// says how long it existed, and bounds how long it can have been Terminating
 			if s.since == "" {
@@ -485,7 +489,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) find
 		nr.StuckSeconds = int64(d / time.Second)
 	}
 	if o := s.obj; o != nil && o.Ages != nil && o.Ages.TerminatingFor > time.Duration(nr.StuckSeconds)*time.Second &&
-		!p.Index.CapturedAt.IsZero() && s.since != "metadata.deletionTimestamp" {
+		!p.Index.CapturedAt.IsZero() && !s.stamped {
 		// (with the deletionTimestamp, the capture time already includes the bound: CaptureBounds)
 		// describe's "Terminating (lasts 2d)": deleted at least that long before it was
 		// printed, which was at or before the capture
@@ -499,7 +503,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) find
 			nr.StuckSince += "; " + why
 		}
 	}
-	nr.DeletionInferred = nr.StuckSince != "" && nr.StuckSince != "metadata.deletionTimestamp"
+	nr.DeletionInferred = !s.stamped && nr.StuckSince != ""
 	ruledOut := map[string]string{}
 	said := make([]bool, len(rules)) // the rule found causes or a ruled-out reason
 	byRule := make([][]findings.Cause, len(rules))

@@ -47,7 +47,7 @@ func splitDeleting(ix *index.Index, r *findings.Report) {
 func stillDeleting(ix *index.Index, nr *findings.NamespaceReport) (findings.DeletingNamespace, bool) {
 	// an estimated capture time is only the newest time in the bundle, a lower bound:
 	// a young age is proven only against the collector's own clock
-	if nr.DeletionTimestamp == nil || nr.StuckSince != "metadata.deletionTimestamp" || ix.CapturedAt.IsZero() || !ix.CaptureRecorded {
+	if nr.DeletionTimestamp == nil || nr.DeletionInferred || ix.CapturedAt.IsZero() || !ix.CaptureRecorded {
 		return findings.DeletingNamespace{}, false
 	}
 	for _, c := range nr.Causes {

@@ -43,7 +43,10 @@ func nextStep(ix *index.Index, r *findings.Report) *findings.NextStep {
 		}
 		ns.Commands = append(ns.Commands, findings.ForClient(platform, "kubectl get namespaces --field-selector status.phase=Terminating -o yaml"))
 	case r.State == findings.StateUnknown:
-		reason, _, _ := strings.Cut(r.StateReason, "; collect: ") // the commands are asked for below
+		reason := r.StateReason
+		if r.StateSeen != "" {
+			reason = r.StateSeen // without the commands: they are asked for below
+		}
 		ns.Seen = "The bundle cannot show whether a namespace is stuck in Terminating: " + strings.TrimSuffix(reason, ".") + "."
 	default:
 		ns.Seen = "Namespace" + findings.Plural(len(undetermined), "s ", " ") + strings.Join(findings.FirstN(undetermined, 5), ", ") + findings.Plural(len(undetermined), " are", " is") +

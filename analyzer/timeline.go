@@ -60,7 +60,7 @@ func timeline(p *Pass, nr *findings.NamespaceReport) []findings.TimelineEvent {
 	if nr.DeletionTimestamp != nil {
 		ev := findings.TimelineEvent{Time: *nr.DeletionTimestamp, Component: "Namespace/" + nr.Name, Kind: findings.EventDeletion,
 			Text: "namespace " + nr.Name + " deleted"}
-		if nr.StuckSince != "" && nr.StuckSince != "metadata.deletionTimestamp" {
+		if nr.DeletionInferred {
 			ev.Text += " (" + nr.StuckSince + ")"
 		}
 		if nr.Source != nil {

@@ -31,9 +31,12 @@ type Report struct {
 	Summary string `json:"summary"`
 	// State says what the bundle shows of the namespaces: StateStuck, StateNoneStuck or
 	// StateUnknown (the bundle cannot show namespace state; StateReason says why).
-	State       string     `json:"state"`
-	StateReason string     `json:"stateReason,omitempty"`
-	Bundle      BundleInfo `json:"bundle"`
+	State       string `json:"state"`
+	StateReason string `json:"stateReason,omitempty"`
+	// StateSeen is StateReason without the commands it asks for, when it asks for some
+	// (the next step asks for them on their own).
+	StateSeen string     `json:"-"`
+	Bundle    BundleInfo `json:"bundle"`
 	// Problems are the independent root problems, each with the namespaces it holds
 	// stuck, its chain and one ladder (namespaces[] keeps every namespace in full).
 	Problems   []Problem         `json:"problems"`
