@@ -23,6 +23,11 @@ func TestForClient(t *testing.T) {
 		"kubectl get ns   # kubectl reads it":                                          "oc get ns   # kubectl reads it",
 		"grep -v kubectl log.txt":                                                      "grep -v kubectl log.txt",
 		"watch kubectl get ns":                                                         "watch oc get ns",
+		"# the namespaces\nkubectl get ns":                                             "# the namespaces\noc get ns",
+		"KUBECONFIG=/tmp/kc kubectl get ns":                                            "KUBECONFIG=/tmp/kc oc get ns",
+		"if kubectl get ns x; then kubectl get ns x -o yaml; fi":                       "if oc get ns x; then oc get ns x -o yaml; fi",
+		"'kubectl' get ns":                                                             "'kubectl' get ns",
+		"echo kubectl":                                                                 "echo kubectl",
 		"":                                                                             "",
 	} {
 		if got := ForClient(PlatformOpenShift, in); got != want {

@@ -46,63 +46,51 @@ func ForClient(platform, cmd string) string {
 		return cmd
 	}
 	var b strings.Builder
-	quote := byte(0)
-	for i := 0; i < len(cmd); i++ {
-		c := cmd[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' && i+1 < len(cmd) {
-				b.WriteByte(c)
-				i++
-				c = cmd[i]
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '#' && (i == 0 || cmd[i-1] == ' ' || cmd[i-1] == '\t'):
-			b.WriteString(cmd[i:]) // a comment: prose
-			return b.String()
-		case c == 'k' && strings.HasPrefix(cmd[i:], "kubectl") && programAt(cmd, i) &&
-			(i+7 == len(cmd) || strings.IndexByte(" \t\n;|&)", cmd[i+7]) >= 0):
-			b.WriteString(client)
-			i += len("kubectl") - 1
-			continue
+	last := 0
+	toks := shellTokens(cmd)
+	for len(toks) > 0 {
+		n := 0 // the simple command: toks[:n]
+		for n < len(toks) && toks[n].text != opSep {
+			n++
 		}
-		b.WriteByte(c)
+		if p := programOf(toks[:n]); p >= 0 && toks[p].text == "kubectl" && !toks[p].quoted {
+			b.WriteString(cmd[last:toks[p].start])
+			b.WriteString(client)
+			last = toks[p].end
+		}
+		toks = toks[min(n+1, len(toks)):]
 	}
+	b.WriteString(cmd[last:])
 	return b.String()
 }
 
-// programAt tells whether the word at i of cmd is in a command's place: the first
-// word, or the first after an operator, an opening parenthesis or a word that runs
-// the next one (xargs and its flags, watch, sudo, time).
-func programAt(cmd string, i int) bool {
-	j := i
-	for j > 0 && (cmd[j-1] == ' ' || cmd[j-1] == '\t') {
-		j--
-	}
-	if j == 0 {
-		return true
-	}
-	if strings.IndexByte("|;&(\n", cmd[j-1]) >= 0 {
-		return true
-	}
-	if j != i {
-		k := j
-		for k > 0 && cmd[k-1] != ' ' && cmd[k-1] != '\t' {
-			k--
+// programOf returns the index of the word a simple command runs as its program, or -1:
+// its first word after variable assignments, shell keywords (do, then, if, ...) and the
+// wrappers that run the rest (watch, sudo, time, env); for xargs, the command xargs
+// runs, after its flags.
+func programOf(words []shellToken) int {
+	i := 0
+	for i < len(words) {
+		w := words[i].text
+		switch {
+		case shellKeywords[w] || w == "watch" || w == "sudo" || w == "time" || w == "env":
+			i++
+			continue
+		case !words[i].quoted && strings.Contains(w, "=") && !strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "="):
+			i++ // NAME=value before the program
+			continue
+		case w == "xargs":
+			rest := make([]string, 0, len(words)-i-1)
+			for _, t := range words[i+1:] {
+				rest = append(rest, t.text)
+			}
+			cmd := xargsCommand(rest)
+			if len(cmd) == 0 {
+				return -1
+			}
+			return len(words) - len(cmd)
 		}
-		switch w := cmd[k:j]; w {
-		case "watch", "sudo", "time", "do", "then":
-			return true
-		}
+		return i
 	}
-	// the command xargs runs: the first word after xargs and its flags
-	seg := cmd[strings.LastIndexAny(cmd[:i], "|;&(")+1 : i]
-	w := strings.Fields(seg)
-	if len(w) == 0 || w[0] != "xargs" {
-		return false
-	}
-	return len(xargsCommand(append(w[1:], "kubectl"))) == 1
+	return -1
 }

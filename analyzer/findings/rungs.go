@@ -235,26 +235,41 @@ func cloudChanges(w []string) string {
 	return ChangesObject
 }
 
-// shellWords splits a command as a POSIX shell would, enough to find its simple
-// commands: quotes and backslashes are honoured, a word starting with # ends the line
-// (a comment), and the operators | || & && ; ( ) and newlines are words of their own.
-// Comments are dropped.
-func shellWords(cmd string) []string {
-	var words []string
+// shellToken is a word of a command line, or an operator between its simple commands.
+type shellToken struct {
+	text       string // the word with its quotes and escapes removed (opSep for an operator)
+	start, end int    // the word's bytes in the command line, quotes included
+	quoted     bool   // some of the word was quoted or escaped
+}
+
+// shellTokens splits a command line as a POSIX shell does, well enough to tell what
+// runs: words (quotes and backslashes removed, with where they are) and the operators
+// that end a simple command (newline, ;, (, ), `, |, ||, &, &&, $( and a comment, each
+// opSep). It is the one reader of command lines: shellWords reads what a command
+// changes from it, ForClient which words run as a program.
+func shellTokens(cmd string) []shellToken {
+	var toks []shellToken
 	var cur strings.Builder
-	inWord := false
-	flush := func() {
-		if inWord {
-			words = append(words, cur.String())
-			cur.Reset()
-			inWord = false
+	inWord, quoted, start := false, false, 0
+	begin := func(i int) {
+		if !inWord {
+			inWord, start = true, i
 		}
 	}
+	flush := func(end int) {
+		if inWord {
+			toks = append(toks, shellToken{text: cur.String(), start: start, end: end, quoted: quoted})
+			cur.Reset()
+			inWord, quoted = false, false
+		}
+	}
+	op := func(i int) { toks = append(toks, shellToken{text: opSep, start: i, end: i}) }
 	for i := 0; i < len(cmd); i++ {
 		c := cmd[i]
 		switch {
 		case c == '\'':
-			inWord = true
+			begin(i)
+			quoted = true
 			j := strings.IndexByte(cmd[i+1:], '\'')
 			if j < 0 {
 				cur.WriteString(cmd[i+1:])
@@ -264,7 +279,8 @@ func shellWords(cmd string) []string {
 			cur.WriteString(cmd[i+1 : i+1+j])
 			i += j + 1
 		case c == '"':
-			inWord = true
+			begin(i)
+			quoted = true
 			for i++; i < len(cmd) && cmd[i] != '"'; i++ {
 				if cmd[i] == '\\' && i+1 < len(cmd) {
 					i++
@@ -272,40 +288,47 @@ func shellWords(cmd string) []string {
 				cur.WriteByte(cmd[i])
 			}
 		case c == '\\' && i+1 < len(cmd):
-			inWord = true
+			begin(i)
+			quoted = true
 			i++
 			cur.WriteByte(cmd[i])
 		case c == '#' && !inWord:
+			at := i
 			for i < len(cmd) && cmd[i] != '\n' {
 				i++
 			}
-			flush()
-			words = append(words, opSep)
+			op(at)
 		case c == ' ' || c == '\t':
-			flush()
+			flush(i)
 		case c == '\n' || c == ';' || c == '(' || c == ')' || c == '`':
-			flush()
-			words = append(words, opSep)
+			flush(i)
+			op(i)
 		case c == '|' || c == '&':
-			flush()
+			flush(i)
+			op(i)
 			if i+1 < len(cmd) && cmd[i+1] == c {
 				i++
 			}
-			words = append(words, opSep)
 		case c == '$' && i+1 < len(cmd) && cmd[i+1] == '(':
-			flush()
+			flush(i)
+			op(i)
 			i++
-			words = append(words, opSep)
 		default:
-			inWord = true
+			begin(i)
 			cur.WriteByte(c)
 		}
 	}
-	flush()
-	out := words[:0]
-	for _, w := range words {
-		if w != opSep || len(out) > 0 && out[len(out)-1] != opSep {
-			out = append(out, w)
+	flush(len(cmd))
+	return toks
+}
+
+// shellWords splits a command line into its words (quotes removed) with opSep between
+// simple commands, never two in a row, none first or last.
+func shellWords(cmd string) []string {
+	var out []string
+	for _, t := range shellTokens(cmd) {
+		if t.text != opSep || len(out) > 0 && out[len(out)-1] != opSep {
+			out = append(out, t.text)
 		}
 	}
 	for len(out) > 0 && out[len(out)-1] == opSep {
