@@ -4,6 +4,8 @@
 //
 //   - the backend walk (backend.go): an APIService's or webhook's Service → endpoints
 //     → pods → node, and the facts a rung's premise may require of it (premise.go);
+//     the workload behind a Service, whether its backend is broken, whether a webhook
+//     intercepts deletes (workload.go);
 //   - finalizers (finalizer.go, owner.go): who removes a finalizer (its controller,
 //     present, failing or absent; verdicts.go), and what Kubernetes' own finalizers wait
 //     for (pvc-protection, foregroundDeletion, the CRD cleanup, ...), with the safe rung

@@ -37,10 +37,10 @@ func inferBlockingWebhook(p *analyzer.Pass) *findings.Cause {
 	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
 		for _, cfg := range p.Index.ByKind[kind] {
 			for _, wh := range cfg.Webhooks {
-				if wh.FailurePolicy != "Fail" || wh.Service == nil || !analyzer.InterceptsDelete(wh) || !rulesCover(wh.Rules, present) {
+				if wh.FailurePolicy != "Fail" || wh.Service == nil || !mechanism.InterceptsDelete(wh) || !rulesCover(wh.Rules, present) {
 					continue
 				}
-				broken, why := analyzer.BackendBroken(p.Index, wh.Service)
+				broken, why := mechanism.BackendBroken(p.Index, wh.Service)
 				if !broken {
 					continue
 				}

@@ -285,10 +285,10 @@ func risks(ix *index.Index, reported map[string]bool) []findings.Risk {
 	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
 		for _, cfg := range ix.ByKind[kind] {
 			for _, wh := range cfg.Webhooks {
-				if wh.FailurePolicy != "Fail" || wh.Service == nil || reported["webhook/"+wh.Name] || !analyzer.InterceptsDelete(wh) {
+				if wh.FailurePolicy != "Fail" || wh.Service == nil || reported["webhook/"+wh.Name] || !mechanism.InterceptsDelete(wh) {
 					continue
 				}
-				if broken, why := analyzer.BackendBroken(ix, wh.Service); broken {
+				if broken, why := mechanism.BackendBroken(ix, wh.Service); broken {
 					c := findings.Cause{Objects: []findings.ObjectRef{findings.ObjectRefOf(cfg)}}
 					out = append(out, findings.Risk{Type: Name, Object: cfg.Ref(),
 						Summary:  fmt.Sprintf("Webhook %q (%s %s, failurePolicy Fail) intercepts deletes and its backend %s/%s %s: deleting a namespace with matching objects will hang.", wh.Name, cfg.Kind, cfg.Name, wh.Service.Namespace, wh.Service.Name, why),

@@ -67,7 +67,7 @@ func apiServiceLadder(ix *index.Index, stuck map[string]bool, name string, safe,
 			safe = append(safe, findings.RemediationStep{Risk: findings.RiskSafe, Command: look,
 				Why: fmt.Sprintf("Check the backend: the bundle does not show whether Service %s/%s has ready pods; make it have Ready pods that kube-apiserver can reach (network path from the control plane to the pod network, certificates).", svc.Namespace, svc.Name) + then})
 		}
-		if d := analyzer.BackendWorkload(ix, svc); d != nil && notReady {
+		if d := mechanism.BackendWorkload(ix, svc); d != nil && notReady {
 			kind := strings.ToLower(d.Kind)
 			fact := findings.FactPodsNotReady
 			if findings.HasFact(facts, subj, findings.FactNoPods) {

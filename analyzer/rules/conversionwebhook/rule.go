@@ -213,7 +213,7 @@ func risks(ix *index.Index, reported map[string]bool) []findings.Risk {
 		if c == nil || c.ConversionStrategy != "Webhook" || c.ConversionService == nil || reported[crd.Ref()] {
 			continue
 		}
-		if broken, why := analyzer.BackendBroken(ix, c.ConversionService); broken {
+		if broken, why := mechanism.BackendBroken(ix, c.ConversionService); broken {
 			cause := findings.Cause{Objects: []findings.ObjectRef{findings.ObjectRefOf(crd)}}
 			out = append(out, findings.Risk{Type: Name, Object: crd.Ref(),
 				Summary: fmt.Sprintf("CRD %s converts between versions %v through a webhook whose Service %s/%s %s: listing or deleting its objects at a version other than the stored one fails, so deleting a namespace that holds them will hang, and objects can be left orphaned.",
