@@ -12,6 +12,14 @@
 // directory under analyzer/rules/ (with testdata/ run by ruletest) and one registry line;
 // the order the rules run in is derived from what they declare they claim, yield to and
 // require (order.go).
+//
+// This package is the rule API (Rule, Pass, the claims, the plan) and the driver
+// (Analyze: the stuck namespaces, the rules run over each, problems grouped, ladders
+// assembled, the timeline, latent risks, coverage and the next step). What it reads and
+// writes has packages of its own: analyzer/index (the records, indexed once),
+// analyzer/mechanism (what several causes share: the backend walk, finalizer owners,
+// deadlocks, cloud refusals) and analyzer/findings (the report model, which the
+// renderers read).
 package analyzer
 
 import (

@@ -156,7 +156,7 @@ var CorePhrases = []string{
 	"Version: v1.",                                        // component start-up, printf (before structured logging)
 }
 
-// corePhrases are CorePhrases and the cloud controllers' phrases (cloud.go).
+// corePhrases are CorePhrases and the cloud controllers' phrases (kubemsg.CloudPhrases).
 func corePhrases() []string {
 	return append(append([]string{}, CorePhrases...), kubemsg.CloudPhrases()...)
 }

@@ -30,7 +30,7 @@ type ObjectGroup struct {
 	// Examples are the first names of the group (sorted), at most GroupExamples.
 	Examples []string `json:"examples"`
 	// Node is the node the group's pods are on, when pods are grouped by node
-	// (Index.PodGroups).
+	// (mechanism.PodGroups).
 	Node string `json:"node,omitempty"`
 	// First is the index in the cause's Objects of the group's first object.
 	First int `json:"-"`

@@ -308,7 +308,7 @@ type Link struct {
 	// FirstSeen and LastSeen are the earliest and latest times of the link's evidence.
 	FirstSeen *time.Time `json:"firstSeen,omitempty"`
 	LastSeen  *time.Time `json:"lastSeen,omitempty"`
-	// Facts are what the link's evidence establishes, for the rungs' premises (premise.go).
+	// Facts are what the link's evidence establishes, for the rungs' premises (facts.go).
 	Facts []Fact `json:"-"`
 	// Code is the state of the link's component as the fingerprint names it, one word of
 	// a closed vocabulary (the Code... constants, or an error class of
@@ -356,7 +356,7 @@ type RemediationStep struct {
 	Command string `json:"command"`
 	Why     string `json:"why"`
 	// Premise are the chain facts the rung relies on; the analyzer checks them against
-	// the cause's chain (premise.go).
+	// the cause's chain (facts.go).
 	Premise []Fact `json:"-"`
 	// Gate is what a last resort waits for (GateAfterSteps, GateCauseUnderstood; "" for
 	// other rungs) and Does what it does: Why is "Last resort, " + the gate's words + ": "

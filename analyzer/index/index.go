@@ -67,7 +67,7 @@ type Index struct {
 	// controller's DELETEs of a namespace's content, by namespace: the controller only
 	// deletes the content of a namespace that is being deleted.
 	NamespaceControllerDeletes map[string][]*logs.Entry
-	// cloud are the cloud controllers' lines by controller (cloud.go).
+	// cloud are the cloud controllers' lines by controller (cloudlines.go).
 	cloud map[string]*cloudLines
 	// slim is the index of Records.SlimPods (slimpods.go).
 	slim slimIndex
