@@ -155,7 +155,7 @@ func compactStrings(s []string) []string {
 	return out
 }
 
-// claimKey identifies an object across the records and ObjectRefs: group, kind,
+// ClaimKey identifies an object across the records and ObjectRefs: group, kind,
 // namespace and name (the version does not make another object).
 func ClaimKey(apiVersion, kind, ns, name string) ClaimID {
 	g := ""
@@ -165,7 +165,7 @@ func ClaimKey(apiVersion, kind, ns, name string) ClaimID {
 	return ClaimID{g, kind, ns, name}
 }
 
-// claimID is an object's claim key as fields: no string is built per object (issue 22).
+// ClaimID is an object's claim key as fields: no string is built per object (issue 22).
 type ClaimID struct{ group, kind, ns, name string }
 
 // String: "GROUP/KIND/NAMESPACE/NAME", without "GROUP/" for the core group.

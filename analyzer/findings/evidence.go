@@ -245,7 +245,7 @@ const MaxQuote = 1024
 // focusNames is how many of a cause's names a partial quote shows.
 const focusNames = 3
 
-// focusEvidence quotes a cause's long evidence texts in part, around its names.
+// FocusEvidence quotes a cause's long evidence texts in part, around its names.
 func FocusEvidence(c *Cause) {
 	var names []string
 	for _, xs := range [][]string{c.GroupVersions, c.APIServices, c.Webhooks, c.Finalizers} {

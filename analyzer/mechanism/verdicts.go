@@ -21,7 +21,7 @@ func clearingEffect(f string) string {
 	return "skips its controller's cleanup: whatever it guards outside Kubernetes (cloud resources, volumes, registrations) may be orphaned; only its controller knows what"
 }
 
-// verdicts gives each finalizer a cause names its verdict.
+// Verdicts gives each finalizer a cause names its verdict.
 func Verdicts(ix *index.Index, c *findings.Cause) []findings.FinalizerVerdict {
 	var out []findings.FinalizerVerdict
 	for _, f := range c.Finalizers {
