@@ -234,7 +234,7 @@ func (c *Cause) AttachLines(lines []*logs.Entry, deletion time.Time, what string
 	c.Related = lines
 }
 
-// maxQuote is the longest evidence text a cause keeps whole. A longer one (a discovery
+// MaxQuote is the longest evidence text a cause keeps whole. A longer one (a discovery
 // condition naming hundreds of group/versions, a log line listing them) is quoted in
 // part: its start and, for each of the first few names the cause is about, the words
 // around it. Every cause of a namespace may quote the same long text, so quoting it
