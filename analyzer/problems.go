@@ -214,12 +214,11 @@ func rootComponent(c *findings.Cause) string {
 	return ""
 }
 
-// summarize writes the report's one-line summary and state.
 // Summarize writes the report's state and one-line summary again from its problems
-// and namespaces (a redacted copy is summarised from its redacted values, so the cut
-// of the summary falls on a token, never inside a name).
+// and namespaces.
 func Summarize(r *findings.Report) { summarize(r) }
 
+// summarize writes the report's one-line summary and state.
 func summarize(r *findings.Report) {
 	switch {
 	case len(r.Namespaces) > 0:

@@ -63,7 +63,7 @@ func (c *Cause) ClaimKinds() []ClaimKind {
 
 // ClaimSet is what one cause claims beyond its Objects and Related lines.
 type ClaimSet struct {
-	Objects    []ClaimID // object keys (claimKey)
+	Objects    []ClaimID // object keys (ClaimKey)
 	Resources  []string  // group-resources: "pods", "widgets.example.com"
 	Groups     []string  // API groups: every resource of the group
 	Finalizers []string

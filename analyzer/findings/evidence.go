@@ -91,7 +91,7 @@ func Correlate(entries []*logs.Entry, deletion time.Time) Correlation {
 	return c
 }
 
-// apply copies the Correlation into a cause and writes its plain-words sentence.
+// Apply copies the Correlation into a cause and writes its plain-words sentence.
 func (c Correlation) Apply(cause *Cause, deletion time.Time, what string) {
 	cause.FirstSeen = TimePtr(c.firstAfter)
 	cause.LastSeen = TimePtr(c.lastAfter)
@@ -270,7 +270,7 @@ func FocusEvidence(c *Cause) {
 
 // FocusQuote quotes a long text in part: its first 300 bytes and up to 300 bytes
 // around the first occurrence of each name, joined by " … ", then how long the whole
-// text is. A text of at most maxQuote bytes is returned as it is.
+// text is. A text of at most MaxQuote bytes is returned as it is.
 func FocusQuote(text string, names []string) string {
 	if len(text) <= MaxQuote {
 		return text

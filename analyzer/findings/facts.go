@@ -50,6 +50,8 @@ func ServiceSubject(ref *objects.ServiceReference) string {
 // NamespaceSubject is the subject of the facts about a namespace.
 func NamespaceSubject(ns string) string { return "namespace " + ns }
 
+// String is the fact in words ("namespace x is deleting", "not: ..." for a premise's
+// Not), for messages.
 func (f Fact) String() string {
 	s := f.Subject + " is " + f.Is
 	if f.Not {

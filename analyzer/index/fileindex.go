@@ -3,6 +3,9 @@ package index
 import (
 	"path"
 	"strings"
+
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
+	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
 // fileIndex answers the questions the rules ask about the bundle's file names (is a
@@ -69,9 +72,9 @@ func (ix *Index) NamespaceDumped(ns string) bool {
 	return ix.files().segments[ns] || ix.hasObjectsIn(ns)
 }
 
-// DumpFile finds the per-namespace dump of a resource ("backups.batch.example.org",
+// dumpFile finds the per-namespace dump of a resource ("backups.batch.example.org",
 // "pods"): a file named after it in a directory named after the namespace.
-func DumpFile(ix *Index, ns, resource string) string {
+func (ix *Index) dumpFile(ns, resource string) string {
 	fx := ix.files()
 	for _, ext := range []string{".json", ".yaml", ".yml"} {
 		if f, ok := fx.nsDump[ns+"\x00"+resource+ext]; ok {
@@ -127,4 +130,23 @@ func (ix *Index) kindDump(kind string) *kindDump {
 		}
 	}
 	return kd
+}
+
+// StaleContent checks a NamespaceContentRemaining condition of namespace ns against the
+// bundle: when every resource it lists was dumped for the namespace and every such dump
+// is empty, it returns those dump files (the condition is stale); otherwise nil.
+func (ix *Index) StaleContent(ns string, c *objects.Condition) []string {
+	items := kubemsg.ParseContentRemaining(c.Message)
+	if len(items) == 0 {
+		return nil
+	}
+	var files []string
+	for _, it := range items {
+		f := ix.dumpFile(ns, it.GroupResource())
+		if f == "" || ix.Records.FileObjects[f] > 0 {
+			return nil
+		}
+		files = append(files, f)
+	}
+	return files
 }

@@ -4,12 +4,11 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
-	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
-// resourceName returns the name kubectl accepts for an object's type: "plural.group"
+// ResourceName returns the name kubectl accepts for an object's type: "plural.group"
 // from its CRD when the bundle has it, else the lower-case kind (qualified with the group).
 func (ix *Index) ResourceName(o *objects.Object) string {
 	k := [2]string{o.APIVersion, o.Kind}
@@ -188,12 +187,4 @@ func (ix *Index) findNode(name string) *objects.Object {
 		return nil
 	}
 	return ix.Find("Node", "", name)
-}
-
-// CheckCmd is Pass.checkCmd (package analyzer) with the bundle's invalid object names only.
-func (ix *Index) CheckCmd(cmd string) string {
-	if ix == nil || ix.guard == nil {
-		return (&shellsafe.Guard{}).Check(cmd)
-	}
-	return ix.guard.Check(cmd)
 }

@@ -216,3 +216,13 @@ func invalidNames(rec *bundle.Records, found func(file string, line int, kind sh
 func validPathSegment(s string) bool {
 	return s != "." && s != ".." && !strings.ContainsAny(s, "/%\n\r") && !shellsafe.NeedsEscape(s)
 }
+
+// CheckCmd returns cmd, or, when it carries a name of the bundle that Kubernetes would
+// have refused (the index's guard holds every such name, found while the index was
+// built), the comment that runs nothing in its place (shellsafe.Guard.Check).
+func (ix *Index) CheckCmd(cmd string) string {
+	if ix == nil || ix.guard == nil {
+		return (&shellsafe.Guard{}).Check(cmd)
+	}
+	return ix.guard.Check(cmd)
+}

@@ -31,7 +31,7 @@ var finalizerMechanisms = []struct {
 	{findings.FinalizerIs("foregroundDeletion"), foregroundDeletion},
 	{findings.FinalizerIs("orphan"), orphanFinalizer},
 	{findings.FinalizerIs("customresourcecleanup.apiextensions.k8s.io"), crdCleanup},
-	{findings.FinalizerOfDomain("external-attacher"), externalAttacher},
+	{findings.FinalizerInDomain("external-attacher"), externalAttacher},
 	{findings.FinalizerIs("kubernetes"), namespaceContent},
 }
 
@@ -70,8 +70,9 @@ func (p *Scope) FinalizerChain(c *findings.Cause, finalizer string, owner findin
 	return chain
 }
 
-// HasMechanism reports whether a finalizer is followed to what holds it (a built-in one).
-func HasMechanism(finalizer string) bool {
+// FollowsFinalizer reports whether FinalizerChain follows a finalizer to what holds it
+// (one of Kubernetes' own finalizers).
+func FollowsFinalizer(finalizer string) bool {
 	for _, m := range finalizerMechanisms {
 		if m.match(finalizer) {
 			return true
@@ -95,9 +96,9 @@ func FindAllHoldersCmd() string {
 		shellsafe.Cmd("jq", "-r", `.items[]? | select((.metadata.finalizers // []) | length > 0) | .metadata.namespace + " " + .kind + "/" + .metadata.name + " finalizers=" + (.metadata.finalizers | join(",")) + " deletionTimestamp=" + (.metadata.deletionTimestamp // "none")`)
 }
 
-// MechanismSteps are the rungs a finalizer's chain holds: the fix of each of its links
+// ChainSteps are the rungs a finalizer's chain holds: the fix of each of its links
 // (what holds the finalizer, found or to be found), in chain order.
-func MechanismSteps(c *findings.Cause) []findings.RemediationStep {
+func ChainSteps(c *findings.Cause) []findings.RemediationStep {
 	var out []findings.RemediationStep
 	for _, l := range c.Chain {
 		if l.Fix != nil {

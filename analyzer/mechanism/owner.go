@@ -8,7 +8,6 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
-	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -333,25 +332,6 @@ func matchesTokens(o *objects.Object, tokens []string) bool {
 		}
 	}
 	return false
-}
-
-// StaleContent checks a NamespaceContentRemaining condition against the bundle: when
-// every resource it lists was dumped for the namespace and every such dump is empty,
-// it returns those dump files (the condition is stale); otherwise nil.
-func StaleContent(p *Scope, c *objects.Condition) []string {
-	items := kubemsg.ParseContentRemaining(c.Message)
-	if len(items) == 0 {
-		return nil
-	}
-	var files []string
-	for _, it := range items {
-		f := index.DumpFile(p.Index, p.Namespace, it.GroupResource())
-		if f == "" || p.Index.Records.FileObjects[f] > 0 {
-			return nil
-		}
-		files = append(files, f)
-	}
-	return files
 }
 
 // MinorAtLeast reports whether a version like "v1.34.4" has minor >= m.

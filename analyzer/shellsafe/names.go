@@ -26,6 +26,7 @@ const (
 	APIServiceName
 )
 
+// String names the kind in words, for messages.
 func (k NameKind) String() string {
 	switch k {
 	case NamespaceName:

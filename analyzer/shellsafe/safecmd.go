@@ -23,8 +23,10 @@ type Name struct {
 	Prefix, Suffix string
 }
 
-// NS and Obj mark names of each kind for SafeCmd.
-func NS(s string) Name  { return Name{Kind: NamespaceName, Value: s} }
+// NS marks a namespace name for SafeCmd.
+func NS(s string) Name { return Name{Kind: NamespaceName, Value: s} }
+
+// Obj marks an object name for SafeCmd.
 func Obj(s string) Name { return Name{Kind: ObjectName, Value: s} }
 
 // In puts literal text around the name, in the same shell word.

@@ -197,7 +197,7 @@ func runControllerNotRunning(p *analyzer.Pass) ([]findings.Cause, string) {
 	}
 	// 6. conditions that describe objects the dump no longer has
 	if c := p.ConditionTrue(kubemsg.CondContentRemaining); c != nil && len(signals) > 0 {
-		if files := mechanism.StaleContent(&p.Scope, c); files != nil {
+		if files := p.Index.StaleContent(p.Namespace, c); files != nil {
 			codes = append(codes, findings.CodeStaleConditions)
 			signals = append(signals, fmt.Sprintf("the namespace's conditions are stale: %s says %q, but the dumps of those resources are empty (%s), so the controller has not re-examined the namespace since", c.Type, c.Message, strings.Join(files, ", ")))
 			ev = append(ev, findings.ConditionEvidence(p.Object, c))

@@ -77,7 +77,7 @@ func runFinalizers(p *analyzer.Pass) ([]findings.Cause, string) {
 		cause.Evidence = append(cause.Evidence, findings.ConditionEvidence(p.Object, condContent))
 	}
 	if condContent != nil && condFin != nil {
-		if files := mechanism.StaleContent(&p.Scope, condContent); files != nil && !ix.HasFinalizedObjects(p.Namespace) {
+		if files := p.Index.StaleContent(p.Namespace, condContent); files != nil && !ix.HasFinalizedObjects(p.Namespace) {
 			return nil, fmt.Sprintf("%s names %s, but the bundle's dumps of those resources in the namespace are empty (%s): the condition is stale, written before the objects went and not rewritten since (is the namespace controller running?)",
 				condFin.Type, strings.Join(findings.SortedKeys(finalizers), ", "), strings.Join(files, ", "))
 		}
@@ -262,9 +262,9 @@ func crdLinks(p *analyzer.Pass, objs []*objects.Object) []findings.Link {
 }
 
 func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
-	steps := mechanism.MechanismSteps(c) // what holds each finalizer, found or to be found
+	steps := mechanism.ChainSteps(c) // what holds each finalizer, found or to be found
 	for _, f := range c.Finalizers {
-		if mechanism.HasMechanism(f) {
+		if mechanism.FollowsFinalizer(f) {
 			continue // its mechanism says what holds it (above), not "restart its controller"
 		}
 		steps = append(steps, mechanism.OwnerStep(p.Index, f, p.Namespace, nil))
