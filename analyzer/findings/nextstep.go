@@ -1,7 +1,5 @@
 package findings
 
-import ()
-
 // NextStep is what to ask the customer for when the report cannot name the cause: the
 // state is unknown, or a stuck namespace's cause is undetermined. Renderers write it as
 // the note a support engineer pastes (render's -o reply); they never re-parse it.

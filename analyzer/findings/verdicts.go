@@ -1,7 +1,5 @@
 package findings
 
-import ()
-
 // FinalizerVerdict is the plain verdict on one finalizer that blocks: the state of its
 // controller in the bundle and what clearing it by hand does, from the bundle's
 // evidence and the catalog only.
@@ -13,3 +11,13 @@ type FinalizerVerdict struct {
 	// Clearing says what removing it by hand does.
 	Clearing string `json:"clearing"`
 }
+
+// The verdicts on a finalizer's controller (FinalizerVerdict.Controller; set by
+// mechanism.FinalizerOwner).
+const (
+	OwnerBuiltIn  = "built in"
+	OwnerRunning  = "running"
+	OwnerFailing  = "present but not healthy"
+	OwnerUnknown  = "not in the bundle"
+	OwnerNotFound = "not running"
+)

@@ -96,23 +96,14 @@ func FinalizerOwnerLink(ix *index.Index, finalizer string, objs []*objects.Objec
 	return link
 }
 
-// Verdicts of FinalizerOwner: the state of a finalizer's controller.
-const (
-	OwnerBuiltIn  = "built in"
-	OwnerRunning  = "running"
-	OwnerFailing  = "present but not healthy"
-	OwnerUnknown  = "not in the bundle"
-	OwnerNotFound = "not running"
-)
-
-// FinalizerOwner is FinalizerOwnerLink with its verdict in a few words (OwnerRunning,
-// OwnerFailing, OwnerNotFound, OwnerUnknown, OwnerBuiltIn), for grouping objects.
+// FinalizerOwner is FinalizerOwnerLink with its verdict in a few words (findings.OwnerRunning,
+// findings.OwnerFailing, findings.OwnerNotFound, findings.OwnerUnknown, findings.OwnerBuiltIn), for grouping objects.
 func FinalizerOwner(ix *index.Index, finalizer string, objs []*objects.Object) (findings.Link, string) {
 	link := findings.Link{Component: "finalizer " + finalizer}
 	owner, known := findings.LookupFinalizer(finalizer)
 	if known && owner.BuiltIn {
 		link.Finding = fmt.Sprintf("%s is removed by %s.", finalizer, owner.Controller)
-		return link, OwnerBuiltIn
+		return link, findings.OwnerBuiltIn
 	}
 	verdict := ""
 	who := "its controller"
@@ -168,7 +159,7 @@ func FinalizerOwner(ix *index.Index, finalizer string, objs []*objects.Object) (
 	case len(healthy) > 0:
 		link.Code = findings.FirstCode(findings.CodeRunning, podsCode(hw, fw))
 		link.Facts = []findings.Fact{findings.F(subj, findings.FactOwnerRunning)}
-		verdict = OwnerRunning
+		verdict = findings.OwnerRunning
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle shows it running: %s. It is working on the object: wait, or read its logs for why the cleanup does not finish.",
 			finalizer, who, strings.Join(healthy, ", "))
 		if len(failing) > 0 {
@@ -176,7 +167,7 @@ func FinalizerOwner(ix *index.Index, finalizer string, objs []*objects.Object) (
 		}
 	case len(failing) > 0:
 		link.Facts = []findings.Fact{findings.F(subj, findings.FactOwnerFailing)}
-		verdict = OwnerFailing
+		verdict = findings.OwnerFailing
 		link.Code = findings.FirstCode(findings.CodeFailing, podsCode(fw))
 		link.Fault = true
 		link.Fix = &findings.RemediationStep{Command: workloadReadCmd(fw[0]),
@@ -185,13 +176,13 @@ func FinalizerOwner(ix *index.Index, finalizer string, objs []*objects.Object) (
 			finalizer, who, strings.Join(failing, ", "))
 	case !ix.Has("Deployment") && !ix.Has("Pod") && !ix.Has("StatefulSet") && !ix.Has("DaemonSet") &&
 		!ix.Dumped("deployments") && !ix.Dumped("pods"):
-		verdict = OwnerUnknown
+		verdict = findings.OwnerUnknown
 		link.Code = findings.CodeUnknown
 		link.Inline = []string{"kubectl get deploy,sts,ds,pods -A -o json"}
 		link.Finding = fmt.Sprintf("%s is removed by %s. The bundle has no Deployments, StatefulSets, DaemonSets or Pods, so it cannot show whether it runs (collect: kubectl get deploy,sts,ds,pods -A -o json).", finalizer, who)
 	default:
 		link.Facts = []findings.Fact{findings.F(subj, findings.FactOwnerAbsent)}
-		verdict = OwnerNotFound
+		verdict = findings.OwnerNotFound
 		link.Code = findings.CodeAbsent
 		link.Fault = true
 		fix := OwnerStep(ix, finalizer, "", objs)

@@ -1,7 +1,9 @@
 package mechanism
 
-import "github.com/nsanalyze/nsanalyze/analyzer/index"
-import "github.com/nsanalyze/nsanalyze/analyzer/findings"
+import (
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+)
 
 // clearingEffect says what removing a finalizer by hand does, for the finalizers whose
 // effect is known; the others skip their controller's cleanup, whatever it guards.
