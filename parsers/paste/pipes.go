@@ -183,7 +183,9 @@ func (b *tableBlock) wrapped(i int) bool {
 	if k := strings.IndexAny(w, " \t"); k >= 0 {
 		w = w[:k]
 	}
-	return utf8.RuneCountInString(b.body[i])+1+utf8.RuneCountInString(w) > b.width
+	// (a line's end is measured with one space more: a quote trims the space a
+	// break left at the end of a piece)
+	return utf8.RuneCountInString(b.body[i])+2+utf8.RuneCountInString(w) > b.width
 }
 
 // header returns the first line of the header of the delimiter run at d, no lower than
@@ -198,8 +200,10 @@ func (b *tableBlock) header(d, lo, n int) (int, bool) {
 	for k-1 >= lo && d-k < maxPieces && b.rule[k-1] < 0 {
 		c := a.before(b.body[k-1])
 		// fewer than n cells: the header goes on before (its pipes say so); n: only a
-		// piece that gives it back its leading pipe, or one a client broke
-		if c.cells() > n || a.cells() == n && !c.lead && !b.wrapped(k-1) {
+		// piece that gives it back its leading pipe (a line without pipes before a
+		// header without one is the paragraph before it, as GitHub reads it: a
+		// column's name as wide as a wrap is none)
+		if c.cells() > n || a.cells() == n && !c.lead {
 			break
 		}
 		a = c
@@ -229,7 +233,10 @@ func (b *tableBlock) findRules() {
 		}
 		joined := strings.Join(b.body[k:e], "")
 		cells := ruleCells(joined)
+		// (a lone pipe is the first row's leading one where the row goes on without
+		// one: its first cell did not fit after it)
 		if e < n && strings.Trim(b.body[e], "|: \t") == "" && !strings.HasSuffix(strings.TrimSpace(joined), "|") &&
+			(e+1 == n || strings.HasPrefix(strings.TrimSpace(b.body[e+1]), "|") || strings.Contains(b.body[e], ":")) &&
 			b.wrapped(e-1) && ruleCells(joined+b.body[e]) == cells {
 			e++
 		}
@@ -251,6 +258,9 @@ func (b *tableBlock) findRules() {
 
 // startsTable reports whether line r starts the header of a table further on.
 func (b *tableBlock) startsTable(r int) bool {
+	if !strings.Contains(b.body[r], "|") {
+		return false // (after a table's row, a line without a pipe is its rest)
+	}
 	d := b.next[min(r+1, len(b.body))]
 	if d >= len(b.body) || d-r > maxPieces {
 		return false
@@ -302,9 +312,10 @@ func (b *tableBlock) body1(r, n int, closing bool) (rows [][2]int) {
 				// a row with its n cells goes on only in its open last cell, with no
 				// pipe but a trailing one, where a client broke it, and not into the
 				// next table
-				// (a lone pipe there is the next row's leading one, where its
-				// first cell did not fit)
-				if a.trail || b.startsTable(j+1) || !closing && (!b.wrapped(j) || strings.TrimSpace(b.body[j+1]) == "|") {
+				// (where the rows do not close it, a pipe there is the next row's,
+				// where its first cell did not fit)
+				if a.trail || !closing && (!b.wrapped(j) || strings.Contains(b.body[j+1], "|")) ||
+					b.startsTable(j+1) && !(closing && strings.TrimSpace(b.body[j+1]) == "|") {
 					break
 				}
 			}
@@ -328,8 +339,8 @@ type piece struct {
 // (a terminal: nothing is lost); width is the widest line of the blocks that hold them. A
 // break at a space leaves a piece shorter than the width (ragged) but where the space
 // fell right after the width; a cut leaves every piece as wide as the width but where
-// the spaces it ended with were trimmed, and it alone splits a run of dashes or leaves
-// a rest that starts with a space. So the tables are cut when two pieces or more are all
+// the spaces it ended with were trimmed, and it alone splits a run of dashes in a word
+// that fits in the width (a delimiter row's). So the tables are cut when two pieces or more are all
 // full, or when a piece shows a cut and full pieces outnumber ragged ones; a single full
 // piece is a word wrap. (Where every break of a word wrap fell right after the width, the
 // two cannot be told apart: read as a cut, the rows lose the spaces of those breaks.)
@@ -337,9 +348,18 @@ func wordWrap(pieces []piece, width int) bool {
 	ragged, full, cut := 0, 0, 0
 	for _, pc := range pieces {
 		p, n := pc.line, pc.next
-		if strings.HasSuffix(p, "-") && strings.HasPrefix(n, "-") ||
-			p != "" && p[len(p)-1] != ' ' && n != "" && n[0] == ' ' {
-			cut++
+		if strings.HasSuffix(p, "-") && strings.HasPrefix(n, "-") {
+			// a run of dashes split: by a cut, unless the word it is in is wider than
+			// a word wrap (which cuts such a word too)
+			word := len(p) - strings.LastIndexAny(p, " \t") - 1
+			if k := strings.IndexAny(n, " \t"); k >= 0 {
+				word += k
+			} else {
+				word += len(n)
+			}
+			if word <= width {
+				cut++
+			}
 		}
 		if utf8.RuneCountInString(p) < width {
 			ragged++
@@ -417,6 +437,21 @@ func pipeTables(lines []string, orig []int, minLegacy int) ([]string, []int) {
 			}
 			if depth[j] != depth[i] {
 				break
+			}
+		}
+		// quote marks written without a space after them: a space there is the
+		// line's own (a rest a terminal cut before a space)
+		tight := 0
+		for k := i; k < j; k++ {
+			if depth[k] > 0 && !strings.HasSuffix(prefix[k], " ") {
+				tight++
+			}
+		}
+		if 2*tight > j-i {
+			for k := i; k < j; k++ {
+				if strings.HasSuffix(prefix[k], " ") {
+					prefix[k], body[k] = prefix[k][:len(prefix[k])-1], " "+body[k]
+				}
 			}
 		}
 		blk := &tableBlock{body: body[i:j]}
