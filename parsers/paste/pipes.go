@@ -3,7 +3,13 @@ package paste
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/nsanalyze/nsanalyze/parsers/work"
 )
+
+// pieceWork counts the bytes of the pieces the table reading counts cells of (the
+// linear-work tests).
+var pieceWork = work.New("paste.pipe-pieces")
 
 // Markdown pipe tables, read whatever a mail client did to them. A table is found by its
 // delimiter row ("| --- | :--: |", outer pipes optional, as GitHub's tables allow), which
@@ -32,42 +38,34 @@ import (
 // maxPieces bounds the lines one row may be joined from (and so the work per line).
 const maxPieces = 64
 
-// quoteOf splits a line into its quote marks (with what is around them: indentation
-// before, one space after) and the rest.
-func quoteOf(l string) (prefix, body string, depth int) {
-	i := 0
-	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-		i++
-	}
-	if i >= len(l) || l[i] != '>' {
-		return "", l, 0
-	}
-	for i < len(l) && l[i] == '>' {
-		depth++
-		i++
-		if i+1 < len(l) && l[i] == ' ' && l[i+1] == '>' {
-			i++ // "> > "
-		}
-	}
-	if i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-		i++
-	}
-	return l[:i], l[i:], depth
-}
+// quoteOf splits a line into its quote marks (with the spaces before each and the one
+// space after each: "> ", "> > ", ">> ", ">") and the rest.
+func quoteOf(l string) (prefix, body string, depth int) { return quoteUpTo(l, -1) }
 
 // quoteTo splits a line after depth quote marks (of more).
 func quoteTo(l string, depth int) (prefix, body string) {
+	prefix, body, _ = quoteUpTo(l, depth)
+	return prefix, body
+}
+
+// quoteUpTo splits a line after at most limit quote marks (limit < 0: all of them).
+func quoteUpTo(l string, limit int) (prefix, body string, depth int) {
 	i := 0
-	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-		i++
-	}
-	for d := 0; d < depth && i < len(l) && l[i] == '>'; d++ {
-		i++
-		if i < len(l) && (l[i] == ' ' || l[i] == '\t') && (d+1 < depth && i+1 < len(l) && l[i+1] == '>' || d+1 == depth) {
+	for limit < 0 || depth < limit {
+		j := i
+		for j < len(l) && (l[j] == ' ' || l[j] == '\t') {
+			j++
+		}
+		if j >= len(l) || l[j] != '>' {
+			break
+		}
+		depth++
+		i = j + 1
+		if i < len(l) && (l[i] == ' ' || l[i] == '\t') {
 			i++
 		}
 	}
-	return l[:i], l[i:]
+	return l[:i], l[i:], depth
 }
 
 // rulePiece reports a piece of a delimiter row: dashes, colons, pipes and spaces only,
@@ -132,6 +130,7 @@ func pieceEnds(b string) (first, last byte) {
 
 // then is the row with b after it.
 func (a acc) then(b string) acc {
+	pieceWork.Add(len(b))
 	f, l := pieceEnds(b)
 	if !a.set {
 		a.lead, a.set = f == '|', true
@@ -143,6 +142,7 @@ func (a acc) then(b string) acc {
 
 // before is the row with b before it.
 func (a acc) before(b string) acc {
+	pieceWork.Add(len(b))
 	f, l := pieceEnds(b)
 	if !a.set {
 		a.trail, a.set = l == '|', true

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/nsanalyze/nsanalyze/fixtures/damage"
+	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
+	"github.com/nsanalyze/nsanalyze/parsers/work"
 )
 
 // realTables returns the Markdown tables of the real-world cases, as cells: the
@@ -304,4 +306,66 @@ func ambiguous(parts [][]string, tabs map[int]bool, w int, mode damage.WrapMode)
 		}
 	}
 	return true
+}
+
+// FuzzPipeTables: any text, quoted once more ("> " before every line, as a mail reply
+// quotes it), reads as the same lines behind the quote, at the same lines of the input:
+// the tables of a text are found, joined and aligned the same at any quote depth. And no
+// text makes the reading panic or lose the order of its lines.
+func FuzzPipeTables(f *testing.F) {
+	f.Add("| LAST SEEN  | FIRST SEEN | COUNT | NAME | KIND | SUBOBJECT | TYPE  | REASON | SOURCE | MESSAGE\n| ------------- | ------------- | ------------- | ------------- | ------------- | ------------- | ------------- | ------------- | ------------- | ------------- |\n| 7s | 7h  | 110 | service-name.1561188030677ac1 | Service | | Normal | DeletingLoadBalancer | service-controller | Deleting load balancer")
+	f.Add("> | file | where it came from |\n> | --- | --- |\n> | `a.txt` | the description's code\n> block, verbatim |\n> |\n> `raw/b.md` | not analysed |")
+	f.Add("a | b\n:-|-:\nx | y\nprose\n\n| c | d |\n|---|---\n|\n")
+	f.Add(">>| a | b\n>>|---|---\n>> | x\n>>> y | z")
+	f.Fuzz(func(t *testing.T, s string) {
+		raw := strings.Split(s, "\n")
+		if len(raw) > 200 {
+			return
+		}
+		n := make([]int, len(raw))
+		for i := range n {
+			n[i] = i + 1
+		}
+		plain, orig := pipeTables(slices.Clone(raw), slices.Clone(n), 1)
+		quoted := make([]string, len(raw))
+		for i, l := range raw {
+			quoted[i] = "> " + l
+		}
+		q, qorig := pipeTables(quoted, slices.Clone(n), 1)
+		if !slices.Equal(orig, qorig) {
+			t.Fatalf("origins %v, quoted %v", orig, qorig)
+		}
+		for i := range plain {
+			if q[i] != "> "+plain[i] {
+				t.Fatalf("line %d: %q, quoted %q", orig[i], plain[i], q[i])
+			}
+			if i > 0 && orig[i] <= orig[i-1] {
+				t.Fatalf("origins %v", orig)
+			}
+		}
+		Lines(raw, Options{Continues: always})
+	})
+}
+
+// TestPipeTablesLinear: the table reading is linear on the shapes that make it look
+// back or ahead (a row per line, rows in many pieces, delimiter rows without headers,
+// headers without delimiter rows, lone pipes, tables one after another, deep quotes):
+// doubling the input at most doubles the pieces counted and the allocations.
+func TestPipeTablesLinear(t *testing.T) {
+	for _, unit := range []string{
+		"| 7s | 7h | 110 | service-name.1561188030677ac1 | Service | | Normal | DeletingLoadBalancer |\n",
+		"| a\n",
+		"a | b | c | d | e | f | g | h | i | j | k | l | m | n | o | p | q | r | s | t | u\n",
+		"|---|---|\n",
+		"| a | b |\n|---|---|\n",
+		"|\n",
+		"> > > | x\n> > > |---|\n",
+		"-----------------------------\n| a |\n",
+	} {
+		hostile.CheckLinear(t, fmt.Sprintf("%.30q", unit), func(n int) int64 {
+			in := strings.Split("| A | B | C |\n| --- | --- | --- |\n"+strings.Repeat(unit, n), "\n")
+			got := work.Measure(func() { Lines(in, Options{Continues: always}) })
+			return got["paste.pipe-pieces"]
+		}, 2000)
+	}
 }
