@@ -5,8 +5,10 @@
 //   - characters: non-breaking and other Unicode spaces become spaces, smart quotes
 //     ASCII quotes, zero-width characters go; leading tabs become two spaces each (YAML
 //     and describe only need the order of indentation, which this keeps);
-//   - frames: box-drawing borders (k9s panes, `│ … │`) and Markdown table pipes are
-//     stripped, border-only lines, Markdown code fences and blockquote markers dropped;
+//   - frames: box-drawing borders (k9s panes, `│ … │`) are stripped, border-only lines,
+//     Markdown code fences and blockquote markers dropped; a Markdown table (found by its
+//     delimiter row, quoted at any depth, its rows wrapped by a mail client at any width:
+//     pipes.go) is aligned as kubectl aligns a table;
 //     Markdown backslash escapes (`\_`, `\*`, `\[`) are undone; the delimiter of an
 //     inline code span that runs over lines (a line's one unpaired backtick at its
 //     start or end, a line of backticks only) is dropped, and a line that is one code

@@ -14,26 +14,28 @@ var pieceWork = work.New("paste.pipe-pieces")
 // Markdown pipe tables, read whatever a mail client did to them. A table is found by its
 // delimiter row ("| --- | :--: |", outer pipes optional, as GitHub's tables allow), which
 // says how many columns it has (n); the header is the row before it, the body the rows
-// after it up to a blank line, a line without a pipe, or the next table. Quote marks
-// ("> ", ">> ", "> > ", ">") are read per line and kept; a table lives inside one run of
-// non-blank lines at one quote depth. A row a client wrapped at some width is read back
-// from its pieces by two facts that hold for any width and any place of the break:
+// after it up to a blank line, a line without a pipe after a row that is complete, or
+// the next table's header. Quote marks ("> ", ">> ", "> > ", ">") are read per line and
+// kept; a table lives in one run of non-blank lines at one quote depth (a single line
+// deeper inside it is a wrapped piece that starts with ">"). A row a client wrapped at
+// any width, in a cell or at a pipe, is read back from its pieces by its pipes:
 //
-//   - counts: a row's cells are its pipes, less a leading and a trailing one, plus one,
-//     whatever the pieces; a piece joins the row before it only while the row has at most
-//     n cells (a header exactly n), so a row that is complete never takes the next row
-//     (whose leading pipe would count), and a piece that starts with a pipe where the wrap
-//     fell before one still joins the row it belongs to;
-//   - geometry: a client breaks a line only when the next word does not fit, so a piece
-//     followed by a rest is as long as the block's widest line less the rest's first word:
-//     a short line (the end of a row, prose before the table) is never joined with the next.
+//   - a row's cells are its pipes, less a leading and a trailing one, plus one, however
+//     it is cut into pieces; a piece joins the row before it while the two have at most
+//     n cells (a header exactly n): a complete row never takes the next one, whose
+//     leading pipe would count, and a rest that starts with a pipe (the wrap fell before
+//     one) still joins its row;
+//   - a row with its n cells but no closing pipe goes on in its last cell: where the
+//     header closes its last cell, until the row closes it; else with a line without
+//     pipes that a client broke off it (the rest's first word did not fit after it: a
+//     short row is never joined with the next line), never with a lone pipe or a line
+//     with one (the next row's, whose first cell did not fit after its leading pipe);
+//   - a header takes a line without pipes before it only to get its n cells or its
+//     leading pipe back (a paragraph before a table is no header's, as GitHub reads it).
 //
-// A row whose last cell is open (no trailing pipe) and has its n cells takes the next line
-// without pipes only when the table shows it was wrapped (its header, delimiter or another
-// row in pieces); a line after a blank line is never part of the table. Rows are joined
-// with the space a word wrap ate (a piece shorter than the widest line), or none where a
-// terminal cut mid-word (most joins at the full width). The joined rows are then aligned
-// as kubectl aligns a table, each at the line of the input it starts on.
+// Pieces are joined with the space a word wrap ate, or none where a terminal cut the
+// rows mid-word (wordWrap) or a client broke after a word's hyphen. The joined rows are
+// then aligned as kubectl aligns a table, each at the line of the input it starts on.
 
 // maxPieces bounds the lines one row may be joined from (and so the work per line).
 const maxPieces = 64
