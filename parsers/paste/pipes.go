@@ -342,7 +342,8 @@ type piece struct {
 // break at a space leaves a piece shorter than the width (ragged) but where the space
 // fell right after the width; a cut leaves every piece as wide as the width but where
 // the spaces it ended with were trimmed, and it alone splits a run of dashes in a word
-// that fits in the width (a delimiter row's). So the tables are cut when two pieces or more are all
+// that fits in the width (a delimiter row's). So the tables (their rows and headers: a
+// delimiter row is full as often as not) are cut when two pieces or more are all
 // full, or when a piece shows a cut and full pieces outnumber ragged ones; a single full
 // piece is a word wrap. (Where every break of a word wrap fell right after the width, the
 // two cannot be told apart: read as a cut, the rows lose the spaces of those breaks.)
@@ -362,6 +363,9 @@ func wordWrap(pieces []piece, width int) bool {
 			if word <= width {
 				cut++
 			}
+		}
+		if pc.rule {
+			continue // (a delimiter row has a space every few columns: as often full as not)
 		}
 		if utf8.RuneCountInString(p) < width {
 			ragged++

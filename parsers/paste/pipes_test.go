@@ -277,6 +277,9 @@ func ambiguous(parts [][]string, tabs map[int]bool, w int, mode damage.WrapMode)
 			continue
 		}
 		for _, l := range p {
+			if ruleCells(l) > 0 {
+				continue // (a delimiter row's breaks say nothing: it has a space every few columns)
+			}
 			pieces := strings.Split(damage.Wrap(w, mode).Apply(l), "\n")
 			rs, at := []rune(l), 0
 			for i, pc := range pieces {
