@@ -177,6 +177,7 @@ type tableBlock struct {
 	width int      // the widest body, in runes
 	rule  []int    // for each line of a delimiter row, the end (exclusive) of its lines; -1 for others
 	next  []int    // for each line, the first line of the first delimiter row that starts at or after it, or len
+	cols  []int    // for the first line of each delimiter row, its number of columns
 }
 
 func (b *tableBlock) wrapped(i int) bool {
@@ -220,6 +221,7 @@ func (b *tableBlock) header(d, lo, n int) (int, bool) {
 func (b *tableBlock) findRules() {
 	n := len(b.body)
 	b.rule = make([]int, n)
+	b.cols = make([]int, n)
 	b.next = make([]int, n+1)
 	for k := range b.rule {
 		b.rule[k] = -1
@@ -246,6 +248,7 @@ func (b *tableBlock) findRules() {
 			for m := k; m < e; m++ {
 				b.rule[m] = e
 			}
+			b.cols[k] = cells
 		}
 		k = e
 	}
@@ -267,7 +270,7 @@ func (b *tableBlock) startsTable(r int) bool {
 	if d >= len(b.body) || d-r > maxPieces {
 		return false
 	}
-	n := ruleCells(strings.Join(b.body[d:b.rule[d]], ""))
+	n := b.cols[d]
 	h, ok := b.header(d, r, n)
 	return n > 0 && ok && h == r
 }
@@ -281,7 +284,7 @@ func (b *tableBlock) tables() []pipeTable {
 			break
 		}
 		end := b.rule[d]
-		n := ruleCells(strings.Join(b.body[d:end], ""))
+		n := b.cols[d]
 		h, ok := b.header(d, i, n)
 		if n == 0 || !ok {
 			i = end
@@ -464,7 +467,13 @@ func pipeTables(lines []string, orig []int, minLegacy int) ([]string, []int) {
 		for _, l := range blk.body {
 			blk.width = max(blk.width, utf8.RuneCountInString(l))
 		}
-		if strings.Contains(strings.Join(blk.body, ""), "|") {
+		pipes := false
+		for _, l := range blk.body {
+			if pipes = strings.IndexByte(l, '|') >= 0; pipes {
+				break
+			}
+		}
+		if pipes {
 			blk.findRules()
 			f := found{i, j, blk, blk.tables()}
 			if len(f.tables) > 0 {
