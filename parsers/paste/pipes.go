@@ -191,9 +191,9 @@ func (b *tableBlock) wrapped(i int) bool {
 	return utf8.RuneCountInString(b.body[i])+2+utf8.RuneCountInString(w) > b.width
 }
 
-// header returns the first line of the header of the delimiter run at d, no lower than
-// lo, and whether it has the run's n cells: the pieces before d as far back as each was
-// broken before the next and the row has at most n cells.
+// header returns the first line of the header of the delimiter row at d, no lower than
+// lo, and whether it has the row's n cells: the pieces before d as far back as the header
+// has fewer than n cells, or gets its leading pipe back.
 func (b *tableBlock) header(d, lo, n int) (int, bool) {
 	k := d - 1
 	if k < lo || b.rule[k] >= 0 {
@@ -315,10 +315,9 @@ func (b *tableBlock) body1(r, n int, closing bool) (rows [][2]int) {
 			}
 			if a.cells() == n {
 				// a row with its n cells goes on only in its open last cell, with no
-				// pipe but a trailing one, where a client broke it, and not into the
-				// next table
-				// (where the rows do not close it, a pipe there is the next row's,
-				// where its first cell did not fit)
+				// pipe but a trailing one (where the rows do not close it, none: a pipe
+				// there is the next row's, whose first cell did not fit), where a client
+				// broke it, and not into the next table
 				if a.trail || !closing && (!b.wrapped(j) || strings.Contains(b.body[j+1], "|")) ||
 					b.startsTable(j+1) && !(closing && strings.TrimSpace(b.body[j+1]) == "|") {
 					break
