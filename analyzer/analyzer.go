@@ -12,6 +12,14 @@
 // directory under analyzer/rules/ (with testdata/ run by ruletest) and one registry line;
 // the order the rules run in is derived from what they declare they claim, yield to and
 // require (order.go).
+//
+// This package is the rule API (Rule, Pass, the claims, the plan) and the driver
+// (Analyze: the stuck namespaces, the rules run over each, problems grouped, ladders
+// assembled, the timeline, latent risks, coverage and the next step). What it reads and
+// writes has packages of its own: analyzer/index (the records, indexed once),
+// analyzer/mechanism (what several causes share: the backend walk, finalizer owners,
+// deadlocks, cloud refusals) and analyzer/findings (the report model, which the
+// renderers read).
 package analyzer
 
 import (
@@ -21,6 +29,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
@@ -41,28 +53,28 @@ type Options struct {
 }
 
 // Analyze runs every rule over every stuck namespace.
-func Analyze(rec *bundle.Records, opts Options) *Report {
-	ix := NewIndex(rec, opts.Rules)
-	r := &Report{
-		SchemaVersion: SchemaVersion,
-		Bundle: BundleInfo{
+func Analyze(rec *bundle.Records, opts Options) *findings.Report {
+	ix := index.New(rec, Collectors(opts.Rules))
+	r := &findings.Report{
+		SchemaVersion: findings.SchemaVersion,
+		Bundle: findings.BundleInfo{
 			Path:             rec.Path,
-			CapturedAt:       TimePtr(ix.CapturedAt),
+			CapturedAt:       findings.TimePtr(ix.CapturedAt),
 			CapturedAtSource: ix.CapturedAtSource,
 			Objects:          rec.ObjectCount,
 			ObjectFiles:      len(rec.ObjectFiles),
 		},
-		Namespaces: []NamespaceReport{},
-		Risks:      []Risk{},
-		Coverage:   []Gap{},
-		Warnings:   append(append([]diag.Warning{}, rec.Warnings...), ix.nameWarnings...),
+		Namespaces: []findings.NamespaceReport{},
+		Risks:      []findings.Risk{},
+		Coverage:   []findings.Gap{},
+		Warnings:   append(append([]diag.Warning{}, rec.Warnings...), ix.Warnings()...),
 	}
 	if r.Warnings == nil {
 		r.Warnings = []diag.Warning{}
 	}
 	for _, f := range rec.LogFiles {
-		r.Bundle.LogFiles = append(r.Bundle.LogFiles, LogFile{File: f.Path, Component: f.Component, Format: f.Format,
-			Lines: f.Lines, Matched: f.Matched, First: TimePtr(f.First), Last: TimePtr(f.Last), YearInferred: f.YearInferred, YearBasis: f.YearBasis})
+		r.Bundle.LogFiles = append(r.Bundle.LogFiles, findings.LogFile{File: f.Path, Component: f.Component, Format: f.Format,
+			Lines: f.Lines, Matched: f.Matched, First: findings.TimePtr(f.First), Last: findings.TimePtr(f.Last), YearInferred: f.YearInferred, YearBasis: f.YearBasis})
 	}
 	r.Bundle.KubernetesVersion, r.Bundle.KubernetesVersionSource = ix.KubernetesVersion, ix.KubernetesVersionSource
 	r.Bundle.KubernetesVersionKubelet = ix.KubernetesVersionKubelet
@@ -79,20 +91,21 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 	if !slices.Equal(plan.rules, opts.Rules) {
 		panic("nsanalyze rules: Options.Plan is not the plan of Options.Rules")
 	}
+	warn := &warnings{}
 	stuck := findStuck(ix)
 	stuckSet := map[string]bool{}
 	for _, s := range stuck {
 		stuckSet[s.name] = true
 	}
 	for _, s := range stuck {
-		if len(opts.Namespaces) > 0 && !Contains(opts.Namespaces, s.name) {
+		if len(opts.Namespaces) > 0 && !findings.Contains(opts.Namespaces, s.name) {
 			continue
 		}
-		pass := &Pass{Index: ix, Namespace: s.name, Object: s.obj, Deletion: s.deletion, Stuck: stuckSet}
+		pass := &Pass{Scope: mechanism.Scope{Index: ix, Namespace: s.name, Stuck: stuckSet}, Object: s.obj, Deletion: s.deletion, warn: warn}
 		r.Namespaces = append(r.Namespaces, analyzeNamespace(pass, s, opts.Rules, plan))
 	}
-	r.Warnings = append(r.Warnings, ix.premiseWarnings...)
-	r.Warnings = append(r.Warnings, ix.ruleWarnings...)
+	r.Warnings = append(r.Warnings, warn.premise...)
+	r.Warnings = append(r.Warnings, warn.rule...)
 	splitDeleting(ix, r)
 	groupProblems(r)
 	r.Risks = latentRisks(ix, r, opts.Rules)
@@ -109,8 +122,8 @@ func Analyze(rec *bundle.Records, opts Options) *Report {
 
 // leads sets the first sentence of every rung of the problems' and namespaces' ladders
 // (RemediationStep.Lead), so that no renderer cuts Why itself.
-func leads(r *Report) {
-	set := func(s []RemediationStep) {
+func leads(r *findings.Report) {
+	set := func(s []findings.RemediationStep) {
 		for i := range s {
 			s[i].Lead = firstSentence(s[i].Why)
 		}
@@ -140,17 +153,17 @@ func firstSentence(s string) string {
 // an oc adm inspect, a few dumps) says which ones it covers and that the others were
 // not collected: the state is then unknown unless one is stuck. Otherwise the state is
 // unknown too, with why and the command that would show it.
-func namespaceState(ix *Index, r *Report, asked []string) {
+func namespaceState(ix *index.Index, r *findings.Report, asked []string) {
 	collect := "kubectl get namespaces -o json"
 	partial := ix.NamespaceCount() > 0 && !ix.NamespaceListed && len(asked) == 0
 	if partial {
-		r.Coverage = append(r.Coverage, Gap{Kind: GapNamespaceListing, Missing: "a listing of all namespaces: " + coveredOnly(ix, 8, true) + ", the others were not collected", Collect: collect})
+		r.Coverage = append(r.Coverage, findings.Gap{Kind: findings.GapNamespaceListing, Missing: "a listing of all namespaces: " + coveredOnly(ix, 8, true) + ", the others were not collected", Collect: collect})
 	}
 	if len(r.Namespaces) > 0 {
-		r.State = StateStuck
+		r.State = findings.StateStuck
 		var missing []string
 		for _, n := range asked {
-			if !slices.ContainsFunc(r.Namespaces, func(nr NamespaceReport) bool { return nr.Name == n }) {
+			if !slices.ContainsFunc(r.Namespaces, func(nr findings.NamespaceReport) bool { return nr.Name == n }) {
 				if !ix.NamespaceExists(n) {
 					missing = append(missing, n)
 				}
@@ -172,38 +185,39 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 		}
 		if len(missing) > 0 {
 			r.NotInBundle = missing
-			r.State = StateUnknown
+			r.State = findings.StateUnknown
 			r.StateReason = fmt.Sprintf("namespace %s is not in the bundle (neither a Namespace object nor a log line of the namespace controller names it)", strings.Join(missing, ", "))
-			r.Coverage = append(r.Coverage, Gap{Kind: GapNamespace, Object: strings.Join(missing, ", "), Missing: "namespace " + strings.Join(missing, ", "), Collect: Cmd(append([]string{"kubectl", "get", "namespace"}, missing...)...) + " -o json"})
+			r.Coverage = append(r.Coverage, findings.Gap{Kind: findings.GapNamespace, Object: strings.Join(missing, ", "), Missing: "namespace " + strings.Join(missing, ", "), Collect: shellsafe.Cmd(append([]string{"kubectl", "get", "namespace"}, missing...)...) + " -o json"})
 			return
 		}
 		if unknown := stateless(ix, asked); len(unknown) > 0 {
 			statelessState(r, unknown, collect)
 			return
 		}
-		r.State = StateNoneStuck
+		r.State = findings.StateNoneStuck
 		if len(r.Deleting) == 0 {
 			r.StateReason = fmt.Sprintf("namespace %s is in the bundle and not being deleted", strings.Join(asked, ", "))
 		}
 	case ix.NamespaceCount() == 0:
-		r.State = StateUnknown
+		r.State = findings.StateUnknown
 		what := "the bundle holds no Namespace object and no namespace table"
 		if slices.ContainsFunc(ix.Records.Layouts, func(l string) bool { return strings.HasPrefix(l, "cluster-info-dump") }) {
 			what += " (a kubectl cluster-info dump holds none)"
 		}
-		r.StateReason = what + ", and no namespace controller log line names a namespace being deleted; collect: " + collect
+		r.StateSeen = what + ", and no namespace controller log line names a namespace being deleted"
+		r.StateReason = r.StateSeen + "; collect: " + collect
 		r.Inline = append(r.Inline, collect)
 	case partial:
-		r.State = StateUnknown
+		r.State = findings.StateUnknown
 		r.StateReason = fmt.Sprintf("%s, none of them stuck; the others were not collected (collect: %s)", coveredOnly(ix, 3, false), collect)
 		r.Inline = append(r.Inline, collect)
 	default:
 		// (a slim namespace is Active: never stateless)
-		if unknown := stateless(ix, SortedKeys(ix.Namespaces)); len(unknown) > 0 {
+		if unknown := stateless(ix, findings.SortedKeys(ix.Namespaces)); len(unknown) > 0 {
 			statelessState(r, unknown, collect)
 			return
 		}
-		r.State = StateNoneStuck
+		r.State = findings.StateNoneStuck
 		if len(r.Deleting) == 0 {
 			r.StateReason = fmt.Sprintf("none of the %d namespaces in the bundle is being deleted", ix.NamespaceCount())
 		} else {
@@ -215,7 +229,7 @@ func namespaceState(ix *Index, r *Report, asked []string) {
 // stateless lists the Namespace objects among names that say nothing of their state
 // (Stateless): a names-only listing shows that they exist, not that they are not being
 // deleted.
-func stateless(ix *Index, names []string) []*objects.Object {
+func stateless(ix *index.Index, names []string) []*objects.Object {
 	var out []*objects.Object
 	for _, n := range names {
 		if o := ix.Namespaces[n]; o != nil && Stateless(o) {
@@ -226,22 +240,23 @@ func stateless(ix *Index, names []string) []*objects.Object {
 }
 
 // statelessState: nothing stuck, but some namespaces are known by name only.
-func statelessState(r *Report, unknown []*objects.Object, collect string) {
+func statelessState(r *findings.Report, unknown []*objects.Object, collect string) {
 	names := make([]string, len(unknown))
 	for i, o := range unknown {
 		names[i] = o.Name
 	}
 	o := unknown[0]
-	r.State = StateUnknown
-	r.StateReason = fmt.Sprintf("%s %s in the bundle by name only, without a state (first %s:%d: no status.phase, no deletionTimestamp), so whether %s being deleted is not shown; collect: %s",
-		Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, 8), ", "), o.Source.File, o.Source.Line, Plural(len(names), "they are", "it is"), collect)
+	r.State = findings.StateUnknown
+	r.StateSeen = fmt.Sprintf("%s %s in the bundle by name only, without a state (first %s:%d: no status.phase, no deletionTimestamp), so whether %s being deleted is not shown",
+		findings.Plural(len(names), "namespaces", "namespace"), strings.Join(findings.FirstN(names, 8), ", "), o.Source.File, o.Source.Line, findings.Plural(len(names), "they are", "it is"))
+	r.StateReason = r.StateSeen + "; collect: " + collect
 	r.Inline = append(r.Inline, collect)
-	r.Coverage = append(r.Coverage, Gap{Kind: GapNamespaceState, Missing: "the state of " + Plural(len(names), "namespaces", "namespace") + " " + strings.Join(firstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
+	r.Coverage = append(r.Coverage, findings.Gap{Kind: findings.GapNamespaceState, Missing: "the state of " + findings.Plural(len(names), "namespaces", "namespace") + " " + strings.Join(findings.FirstN(names, 8), ", ") + " (listed by name only)", Collect: collect})
 }
 
 // coveredOnly says which namespaces a bundle without a listing of all namespaces covers
 // (the first n of them), and with explain what kind of bundle gathers only some.
-func coveredOnly(ix *Index, n int, explain bool) string {
+func coveredOnly(ix *index.Index, n int, explain bool) string {
 	names := ix.NamespaceNames()
 	what, why := "the bundle", ""
 	for _, l := range ix.Records.Layouts {
@@ -257,14 +272,7 @@ func coveredOnly(ix *Index, n int, explain bool) string {
 	if explain {
 		what += why
 	}
-	return fmt.Sprintf("%s covers only %d %s (%s)", what, len(names), Plural(len(names), "namespaces", "namespace"), strings.Join(firstN(names, n), ", "))
-}
-
-func firstN(s []string, n int) []string {
-	if len(s) > n {
-		return append(s[:n:n], fmt.Sprintf("and %d more", len(s)-n))
-	}
-	return s
+	return fmt.Sprintf("%s covers only %d %s (%s)", what, len(names), findings.Plural(len(names), "namespaces", "namespace"), strings.Join(findings.FirstN(names, n), ", "))
 }
 
 type stuckNamespace struct {
@@ -272,12 +280,14 @@ type stuckNamespace struct {
 	obj      *objects.Object
 	deletion time.Time
 	since    string
+	// stamped: deletion is the object's metadata.deletionTimestamp (not inferred).
+	stamped bool
 }
 
 // findStuck lists the namespaces being deleted: a Namespace object with a deletion
 // timestamp or phase Terminating, or (when the bundle has no Namespace object for it)
 // a namespace the namespace controller keeps failing to delete according to its log.
-func findStuck(ix *Index) []stuckNamespace {
+func findStuck(ix *index.Index) []stuckNamespace {
 	var out []stuckNamespace
 	// the slim namespaces are Active, read from dumps: never deleting, and no line
 	// shows them deleting despite that (deletingDespite)
@@ -293,7 +303,7 @@ func findStuck(ix *Index) []stuckNamespace {
 		}
 		s := stuckNamespace{name: name, obj: o, deletion: o.DeletionTimestamp}
 		if !s.deletion.IsZero() {
-			s.since = "metadata.deletionTimestamp"
+			s.since, s.stamped = "metadata.deletionTimestamp", true
 		} else {
 			// no deletion timestamp in the dump: the earliest condition transition is an upper bound
 			for _, c := range o.Conditions {
@@ -312,7 +322,7 @@ func findStuck(ix *Index) []stuckNamespace {
 					e.File, e.Line, o.Source.File)
 			}
 		}
-		if o.Ages != nil && o.Ages.Age > 0 && s.since != "metadata.deletionTimestamp" {
+		if o.Ages != nil && o.Ages.Age > 0 && !s.stamped {
 			// a table row's AGE counts from the namespace's creation, not its deletion: it
 			// says how long it existed, and bounds how long it can have been Terminating
 			if s.since == "" {
@@ -396,7 +406,7 @@ func Stateless(o *objects.Object) bool {
 // other loops of findStuck read only for namespaces without an object: any such line
 // when the object says nothing of its state, and a line later in the same text file
 // than the object's row or block (printed after it: newer) otherwise.
-func deletingDespite(ix *Index, name string, o *objects.Object) (stuckNamespace, bool) {
+func deletingDespite(ix *index.Index, name string, o *objects.Object) (stuckNamespace, bool) {
 	stateless := Stateless(o)
 	later := func(lines []*logs.Entry) *logs.Entry {
 		for _, e := range lines {
@@ -441,7 +451,7 @@ func orUnknown(s string) string {
 
 // goneInLaterList reports whether a Namespace read from a text table is absent from a
 // later listing of every namespace in the same file (it finished in between).
-func goneInLaterList(ix *Index, o *objects.Object) bool {
+func goneInLaterList(ix *index.Index, o *objects.Object) bool {
 	if o.Source.Rendering == "" {
 		return false
 	}
@@ -459,10 +469,10 @@ func goneInLaterList(ix *Index, o *objects.Object) bool {
 	return false
 }
 
-func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) NamespaceReport {
-	nr := NamespaceReport{Name: s.name, DeletionTimestamp: TimePtr(s.deletion), StuckSince: s.since,
-		SpecFinalizers: []string{}, MetadataFinalizers: []string{}, Conditions: []ConditionReport{},
-		Causes: []Cause{}, RuledOut: []RuledOut{}, Remediation: []RemediationStep{}}
+func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) findings.NamespaceReport {
+	nr := findings.NamespaceReport{Name: s.name, DeletionTimestamp: findings.TimePtr(s.deletion), StuckSince: s.since,
+		SpecFinalizers: []string{}, MetadataFinalizers: []string{}, Conditions: []findings.ConditionReport{},
+		Causes: []findings.Cause{}, RuledOut: []findings.RuledOut{}, Remediation: []findings.RemediationStep{}}
 	if o := s.obj; o != nil {
 		nr.Phase = o.Phase
 		if o.SpecFinalizers != nil {
@@ -471,11 +481,11 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 		if o.Finalizers != nil {
 			nr.MetadataFinalizers = o.Finalizers
 		}
-		src := Evidence{File: o.Source.File, Line: o.Source.Line, Object: o.Ref(), Text: "Namespace " + o.Name}
+		src := findings.Evidence{File: o.Source.File, Line: o.Source.Line, Object: o.Ref(), Text: "Namespace " + o.Name}
 		nr.Source = &src
 		for _, c := range o.Conditions {
-			nr.Conditions = append(nr.Conditions, ConditionReport{Type: c.Type, Status: c.Status, Reason: c.Reason,
-				Message: c.Message, LastTransitionTime: TimePtr(c.LastTransitionTime), Problem: c.Status == "True",
+			nr.Conditions = append(nr.Conditions, findings.ConditionReport{Type: c.Type, Status: c.Status, Reason: c.Reason,
+				Message: c.Message, LastTransitionTime: findings.TimePtr(c.LastTransitionTime), Problem: c.Status == "True",
 				Meaning: kubemsg.ConditionMeaning(c.Type, c.Status)})
 		}
 	} else {
@@ -483,16 +493,16 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 	}
 	if !s.deletion.IsZero() && !p.Index.CapturedAt.IsZero() && p.Index.CapturedAt.After(s.deletion) {
 		d := p.Index.CapturedAt.Sub(s.deletion)
-		nr.StuckFor = FmtDuration(d)
+		nr.StuckFor = findings.FmtDuration(d)
 		nr.StuckSeconds = int64(d / time.Second)
 	}
 	if o := s.obj; o != nil && o.Ages != nil && o.Ages.TerminatingFor > time.Duration(nr.StuckSeconds)*time.Second &&
-		!p.Index.CapturedAt.IsZero() && s.since != "metadata.deletionTimestamp" {
+		!p.Index.CapturedAt.IsZero() && !s.stamped {
 		// (with the deletionTimestamp, the capture time already includes the bound: CaptureBounds)
 		// describe's "Terminating (lasts 2d)": deleted at least that long before it was
 		// printed, which was at or before the capture
 		d := o.Ages.TerminatingFor
-		nr.StuckFor = FmtDuration(d)
+		nr.StuckFor = findings.FmtDuration(d)
 		nr.StuckSeconds = int64(d / time.Second)
 		why := fmt.Sprintf("%s:%d says Terminating (lasts %s): deleted at least that long before it was printed", o.Ages.File, o.Ages.Line, objects.FmtAge(d))
 		if nr.StuckSince == "" {
@@ -501,10 +511,10 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 			nr.StuckSince += "; " + why
 		}
 	}
-	nr.DeletionInferred = nr.StuckSince != "" && nr.StuckSince != "metadata.deletionTimestamp"
+	nr.DeletionInferred = !s.stamped && nr.StuckSince != ""
 	ruledOut := map[string]string{}
 	said := make([]bool, len(rules)) // the rule found causes or a ruled-out reason
-	byRule := make([][]Cause, len(rules))
+	byRule := make([][]findings.Cause, len(rules))
 	p.claims = newNamespaceClaims(plan)
 	// in the order derived from the rules' declarations: a rule that yields sees the
 	// claims of every rule it yields to
@@ -514,7 +524,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 		causes, why := rule.Run(p)
 		for j := range causes {
 			causes[j].Type = rule.Name
-			p.Index.checkKinds(rule, &causes[j])
+			checkKinds(p.warn, rule, &causes[j])
 			p.claims.add(&causes[j])
 		}
 		byRule[i] = causes
@@ -524,7 +534,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 		said[i] = len(causes) > 0 || why != ""
 	}
 	for _, c := range p.claims.conflicts {
-		p.Index.ruleWarning(c, " (namespace "+p.Namespace+")")
+		p.warn.ruleError(c, " (namespace "+p.Namespace+")")
 	}
 	p.Rule = nil
 	var notApplicable []string // rules that found nothing they read (said nothing), in reporting order
@@ -538,7 +548,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 	}
 	for _, rule := range rules {
 		if why, ok := ruledOut[rule.Name]; ok {
-			nr.RuledOut = append(nr.RuledOut, RuledOut{Type: rule.Name, Reason: why})
+			nr.RuledOut = append(nr.RuledOut, findings.RuledOut{Type: rule.Name, Reason: why})
 		}
 	}
 	if len(nr.Causes) == 0 {
@@ -546,11 +556,11 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 	}
 	for i := range nr.Causes {
 		for j := range nr.Causes[i].Chain {
-			nr.Causes[i].Chain[j].span()
+			nr.Causes[i].Chain[j].SetTimes()
 		}
 		markRoots(&nr.Causes[i])
-		focusEvidence(&nr.Causes[i])
-		nr.Causes[i].Verdicts = verdicts(p.Index, &nr.Causes[i])
+		findings.FocusEvidence(&nr.Causes[i])
+		nr.Causes[i].Verdicts = mechanism.Verdicts(p.Index, &nr.Causes[i])
 	}
 	p.guard = namespaceGuard(nr)
 	for i := range nr.Causes {
@@ -558,7 +568,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 			if f := nr.Causes[i].Chain[j].Fix; f != nil {
 				g := *f
 				g.Command = p.checkCmd(g.Command)
-				g = Label(g)
+				g = findings.Label(g)
 				nr.Causes[i].Chain[j].Fix = &g
 			}
 		}
@@ -569,7 +579,7 @@ func analyzeNamespace(p *Pass, s stuckNamespace, rules []*Rule, plan *Plan) Name
 	return nr
 }
 
-func verdict(nr NamespaceReport) string {
+func verdict(nr findings.NamespaceReport) string {
 	var parts []string
 	for i := range nr.Causes {
 		c := &nr.Causes[i]
@@ -586,27 +596,12 @@ func verdict(nr NamespaceReport) string {
 	return v
 }
 
-// Contains reports whether list holds s.
-func Contains(list []string, s string) bool {
-	for i, x := range list {
-		if x == s {
-			containsOps.Add(i + 1)
-			return true
-		}
-	}
-	containsOps.Add(len(list))
-	return false
-}
-
 // The work counters of the analysis' inner loops (parsers/work: counted only in the
 // tests that hold the analysis linear).
-var (
-	containsOps = work.New("elements compared by Contains")
-	sortOps     = work.New("sort comparisons (timeline, evidence)")
-)
+var sortOps = work.New("sort comparisons (timeline)")
 
 // undetermined is reported when no rule found a cause.
-func undetermined(p *Pass, ruled []RuledOut, notApplicable []string) Cause {
+func undetermined(p *Pass, ruled []findings.RuledOut, notApplicable []string) findings.Cause {
 	var checked []string
 	for _, r := range ruled {
 		checked = append(checked, r.Type+": "+r.Reason)
@@ -614,7 +609,7 @@ func undetermined(p *Pass, ruled []RuledOut, notApplicable []string) Cause {
 	for _, n := range notApplicable {
 		checked = append(checked, n+": nothing in the bundle it reads")
 	}
-	c := Cause{Type: CauseUndetermined, Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []ObjectRef{}, Evidence: []Evidence{}}
+	c := findings.Cause{Type: findings.CauseUndetermined, Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []findings.ObjectRef{}, Evidence: []findings.Evidence{}}
 	c.Summary = "The bundle does not show why this namespace is stuck. Checked: " + strings.Join(checked, "; ") + "."
 	for _, s := range undeterminedLadder(p, &c) {
 		c.Notes = append(c.Notes, "collect: "+s.Command)
@@ -628,13 +623,13 @@ func undetermined(p *Pass, ruled []RuledOut, notApplicable []string) Cause {
 
 // undeterminedLadder collects what would show the cause: the safe first step when no
 // rule found one.
-func undeterminedLadder(p *Pass, _ *Cause) []RemediationStep {
+func undeterminedLadder(p *Pass, _ *findings.Cause) []findings.RemediationStep {
 	ns := p.Namespace
-	return []RemediationStep{
-		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "namespace", ns, "-o", "json"), Why: "Its status.conditions and finalizers name what is left and what fails (nsanalyze collect gathers this and the rest in one script)."},
-		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "apiservices", "-o", "json"), Why: "An APIService that is not Available stops every namespace deletion."},
-		{Risk: RiskSafe, Command: "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns, "-o", "json"), Why: "What is still in the namespace, and which of it carries finalizers."},
-		{Risk: RiskSafe, Command: Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "json"), Why: "A webhook that refuses or times out blocks the namespace controller's deletes."},
-		{Risk: RiskSafe, Command: p.Index.ControllerManagerLogs(-1, ""), Why: "The kube-controller-manager log covering the deletion time says why the namespace controller cannot finish."},
+	return []findings.RemediationStep{
+		{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "namespace", ns, "-o", "json"), Why: "Its status.conditions and finalizers name what is left and what fails (nsanalyze collect gathers this and the rest in one script)."},
+		{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "apiservices", "-o", "json"), Why: "An APIService that is not Available stops every namespace deletion."},
+		{Risk: findings.RiskSafe, Command: "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + shellsafe.Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns, "-o", "json"), Why: "What is still in the namespace, and which of it carries finalizers."},
+		{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "json"), Why: "A webhook that refuses or times out blocks the namespace controller's deletes."},
+		{Risk: findings.RiskSafe, Command: mechanism.ControllerManagerLogs(p.Index, -1, ""), Why: "The kube-controller-manager log covering the deletion time says why the namespace controller cannot finish."},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -34,126 +35,11 @@ import (
 // one object by name is a rule error (reported as a warning: neither says which of
 // them explains it, the case of a new cause silently taking over a generic one's).
 
-// claimSet is what one cause claims beyond its Objects and Related lines.
-type claimSet struct {
-	objects    []claimID // object keys (claimKey)
-	resources  []string  // group-resources: "pods", "widgets.example.com"
-	groups     []string  // API groups: every resource of the group
-	finalizers []string
-	content    bool
-}
-
-func (c *Cause) claimSet() *claimSet {
-	if c.claims == nil {
-		c.claims = &claimSet{}
-	}
-	return c.claims
-}
-
-// ClaimObject claims an object the cause explains without listing it in Objects (an
-// object named only in its chain), with the finalizers it carries.
-func (c *Cause) ClaimObject(o *objects.Object) {
-	s := c.claimSet()
-	s.objects = append(s.objects, claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
-	s.finalizers = append(s.finalizers, o.Finalizers...)
-}
-
-// ClaimResource claims the objects of a group-resource ("pods", "widgets.example.com")
-// that the namespace's NamespaceContentRemaining condition counts.
-func (c *Cause) ClaimResource(groupResource string) {
-	c.claimSet().resources = append(c.claimSet().resources, groupResource)
-}
-
-// ClaimGroup claims the objects of every resource of an API group (those served by a
-// failing aggregated API, say).
-func (c *Cause) ClaimGroup(group string) {
-	if group == "" {
-		return // the core group: its resources are claimed one by one
-	}
-	c.claimSet().groups = append(c.claimSet().groups, group)
-}
-
-// ClaimFinalizer claims a finalizer the namespace's NamespaceFinalizersRemaining
-// condition names (the objects carrying it may not be in the bundle).
-func (c *Cause) ClaimFinalizer(f string) {
-	c.claimSet().finalizers = append(c.claimSet().finalizers, f)
-}
-
-// ClaimContent claims all the namespace's remaining content without finalizers of
-// its own: while the cause lasts nothing is deleted (the controller is not running,
-// an admission webhook refuses the deletes, pods-first deletion holds the rest back).
-// Objects that carry finalizers and are already being deleted are not claimed: they
-// are blockers in their own right.
-func (c *Cause) ClaimContent() { c.claimSet().content = true }
-
-// Claims lists what the cause claims, as sorted keys (for tests and debugging):
-// "object:KIND/NAMESPACE/NAME" (with "GROUP/" before KIND for API groups),
-// "resource:GR", "group:G", "finalizer:F", "content".
-func (c *Cause) Claims() []string {
-	var out []string
-	for _, o := range c.Objects {
-		out = append(out, "object:"+claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name).String())
-		for _, f := range o.Finalizers {
-			out = append(out, "finalizer:"+f)
-		}
-	}
-	if s := c.claims; s != nil {
-		for _, k := range s.objects {
-			out = append(out, "object:"+k.String())
-		}
-		for _, r := range s.resources {
-			out = append(out, "resource:"+r)
-		}
-		for _, g := range s.groups {
-			out = append(out, "group:"+g)
-		}
-		for _, f := range s.finalizers {
-			out = append(out, "finalizer:"+f)
-		}
-		if s.content {
-			out = append(out, "content")
-		}
-	}
-	sort.Strings(out)
-	return compactStrings(out)
-}
-
-func compactStrings(s []string) []string {
-	out := s[:0]
-	for i, x := range s {
-		if i == 0 || x != s[i-1] {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-// claimKey identifies an object across the records and ObjectRefs: group, kind,
-// namespace and name (the version does not make another object).
-func claimKey(apiVersion, kind, ns, name string) claimID {
-	g := ""
-	if i := strings.IndexByte(apiVersion, '/'); i >= 0 {
-		g = apiVersion[:i]
-	}
-	return claimID{g, kind, ns, name}
-}
-
-// claimID is an object's claim key as fields: no string is built per object (issue 22).
-type claimID struct{ group, kind, ns, name string }
-
-// String: "GROUP/KIND/NAMESPACE/NAME", without "GROUP/" for the core group.
-func (k claimID) String() string {
-	if k.group != "" {
-		return k.group + "/" + k.kind + "/" + k.ns + "/" + k.name
-	}
-	return k.kind + "/" + k.ns + "/" + k.name
-}
-
 // namespaceClaims is what the causes found so far for one namespace claim, with the
 // cause type of the owner of each (the first claimant in declared order, then in
 // reporting order).
 type namespaceClaims struct {
-	objects    map[claimID]string
+	objects    map[findings.ClaimID]string
 	resources  map[string]string
 	groups     map[string]string
 	finalizers map[string]string
@@ -168,7 +54,7 @@ type namespaceClaims struct {
 }
 
 func newNamespaceClaims(plan *Plan) *namespaceClaims {
-	nc := &namespaceClaims{objects: map[claimID]string{}, resources: map[string]string{}, groups: map[string]string{},
+	nc := &namespaceClaims{objects: map[findings.ClaimID]string{}, resources: map[string]string{}, groups: map[string]string{},
 		finalizers: map[string]string{}, lines: map[*logs.Entry]string{}, summaries: map[string]string{}, plan: plan}
 	if plan != nil {
 		nc.rank = make(map[string]int, len(plan.rules))
@@ -203,7 +89,7 @@ func (nc *namespaceClaims) owner(old, cur string) (owner string, related bool) {
 }
 
 // add records a cause's claims.
-func (nc *namespaceClaims) add(c *Cause) {
+func (nc *namespaceClaims) add(c *findings.Cause) {
 	put := func(m map[string]string, k string) {
 		if old, ok := m[k]; !ok {
 			m[k] = c.Type
@@ -211,7 +97,7 @@ func (nc *namespaceClaims) add(c *Cause) {
 			m[k] = w
 		}
 	}
-	putObject := func(k claimID) {
+	putObject := func(k findings.ClaimID) {
 		old, ok := nc.objects[k]
 		if !ok {
 			nc.objects[k] = c.Type
@@ -225,10 +111,10 @@ func (nc *namespaceClaims) add(c *Cause) {
 		nc.objects[k] = w
 	}
 	if len(nc.objects) == 0 && len(c.Objects) > 8 {
-		nc.objects = make(map[claimID]string, len(c.Objects)) // grown once, not by doubling
+		nc.objects = make(map[findings.ClaimID]string, len(c.Objects)) // grown once, not by doubling
 	}
 	for _, o := range c.Objects {
-		putObject(claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
+		putObject(findings.ClaimKey(o.APIVersion, o.Kind, o.Namespace, o.Name))
 		for _, f := range o.Finalizers {
 			put(nc.finalizers, f)
 		}
@@ -240,20 +126,20 @@ func (nc *namespaceClaims) add(c *Cause) {
 			nc.lines[e], _ = nc.owner(old, c.Type)
 		}
 	}
-	if s := c.claims; s != nil {
-		for _, k := range s.objects {
+	if s := c.Claimed; s != nil {
+		for _, k := range s.Objects {
 			putObject(k)
 		}
-		for _, r := range s.resources {
+		for _, r := range s.Resources {
 			put(nc.resources, r)
 		}
-		for _, g := range s.groups {
+		for _, g := range s.Groups {
 			put(nc.groups, g)
 		}
-		for _, f := range s.finalizers {
+		for _, f := range s.Finalizers {
 			put(nc.finalizers, f)
 		}
-		if s.content && !Contains(nc.content, c.Type) {
+		if s.Content && !findings.Contains(nc.content, c.Type) {
 			nc.content = append(nc.content, c.Type)
 			sort.SliceStable(nc.content, func(i, j int) bool { return nc.rank[nc.content[i]] < nc.rank[nc.content[j]] })
 		}
@@ -274,7 +160,7 @@ func (p *Pass) ClaimedBy(o *objects.Object) string {
 	if nc == nil {
 		return ""
 	}
-	if t := nc.objects[claimKey(o.APIVersion, o.Kind, o.Namespace, o.Name)]; t != "" {
+	if t := nc.objects[findings.ClaimKey(o.APIVersion, o.Kind, o.Namespace, o.Name)]; t != "" {
 		return t
 	}
 	if len(o.Finalizers) > 0 && !o.DeletionTimestamp.IsZero() {
@@ -371,7 +257,7 @@ func (p *Pass) ExplainedBy(types ...string) string {
 		seen[t] = true
 		names = append(names, t)
 		if s := p.claims.summaries[t]; s != "" {
-			sums = append(sums, Clip(s, 200))
+			sums = append(sums, findings.Clip(s, 200))
 		}
 	}
 	if len(names) == 0 {

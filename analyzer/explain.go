@@ -1,6 +1,9 @@
 package analyzer
 
 import (
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -8,10 +11,10 @@ import (
 // Undetermined is the cause the analyzer reports when no rule found one; it is not in
 // the registry (no Run), but has a doc, a ladder (what to collect) and an example.
 var Undetermined = &Rule{
-	Name:    CauseUndetermined,
+	Name:    findings.CauseUndetermined,
 	Doc:     undeterminedDoc,
 	Ladder:  undeterminedLadder,
-	Example: func(*Pass) Cause { return Cause{} },
+	Example: func(*Pass) findings.Cause { return findings.Cause{} },
 }
 
 const undeterminedDoc = `No rule could prove why the namespace is stuck.
@@ -26,13 +29,13 @@ kube-controller-manager log around the deletion time); the report lists what to 
 // ExampleLadder returns the remediation ladder the analyzer writes for a rule's cause,
 // computed by the same code as in a report on the rule's Example (placeholder names
 // NAMESPACE, NAME, example.com/FINALIZER, ...): what "nsanalyze explain" prints.
-func ExampleLadder(rule *Rule) []RemediationStep {
+func ExampleLadder(rule *Rule) []findings.RemediationStep {
 	const ns = "NAMESPACE"
-	ix := NewIndex(&bundle.Records{}, nil)
-	p := &Pass{Index: ix, Rule: rule, Namespace: ns, Stuck: map[string]bool{ns: true}, example: true,
+	ix := index.New(&bundle.Records{}, nil)
+	p := &Pass{Scope: mechanism.Scope{Index: ix, Namespace: ns, Stuck: map[string]bool{ns: true}}, Rule: rule, example: true, warn: &warnings{},
 		Object: &objects.Object{Kind: "Namespace", Name: ns, SpecFinalizers: []string{"kubernetes"}}}
 	c := rule.Example(p)
 	c.Type = rule.Name
-	nr := NamespaceReport{Name: ns, Causes: []Cause{c}}
+	nr := findings.NamespaceReport{Name: ns, Causes: []findings.Cause{c}}
 	return remediation(p, nr, []*Rule{rule})
 }

@@ -3,46 +3,31 @@ package analyzer
 import (
 	"fmt"
 	"strings"
-)
 
-// NextStep is what to ask the customer for when the report cannot name the cause: the
-// state is unknown, or a stuck namespace's cause is undetermined. Renderers write it as
-// the note a support engineer pastes (render's -o reply); they never re-parse it.
-type NextStep struct {
-	// Seen says what the bundle shows, in one sentence.
-	Seen string `json:"seen"`
-	// Missing are what the bundle lacks that would show the cause, with why each matters
-	// (Gap.Collect is the command that gathers it alone).
-	Missing []Gap `json:"missing"`
-	// Make is what the support engineer runs to make the customer's script;
-	// Command is the one command the customer runs (read-only, no Secret values).
-	Make    string `json:"make,omitempty"`
-	Command string `json:"command"`
-	// Commands are the two or three commands that suffice instead of the script.
-	Commands []string `json:"commands,omitempty"`
-	// Platform is the platform the commands are written for ("" for kubeadm and unknown).
-	Platform string `json:"platform,omitempty"`
-}
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
+)
 
 // maxAsk is how many missing pieces the note names, and how many commands it offers
 // instead of the script.
 const maxAsk = 3
 
 // nextStep writes the report's next step when it is inconclusive (nil otherwise).
-func nextStep(ix *Index, r *Report) *NextStep {
+func nextStep(ix *index.Index, r *findings.Report) *findings.NextStep {
 	var undetermined []string
 	for _, p := range r.Problems {
-		if p.CauseType == CauseUndetermined {
+		if p.CauseType == findings.CauseUndetermined {
 			for _, n := range p.Namespaces {
 				undetermined = append(undetermined, n.Name)
 			}
 		}
 	}
-	if r.State != StateUnknown && len(undetermined) == 0 {
+	if r.State != findings.StateUnknown && len(undetermined) == 0 {
 		return nil
 	}
 	platform := ix.Platform()
-	ns := &NextStep{Platform: platform}
+	ns := &findings.NextStep{Platform: platform}
 	var unnamed []string
 	for _, rk := range r.Risks {
 		if rk.Unnamed {
@@ -50,19 +35,22 @@ func nextStep(ix *Index, r *Report) *NextStep {
 		}
 	}
 	switch {
-	case r.State == StateUnknown && len(unnamed) > 0:
+	case r.State == findings.StateUnknown && len(unnamed) > 0:
 		// (each summary says what holds a deletion and that the namespace is not named)
 		ns.Seen = unnamed[0]
 		if len(unnamed) > 1 {
-			ns.Seen += fmt.Sprintf(" The bundle shows %d more such condition%s.", len(unnamed)-1, Plural(len(unnamed)-1, "s", ""))
+			ns.Seen += fmt.Sprintf(" The bundle shows %d more such condition%s.", len(unnamed)-1, findings.Plural(len(unnamed)-1, "s", ""))
 		}
-		ns.Commands = append(ns.Commands, ForClient(platform, "kubectl get namespaces --field-selector status.phase=Terminating -o yaml"))
-	case r.State == StateUnknown:
-		reason, _, _ := strings.Cut(r.StateReason, "; collect: ") // the commands are asked for below
+		ns.Commands = append(ns.Commands, findings.ForClient(platform, "kubectl get namespaces --field-selector status.phase=Terminating -o yaml"))
+	case r.State == findings.StateUnknown:
+		reason := r.StateReason
+		if r.StateSeen != "" {
+			reason = r.StateSeen // without the commands: they are asked for below
+		}
 		ns.Seen = "The bundle cannot show whether a namespace is stuck in Terminating: " + strings.TrimSuffix(reason, ".") + "."
 	default:
-		ns.Seen = "Namespace" + Plural(len(undetermined), "s ", " ") + strings.Join(firstN(undetermined, 5), ", ") + Plural(len(undetermined), " are", " is") +
-			" stuck in Terminating, and nothing in the bundle shows what holds " + Plural(len(undetermined), "them", "it") + "."
+		ns.Seen = "Namespace" + findings.Plural(len(undetermined), "s ", " ") + strings.Join(findings.FirstN(undetermined, 5), ", ") + findings.Plural(len(undetermined), " are", " is") +
+			" stuck in Terminating, and nothing in the bundle shows what holds " + findings.Plural(len(undetermined), "them", "it") + "."
 	}
 	for _, g := range r.Coverage {
 		if len(ns.Missing) == maxAsk {
@@ -72,14 +60,14 @@ func nextStep(ix *Index, r *Report) *NextStep {
 			g.Why = w
 		}
 		ns.Missing = append(ns.Missing, g)
-		if !CommentOnly(g.Collect) && len(ns.Commands) < maxAsk {
+		if !findings.CommentOnly(g.Collect) && len(ns.Commands) < maxAsk {
 			ns.Commands = append(ns.Commands, g.Collect)
 		}
 	}
-	if platform == PlatformOpenShift {
+	if platform == findings.PlatformOpenShift {
 		ns.Command = "oc adm must-gather"
 		if len(undetermined) > 0 {
-			if c, ok := SafeCmd(append([]any{"oc", "adm", "inspect"}, nsWords(undetermined)...)...); ok {
+			if c, ok := shellsafe.SafeCmd(append([]any{"oc", "adm", "inspect"}, nsWords(undetermined)...)...); ok {
 				ns.Command += " && " + c
 			}
 		}
@@ -92,26 +80,26 @@ func nextStep(ix *Index, r *Report) *NextStep {
 
 func nsWords(names []string) []any {
 	var out []any
-	for _, n := range firstN(names, 5) {
-		out = append(out, NS(n).In("ns/", ""))
+	for _, n := range findings.FirstN(names, 5) {
+		out = append(out, shellsafe.NS(n).In("ns/", ""))
 	}
 	return out
 }
 
 // Why a missing piece matters, by its kind (for the note to the customer).
-func whyMissing(g Gap) string {
+func whyMissing(g findings.Gap) string {
 	switch g.Kind {
-	case GapControllerManagerLog:
+	case findings.GapControllerManagerLog:
 		return "the namespace controller runs in kube-controller-manager; its log says which call fails for the namespace"
-	case GapAPIServices:
+	case findings.GapAPIServices:
 		return "an APIService that is not Available stops every namespace deletion"
-	case GapBackendPodLogs:
+	case findings.GapBackendPodLogs:
 		return "the pod serves an APIService or webhook: while it does not run, the APIService is not Available or the webhook fails, and its log says why"
-	case GapWebhookConfigurations:
+	case findings.GapWebhookConfigurations:
 		return "a webhook that refuses or times out blocks the namespace controller's deletes"
-	case GapNamespaces, GapNamespaceListing, GapNamespace, GapNamespaceState, GapNamespaceObjects:
+	case findings.GapNamespaces, findings.GapNamespaceListing, findings.GapNamespace, findings.GapNamespaceState, findings.GapNamespaceObjects:
 		return "its status.conditions name what is left and what fails"
-	case GapAPIServerLog:
+	case findings.GapAPIServerLog:
 		return "it shows the refused calls and failing API groups"
 	}
 	return ""

@@ -6,62 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 )
-
-// ClaimKind is a kind of claim a cause makes (claims.go). A rule declares the kinds its
-// causes claim (Rule.Claims) and the kinds it defers to (Rule.Yields); the order the
-// rules run in is derived from these declarations and Rule.Requires (Plan).
-type ClaimKind string
-
-// The kinds of claim.
-const (
-	// ClaimsObjects: objects by name (Cause.Objects, Cause.ClaimObject).
-	ClaimsObjects ClaimKind = "objects"
-	// ClaimsFinalizers: finalizer names (those of the claimed objects, Cause.ClaimFinalizer).
-	ClaimsFinalizers ClaimKind = "finalizers"
-	// ClaimsResources: group-resources the NamespaceContentRemaining condition counts (Cause.ClaimResource).
-	ClaimsResources ClaimKind = "resources"
-	// ClaimsGroups: every resource of an API group (Cause.ClaimGroup).
-	ClaimsGroups ClaimKind = "groups"
-	// ClaimsContent: all remaining content (Cause.ClaimContent).
-	ClaimsContent ClaimKind = "content"
-)
-
-// claimKinds are the kinds of claim, in a fixed order (for messages).
-var claimKinds = []ClaimKind{ClaimsObjects, ClaimsFinalizers, ClaimsResources, ClaimsGroups, ClaimsContent}
-
-// kinds returns the kinds of claim a cause makes.
-func (c *Cause) kinds() []ClaimKind {
-	var out []ClaimKind
-	fin := false
-	for _, o := range c.Objects {
-		fin = fin || len(o.Finalizers) > 0
-	}
-	s := c.claims
-	if s == nil {
-		s = &claimSet{}
-	}
-	for _, k := range claimKinds {
-		var has bool
-		switch k {
-		case ClaimsObjects:
-			has = len(c.Objects) > 0 || len(s.objects) > 0
-		case ClaimsFinalizers:
-			has = fin || len(s.finalizers) > 0
-		case ClaimsResources:
-			has = len(s.resources) > 0
-		case ClaimsGroups:
-			has = len(s.groups) > 0
-		case ClaimsContent:
-			has = s.content
-		}
-		if has {
-			out = append(out, k)
-		}
-	}
-	return out
-}
 
 // Plan is the order the rules of a registry run in, derived from what they declare:
 // a rule runs after the rules it Requires, and after every rule that Claims a kind it
@@ -217,25 +164,35 @@ func Order(rules []*Rule) ([]*Rule, error) {
 // checkKinds reports, once per rule and kind, a cause that claims a kind its rule does
 // not declare in Claims: the run order is derived from the declarations, so an
 // undeclared claim may be seen by some rules and not by others.
-func (ix *Index) checkKinds(r *Rule, c *Cause) {
-	for _, k := range c.kinds() {
+func checkKinds(w *warnings, r *Rule, c *findings.Cause) {
+	for _, k := range c.ClaimKinds() {
 		if !slices.Contains(r.Claims, k) {
-			ix.ruleWarning(fmt.Sprintf("rule %s: a cause claims %s, which the rule does not declare in Claims: the order of the rules is derived from what they declare", r.Name, k), "")
+			w.ruleError(fmt.Sprintf("rule %s: a cause claims %s, which the rule does not declare in Claims: the order of the rules is derived from what they declare", r.Name, k), "")
 		}
 	}
 }
 
-// ruleWarning adds a rule error to the report's warnings, once per message (what
+// warnings are what the analysis itself warns about, beyond the bundle's own warnings:
+// rungs left out because their premise failed (checkPremises) and rule errors
+// (undeclared claims: ruleError). Both are programming errors of nsanalyze, never
+// properties of the bundle; the tests fail on them.
+type warnings struct {
+	premise []diag.Warning
+	rule    []diag.Warning
+	said    map[string]bool // rule errors already said
+}
+
+// ruleError adds a rule error to the report's warnings, once per message (what
 // follows it, the namespace it was seen in, is the first one's).
-func (ix *Index) ruleWarning(msg, where string) {
-	if ix.ruleWarned[msg] {
+func (w *warnings) ruleError(msg, where string) {
+	if w.said[msg] {
 		return
 	}
-	if ix.ruleWarned == nil {
-		ix.ruleWarned = map[string]bool{}
+	if w.said == nil {
+		w.said = map[string]bool{}
 	}
-	ix.ruleWarned[msg] = true
-	ix.ruleWarnings = append(ix.ruleWarnings, diag.Warning{File: RuleWarningFile, Message: msg + where + " (a programming error in nsanalyze: please report it)"})
+	w.said[msg] = true
+	w.rule = append(w.rule, diag.Warning{File: RuleWarningFile, Message: msg + where + " (a programming error in nsanalyze: please report it)"})
 }
 
 // RuleWarningFile is the File of the report's warnings about the rules themselves

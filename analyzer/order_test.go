@@ -3,14 +3,16 @@ package analyzer
 import (
 	"strings"
 	"testing"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // fakeRule is a registrable rule that finds nothing.
-func fakeRule(name string, claims, yields []ClaimKind, requires ...*Rule) *Rule {
+func fakeRule(name string, claims, yields []findings.ClaimKind, requires ...*Rule) *Rule {
 	return &Rule{Name: name, Doc: "test rule", Claims: claims, Yields: yields, Requires: requires,
-		Run:     func(*Pass) ([]Cause, string) { return nil, "" },
-		Ladder:  func(*Pass, *Cause) []RemediationStep { return nil },
-		Example: func(*Pass) Cause { return Cause{} }}
+		Run:     func(*Pass) ([]findings.Cause, string) { return nil, "" },
+		Ladder:  func(*Pass, *findings.Cause) []findings.RemediationStep { return nil },
+		Example: func(*Pass) findings.Cause { return findings.Cause{} }}
 }
 
 func names(rs []*Rule) string {
@@ -24,12 +26,12 @@ func names(rs []*Rule) string {
 // TestPlanOrder: the run order follows Requires and Yields whatever the registry's
 // order, and takes the rules the declarations leave unordered by name.
 func TestPlanOrder(t *testing.T) {
-	objs := []ClaimKind{ClaimsObjects, ClaimsFinalizers}
-	all := []ClaimKind{ClaimsObjects, ClaimsFinalizers, ClaimsResources, ClaimsGroups, ClaimsContent}
-	generic := fakeRule("a-generic", []ClaimKind{ClaimsObjects}, all)
-	later := fakeRule("b-generic", []ClaimKind{ClaimsObjects}, all, generic)
-	lb := fakeRule("c-specific-yields-content", objs, []ClaimKind{ClaimsContent})
-	content := fakeRule("z-content", []ClaimKind{ClaimsContent}, nil)
+	objs := []findings.ClaimKind{findings.ClaimsObjects, findings.ClaimsFinalizers}
+	all := []findings.ClaimKind{findings.ClaimsObjects, findings.ClaimsFinalizers, findings.ClaimsResources, findings.ClaimsGroups, findings.ClaimsContent}
+	generic := fakeRule("a-generic", []findings.ClaimKind{findings.ClaimsObjects}, all)
+	later := fakeRule("b-generic", []findings.ClaimKind{findings.ClaimsObjects}, all, generic)
+	lb := fakeRule("c-specific-yields-content", objs, []findings.ClaimKind{findings.ClaimsContent})
+	content := fakeRule("z-content", []findings.ClaimKind{findings.ClaimsContent}, nil)
 	plain := fakeRule("y-objects", objs, nil)
 	for _, reg := range [][]*Rule{
 		{generic, later, lb, content, plain},
@@ -55,9 +57,9 @@ func TestPlanOrder(t *testing.T) {
 // TestPlanCycle: declarations that cannot be ordered are refused by Validate (the
 // registry's init), naming the declarations of the cycle.
 func TestPlanCycle(t *testing.T) {
-	a := fakeRule("a", []ClaimKind{ClaimsObjects}, nil)
-	b := fakeRule("b", []ClaimKind{ClaimsContent}, []ClaimKind{ClaimsObjects}) // after a
-	a.Requires = []*Rule{b}                                                    // and a after b
+	a := fakeRule("a", []findings.ClaimKind{findings.ClaimsObjects}, nil)
+	b := fakeRule("b", []findings.ClaimKind{findings.ClaimsContent}, []findings.ClaimKind{findings.ClaimsObjects}) // after a
+	a.Requires = []*Rule{b}                                                                                        // and a after b
 	c := fakeRule("c", nil, nil)
 	err := Validate([]*Rule{c, a, b})
 	if err == nil {
@@ -69,8 +71,8 @@ func TestPlanCycle(t *testing.T) {
 		}
 	}
 	// a cycle through Yields alone: each yields a kind the other claims
-	d := fakeRule("d", []ClaimKind{ClaimsContent}, []ClaimKind{ClaimsGroups})
-	e := fakeRule("e", []ClaimKind{ClaimsGroups}, []ClaimKind{ClaimsContent})
+	d := fakeRule("d", []findings.ClaimKind{findings.ClaimsContent}, []findings.ClaimKind{findings.ClaimsGroups})
+	e := fakeRule("e", []findings.ClaimKind{findings.ClaimsGroups}, []findings.ClaimKind{findings.ClaimsContent})
 	if err := Validate([]*Rule{d, e}); err == nil || !strings.Contains(err.Error(), "cycle") {
 		t.Errorf("a cycle of yields is accepted: %v", err)
 	}
@@ -78,7 +80,7 @@ func TestPlanCycle(t *testing.T) {
 	if err := Validate([]*Rule{fakeRule("f", nil, nil, fakeRule("g", nil, nil))}); err == nil {
 		t.Error("a rule requiring an unregistered rule is accepted")
 	}
-	if err := Validate([]*Rule{fakeRule("h", []ClaimKind{"pods"}, nil)}); err == nil {
+	if err := Validate([]*Rule{fakeRule("h", []findings.ClaimKind{"pods"}, nil)}); err == nil {
 		t.Error("an unknown kind of claim is accepted")
 	}
 }

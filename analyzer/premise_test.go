@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
 
@@ -12,27 +14,27 @@ import (
 // whose premise holds is kept.
 func TestPremiseChecked(t *testing.T) {
 	ref := &objects.ServiceReference{Namespace: "kubevirt", Name: "virt-api"}
-	missing := []Link{{Component: "APIService v1.x.io"}, ServiceMissingLink(ref, "APIService v1.x.io reports ServiceNotFound", nil)}
-	ready := []Link{{Component: ServiceSubject(ref), Facts: []Fact{F(ServiceSubject(ref), FactServiceExists), F(ServiceSubject(ref), FactPodsReady)}}}
-	podsReady := RemediationStep{Risk: RiskSafe, Command: "kubectl get pods", Premise: []Fact{F(ServiceSubject(ref), FactPodsReady)}}
-	fixBackend := RemediationStep{Risk: RiskSafe, Command: "kubectl get svc", Premise: []Fact{NotF(ServiceSubject(ref), FactServiceMissing)}}
-	plain := RemediationStep{Risk: RiskSafe, Command: "kubectl get apiservice"}
+	missing := []findings.Link{{Component: "APIService v1.x.io"}, mechanism.ServiceMissingLink(ref, "APIService v1.x.io reports ServiceNotFound", nil)}
+	ready := []findings.Link{{Component: findings.ServiceSubject(ref), Facts: []findings.Fact{findings.F(findings.ServiceSubject(ref), findings.FactServiceExists), findings.F(findings.ServiceSubject(ref), findings.FactPodsReady)}}}
+	podsReady := findings.RemediationStep{Risk: findings.RiskSafe, Command: "kubectl get pods", Premise: []findings.Fact{findings.F(findings.ServiceSubject(ref), findings.FactPodsReady)}}
+	fixBackend := findings.RemediationStep{Risk: findings.RiskSafe, Command: "kubectl get svc", Premise: []findings.Fact{findings.NotF(findings.ServiceSubject(ref), findings.FactServiceMissing)}}
+	plain := findings.RemediationStep{Risk: findings.RiskSafe, Command: "kubectl get apiservice"}
 	for _, tt := range []struct {
 		name  string
-		chain []Link
-		steps []RemediationStep
+		chain []findings.Link
+		steps []findings.RemediationStep
 		kept  []string
 		warns int
 	}{
-		{"pods Ready asserted on a missing Service", missing, []RemediationStep{podsReady, plain}, []string{"kubectl get apiservice"}, 1},
-		{"fix the backend when the Service is missing", missing, []RemediationStep{fixBackend}, nil, 1},
-		{"pods Ready when they are", ready, []RemediationStep{podsReady, fixBackend, plain}, []string{"kubectl get pods", "kubectl get svc", "kubectl get apiservice"}, 0},
-		{"no chain at all", nil, []RemediationStep{podsReady}, nil, 1},
+		{"pods Ready asserted on a missing Service", missing, []findings.RemediationStep{podsReady, plain}, []string{"kubectl get apiservice"}, 1},
+		{"fix the backend when the Service is missing", missing, []findings.RemediationStep{fixBackend}, nil, 1},
+		{"pods Ready when they are", ready, []findings.RemediationStep{podsReady, fixBackend, plain}, []string{"kubectl get pods", "kubectl get svc", "kubectl get apiservice"}, 0},
+		{"no chain at all", nil, []findings.RemediationStep{podsReady}, nil, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			ix := &Index{}
-			c := &Cause{Type: "api-discovery-failure", Chain: tt.chain}
-			got := ix.checkPremises("ns", c, tt.steps)
+			w := &warnings{}
+			c := &findings.Cause{Type: "api-discovery-failure", Chain: tt.chain}
+			got := checkPremises(w, "ns", c, tt.steps)
 			var cmds []string
 			for _, s := range got {
 				cmds = append(cmds, s.Command)
@@ -40,10 +42,10 @@ func TestPremiseChecked(t *testing.T) {
 			if strings.Join(cmds, "|") != strings.Join(tt.kept, "|") {
 				t.Errorf("kept %q, want %q", cmds, tt.kept)
 			}
-			if len(ix.premiseWarnings) != tt.warns {
-				t.Errorf("%d warnings, want %d: %v", len(ix.premiseWarnings), tt.warns, ix.premiseWarnings)
+			if len(w.premise) != tt.warns {
+				t.Errorf("%d warnings, want %d: %v", len(w.premise), tt.warns, w.premise)
 			}
-			for _, w := range ix.premiseWarnings {
+			for _, w := range w.premise {
 				if !strings.Contains(w.Message, "internal error") || !strings.Contains(w.Message, "pods-ready") && !strings.Contains(w.Message, "service-missing") {
 					t.Errorf("warning %q does not say which fact failed", w.Message)
 				}
@@ -67,7 +69,7 @@ func TestCutSummary(t *testing.T) {
 		{"root: the controller of the thing", 30, "root: the controller…"},
 		{"averyveryverylongwordwithoutanyspace", 10, "averyvery…"},
 	} {
-		got := CutSummary(tt.in, tt.n)
+		got := findings.CutSummary(tt.in, tt.n)
 		if got != tt.want {
 			t.Errorf("CutSummary(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
 		}

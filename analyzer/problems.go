@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // markRoots sets Link.Root on the deepest fault link of each cause's chain.
-func markRoots(c *Cause) {
+func markRoots(c *findings.Cause) {
 	root := -1
 	for i := range c.Chain {
 		c.Chain[i].Root = false
@@ -22,7 +24,7 @@ func markRoots(c *Cause) {
 }
 
 // RootLink returns the root link of a cause's chain (nil when no link shows a fault).
-func RootLink(c *Cause) *Link {
+func RootLink(c *findings.Cause) *findings.Link {
 	for i := range c.Chain {
 		if c.Chain[i].Root {
 			return &c.Chain[i]
@@ -33,7 +35,7 @@ func RootLink(c *Cause) *Link {
 
 // RootSentence says, in one sentence, the deepest link the evidence proves and the
 // faulty components above it, root first; without a fault link, the cause's summary.
-func RootSentence(c *Cause) string {
+func RootSentence(c *findings.Cause) string {
 	l := RootLink(c)
 	if l == nil {
 		return c.Summary
@@ -52,7 +54,7 @@ func RootSentence(c *Cause) string {
 		}
 	}
 	finding := strings.TrimSuffix(firstClause(l.Finding), ".")
-	s := l.Component + ": " + FitText(finding, 240)
+	s := l.Component + ": " + findings.FitText(finding, 240)
 	if len(above) > 0 {
 		s += "; this blocks " + strings.Join(reverse(above), " → ")
 	}
@@ -89,7 +91,7 @@ func reverse(s []string) []string {
 
 // problemKey identifies a cause's root problem across namespaces: its type and the
 // cluster-wide things it names (APIServices, webhooks, finalizers, cluster-scoped objects).
-func problemKey(c *Cause) string {
+func problemKey(c *findings.Cause) string {
 	parts := []string{c.Type}
 	add := func(prefix string, xs []string) {
 		xs = append([]string{}, xs...)
@@ -119,7 +121,7 @@ func problemKey(c *Cause) string {
 // cause's own group/versions and APIServices blanked. One failing backend behind many
 // group/versions (one missing Service, one adapter whose every group is stale) is then
 // one problem, not one per group/version. Without a root link it is problemKey.
-func sharedRootKey(c *Cause) string {
+func sharedRootKey(c *findings.Cause) string {
 	l := RootLink(c)
 	if l == nil || len(c.GroupVersions)+len(c.APIServices) == 0 {
 		return problemKey(c)
@@ -146,15 +148,15 @@ func sharedRootKey(c *Cause) string {
 
 // groupProblems groups the namespaces by root problem: namespaces stuck for the same
 // proven reason share one Problem (one chain, one ladder).
-func groupProblems(r *Report) {
-	r.Problems = []Problem{}
+func groupProblems(r *findings.Report) {
+	r.Problems = []findings.Problem{}
 	byKey := map[string]int{}
 	lastNS := map[int]int{} // problem → the last namespace added to it
 	shared := map[int]int{} // problem → causes merged into it beyond its first
 	defer func() {
 		for idx, n := range shared {
 			r.Problems[idx].Root = strings.TrimSuffix(r.Problems[idx].Root, ".") +
-				fmt.Sprintf("; the same root holds %s more group/version%s or APIService%s (each one is listed with the causes of its namespaces).", Count(n), Plural(n, "s", ""), Plural(n, "s", ""))
+				fmt.Sprintf("; the same root holds %s more group/version%s or APIService%s (each one is listed with the causes of its namespaces).", findings.Count(n), findings.Plural(n, "s", ""), findings.Plural(n, "s", ""))
 		}
 	}()
 	for i := range r.Namespaces {
@@ -168,9 +170,9 @@ func groupProblems(r *Report) {
 			if !ok {
 				idx = len(r.Problems)
 				byKey[key] = idx
-				steps := append([]RemediationStep{}, c.ladder...)
-				r.Problems = append(r.Problems, Problem{ID: fmt.Sprintf("P%d", idx+1), CauseType: c.Type,
-					Fingerprint: Fingerprint(c), ReadableFingerprint: ReadableFingerprint(c), Root: RootSentence(c), Headline: headline(c), RootComponent: rootComponent(c), Confidence: c.Confidence,
+				steps := append([]findings.RemediationStep{}, c.Ladder...)
+				r.Problems = append(r.Problems, findings.Problem{ID: fmt.Sprintf("P%d", idx+1), CauseType: c.Type,
+					Fingerprint: findings.Fingerprint(c), ReadableFingerprint: findings.ReadableFingerprint(c), Root: RootSentence(c), Headline: headline(c), RootComponent: rootComponent(c), Confidence: c.Confidence,
 					Chain: c.Chain, Remediation: steps, Evidence: c.Evidence, Correlation: c.Correlation})
 			}
 			p := &r.Problems[idx]
@@ -182,30 +184,30 @@ func groupProblems(r *Report) {
 			} else {
 				lastNS[idx] = i
 				extra = 0
-				p.Namespaces = append(p.Namespaces, ProblemNamespace{Name: ns.Name, DeletionTimestamp: ns.DeletionTimestamp,
+				p.Namespaces = append(p.Namespaces, findings.ProblemNamespace{Name: ns.Name, DeletionTimestamp: ns.DeletionTimestamp,
 					DeletionInferred: ns.DeletionInferred, StuckFor: ns.StuckFor})
 			}
 			ns.Problems = append(ns.Problems, p.ID)
 		}
 		// each timeline event names the problem whose cause it supports
 		for k := range ns.Timeline {
-			if e := &ns.Timeline[k]; e.cause > 0 && e.cause <= len(ns.Problems) {
-				e.Problem = ns.Problems[e.cause-1]
+			if e := &ns.Timeline[k]; e.CauseIndex > 0 && e.CauseIndex <= len(ns.Problems) {
+				e.Problem = ns.Problems[e.CauseIndex-1]
 			}
 		}
 	}
 }
 
 // headline is the root in a few words: its component and the first clause of its finding.
-func headline(c *Cause) string {
+func headline(c *findings.Cause) string {
 	l := RootLink(c)
 	if l == nil {
-		return FitText(firstClause(c.Summary), 140)
+		return findings.FitText(firstClause(c.Summary), 140)
 	}
-	return shortComponent(l.Component) + ": " + FitText(strings.TrimSuffix(firstClause(l.Finding), "."), 140)
+	return shortComponent(l.Component) + ": " + findings.FitText(strings.TrimSuffix(firstClause(l.Finding), "."), 140)
 }
 
-func rootComponent(c *Cause) string {
+func rootComponent(c *findings.Cause) string {
 	if l := RootLink(c); l != nil {
 		return l.Component
 	}
@@ -216,30 +218,30 @@ func rootComponent(c *Cause) string {
 // Summarize writes the report's state and one-line summary again from its problems
 // and namespaces (a redacted copy is summarised from its redacted values, so the cut
 // of the summary falls on a token, never inside a name).
-func Summarize(r *Report) { summarize(r) }
+func Summarize(r *findings.Report) { summarize(r) }
 
-func summarize(r *Report) {
+func summarize(r *findings.Report) {
 	switch {
 	case len(r.Namespaces) > 0:
-		r.State = StateStuck
+		r.State = findings.StateStuck
 		for i := range r.Problems {
 			r.Problems[i].Short = ShortOf(&r.Problems[i])
 		}
 		r.Summary = SummaryOf(r)
-	case r.State == StateUnknown:
-		r.Summary = FitText("Namespace state unknown: "+r.StateReason, MaxSummary)
-	case r.State == StateDeleting:
+	case r.State == findings.StateUnknown:
+		r.Summary = findings.FitText("Namespace state unknown: "+r.StateReason, findings.MaxSummary)
+	case r.State == findings.StateDeleting:
 		var names []string
 		for _, d := range r.Deleting {
 			names = append(names, d.Name+" ("+d.DeletingFor+")")
 		}
-		r.Summary = FitText(fmt.Sprintf("No namespace is stuck: %d %s still being deleted with no blocker in the evidence: %s",
-			len(r.Deleting), Plural(len(r.Deleting), "namespaces", "namespace"), strings.Join(names, ", ")), MaxSummary)
+		r.Summary = findings.FitText(fmt.Sprintf("No namespace is stuck: %d %s still being deleted with no blocker in the evidence: %s",
+			len(r.Deleting), findings.Plural(len(r.Deleting), "namespaces", "namespace"), strings.Join(names, ", ")), findings.MaxSummary)
 	default:
-		r.State = StateNoneStuck
+		r.State = findings.StateNoneStuck
 		r.Summary = "No namespace is stuck in Terminating"
 		if r.StateReason != "" {
-			r.Summary = FitText(r.Summary+" ("+r.StateReason+")", MaxSummary)
+			r.Summary = findings.FitText(r.Summary+" ("+r.StateReason+")", findings.MaxSummary)
 		}
 	}
 }

@@ -7,8 +7,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
+	"github.com/nsanalyze/nsanalyze/parsers/diag"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -16,18 +20,18 @@ import (
 // remediation builds the ladder for a namespace: for each cause the rungs its rule
 // gives (safe first, then caution), without duplicates, and the /finalize call last
 // (destructive).
-func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
-	var byRisk [3][]RemediationStep
-	rank := map[string]int{RiskSafe: 0, RiskCaution: 1, RiskDestructive: 2}
+func remediation(p *Pass, nr findings.NamespaceReport, rules []*Rule) []findings.RemediationStep {
+	var byRisk [3][]findings.RemediationStep
+	rank := map[string]int{findings.RiskSafe: 0, findings.RiskCaution: 1, findings.RiskDestructive: 2}
 	seen := map[string]bool{}
 	if p.guard == nil {
 		p.guard = namespaceGuard(nr)
 	}
 	for i := range nr.Causes {
 		c := &nr.Causes[i]
-		c.ladder = nil
+		c.Ladder = nil
 		r := RuleByName(rules, c.Type)
-		if c.Type == CauseUndetermined {
+		if c.Type == findings.CauseUndetermined {
 			r = Undetermined
 		}
 		if r == nil || r.Ladder == nil {
@@ -36,15 +40,15 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 		p.Rule = r
 		steps := r.Ladder(p, c)
 		if l := RootLink(c); l != nil && l.Fix != nil {
-			steps = append([]RemediationStep{*l.Fix}, steps...) // act on the root first
+			steps = append([]findings.RemediationStep{*l.Fix}, steps...) // act on the root first
 		}
-		steps = p.Index.checkPremises(nr.Name, c, steps)
+		steps = checkPremises(p.warn, nr.Name, c, steps)
 		for j := range steps {
 			steps[j].Command = p.checkCmd(steps[j].Command)
-			steps[j] = Label(steps[j])
+			steps[j] = findings.Label(steps[j])
 		}
-		if !slices.ContainsFunc(steps, func(s RemediationStep) bool { return s.Risk == RiskSafe }) {
-			steps = append([]RemediationStep{Label(findFirst(p, c))}, steps...) // never a change first
+		if !slices.ContainsFunc(steps, func(s findings.RemediationStep) bool { return s.Risk == findings.RiskSafe }) {
+			steps = append([]findings.RemediationStep{findings.Label(findFirst(p, c))}, steps...) // never a change first
 		}
 		mine := map[string]bool{}
 		for _, s := range steps {
@@ -52,7 +56,7 @@ func remediation(p *Pass, nr NamespaceReport, rules []*Rule) []RemediationStep {
 				continue // the same command twice in one cause's ladder (root fix and rung)
 			}
 			mine[s.Command] = true
-			c.ladder = append(c.ladder, s)
+			c.Ladder = append(c.Ladder, s)
 			if seen[s.Command] {
 				continue
 			}
@@ -80,7 +84,7 @@ func FinalizersShown(o *objects.Object) bool {
 // namespace held only by its own metadata.finalizers (spec.finalizers already empty)
 // gets no /finalize rung: it would change nothing; the metadata.finalizers patch is its
 // rung (namespace-finalizer).
-func finalizeStep(p *Pass, nr NamespaceReport, after bool) (RemediationStep, bool) {
+func finalizeStep(p *Pass, nr findings.NamespaceReport, after bool) (findings.RemediationStep, bool) {
 	ns := p.Object
 	if ns != nil && (ns.Kind != "Namespace" || ns.Name != nr.Name) {
 		ns = nil
@@ -88,27 +92,27 @@ func finalizeStep(p *Pass, nr NamespaceReport, after bool) (RemediationStep, boo
 	shown := FinalizersShown(ns)
 	if shown && len(ns.SpecFinalizers) == 0 {
 		if len(ns.Finalizers) > 0 {
-			return RemediationStep{}, false // its own metadata.finalizers hold it: /finalize changes nothing
+			return findings.RemediationStep{}, false // its own metadata.finalizers hold it: /finalize changes nothing
 		}
 		shown = false // neither is set, yet it is Terminating: the dump is abridged, say what /finalize does
 	}
-	last, gate := "Last resort", GateAfterSteps
+	last, gate := "Last resort", findings.GateAfterSteps
 	if after {
 		last += ", only after the steps above"
 	} else {
 		last += ", only once the cause is understood (see what to collect)"
-		gate = GateCauseUnderstood
+		gate = findings.GateCauseUnderstood
 	}
-	finalize := NotRun(NamespaceName, nr.Name)
-	if ValidName(NamespaceName, nr.Name) || p.example {
-		finalize = Cmd("kubectl", "get", "namespace", nr.Name, "-o", "json") + " | jq '.spec.finalizers = []' | " + Cmd("kubectl", "replace", "--raw", "/api/v1/namespaces/"+nr.Name+"/finalize", "-f", "-")
+	finalize := shellsafe.NotRun(shellsafe.NamespaceName, nr.Name)
+	if shellsafe.ValidName(shellsafe.NamespaceName, nr.Name) || p.example {
+		finalize = shellsafe.Cmd("kubectl", "get", "namespace", nr.Name, "-o", "json") + " | jq '.spec.finalizers = []' | " + shellsafe.Cmd("kubectl", "replace", "--raw", "/api/v1/namespaces/"+nr.Name+"/finalize", "-f", "-")
 	}
 	what := "it empties the Namespace's spec.finalizers"
 	if shown {
 		what += " (" + strings.Join(ns.SpecFinalizers, ", ") + ")"
 	}
 	what += ", which is all /finalize can change; "
-	patch := Cmd("kubectl", "patch", "namespace", nr.Name, "--type=merge", "-p", `{"metadata":{"finalizers":null}}`)
+	patch := shellsafe.Cmd("kubectl", "patch", "namespace", nr.Name, "--type=merge", "-p", `{"metadata":{"finalizers":null}}`)
 	switch {
 	case shown && len(ns.Finalizers) > 0:
 		what += "the API server removes the namespace only once metadata.finalizers (" + strings.Join(ns.Finalizers, ", ") + ") is empty too (the metadata.finalizers rung above). "
@@ -120,7 +124,7 @@ func finalizeStep(p *Pass, nr NamespaceReport, after bool) (RemediationStep, boo
 	does := what + "Any object still stored for that namespace stays in etcd, out of sight (no namespace shows it), and reappears if a namespace of the same name is created again; resources guarded by finalizers (cloud load balancers, volumes) are leaked. It does not fix the cause: the next namespace deletion hangs the same way. " +
 		"kubectl delete --force --grace-period=0 does not help (the namespace already has a deletionTimestamp; force only skips pod grace periods), and kubectl edit or patch of spec.finalizers is silently discarded: spec.finalizers can only be changed through the /finalize subresource. " +
 		FinalizeFollowUp(p.Index.KubernetesVersion, nr.Name)
-	return Label(RemediationStep{Changes: ChangesData, Command: finalize, Why: last + ": " + does, Gate: gate, Does: does}), true
+	return findings.Label(findings.RemediationStep{Changes: findings.ChangesData, Command: finalize, Why: last + ": " + does, Gate: gate, Does: does}), true
 }
 
 // FinalizeFollowUp says what can be done, after a forced /finalize, about the objects it
@@ -137,7 +141,7 @@ func FinalizeFollowUp(version, ns string) string {
 	switch {
 	case version == "":
 		return "Afterwards, for what it left behind: " + on137 + "; " + before + " (the bundle does not say which version the cluster runs)."
-	case MinorAtLeast(version, 37):
+	case mechanism.MinorAtLeast(version, 37):
 		return "Afterwards, for what it left behind: the cluster runs " + version + ": " + on137 + "."
 	default:
 		return "Afterwards, for what it left behind: the cluster runs " + version + ": " + before + "; from 1.37 they could be cleaned in place."
@@ -147,43 +151,18 @@ func FinalizeFollowUp(version, ns string) string {
 // findFirst is the safe first rung of a cause whose rule knows none for what the bundle
 // shows: a read-only command that lists what is left in the namespace and what the
 // namespace's conditions say, so the next step acts on named objects (never /finalize).
-func findFirst(p *Pass, c *Cause) RemediationStep {
+func findFirst(p *Pass, c *findings.Cause) findings.RemediationStep {
 	ns := p.Namespace
-	return RemediationStep{Risk: RiskSafe,
-		Command: Cmd("kubectl", "get", "namespace", ns, "-o", "jsonpath={range .status.conditions[*]}{.type}={.status} {.message}{\"\\n\"}{end}") + " && " +
-			"kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns),
+	return findings.RemediationStep{Risk: findings.RiskSafe,
+		Command: shellsafe.Cmd("kubectl", "get", "namespace", ns, "-o", "jsonpath={range .status.conditions[*]}{.type}={.status} {.message}{\"\\n\"}{end}") + " && " +
+			"kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + shellsafe.Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", ns),
 		Why: "Find what still holds the namespace: its conditions name the failing calls and the finalizers left, and the listing names the objects that remain; act on those (their owner, their backend) before anything destructive."}
-}
-
-// BackendWorkload finds the Deployment/StatefulSet/DaemonSet whose pods a Service selects.
-func (ix *Index) BackendWorkload(svc *objects.ServiceReference) *objects.Object {
-	s := ix.Find("Service", svc.Namespace, svc.Name)
-	if s == nil || s.Service == nil || len(s.Service.Selector) == 0 {
-		return nil
-	}
-	for _, kind := range []string{"Deployment", "StatefulSet", "DaemonSet"} {
-		for _, w := range ix.ByKind[kind] {
-			if w.Namespace != svc.Namespace || w.Workload == nil || len(w.Workload.Selector) == 0 {
-				continue
-			}
-			ok := true
-			for k, v := range w.Workload.Selector {
-				if s.Service.Selector[k] != v {
-					ok = false
-				}
-			}
-			if ok {
-				return w
-			}
-		}
-	}
-	return nil
 }
 
 // Reported returns the keys of what the report's causes already name
 // ("APIService/NAME", "webhook/NAME", "CustomResourceDefinition/NAME"), so latent
 // risks do not repeat them.
-func Reported(r *Report) map[string]bool {
+func Reported(r *findings.Report) map[string]bool {
 	reported := map[string]bool{}
 	for _, ns := range r.Namespaces {
 		for _, c := range ns.Causes {
@@ -205,9 +184,9 @@ func Reported(r *Report) map[string]bool {
 
 // latentRisks asks every rule for broken pieces of the cluster that will hang the next
 // namespace deletion, except those already reported as a cause.
-func latentRisks(ix *Index, r *Report, rules []*Rule) []Risk {
+func latentRisks(ix *index.Index, r *findings.Report, rules []*Rule) []findings.Risk {
 	reported := Reported(r)
-	risks := []Risk{}
+	risks := []findings.Risk{}
 	for _, rule := range rules {
 		if rule.Risks == nil {
 			continue
@@ -215,84 +194,40 @@ func latentRisks(ix *Index, r *Report, rules []*Rule) []Risk {
 		for _, rk := range rule.Risks(ix, reported) {
 			var own shellsafe.Guard
 			if _, name, ok := strings.Cut(rk.Object, "/"); ok {
-				own.Add(ObjectName, name)
+				own.Add(shellsafe.ObjectName, name)
 			}
 			for i := range rk.Fix {
-				rk.Fix[i].Command = ix.checkCmd(own.Check(rk.Fix[i].Command))
+				rk.Fix[i].Command = ix.CheckCmd(own.Check(rk.Fix[i].Command))
 			}
-			LabelAll(rk.Fix)
+			findings.LabelAll(rk.Fix)
 			risks = append(risks, rk)
 		}
 	}
 	return risks
 }
 
-// InterceptsDelete reports whether a webhook's rules match DELETE operations.
-func InterceptsDelete(wh objects.Webhook) bool {
-	for _, r := range wh.Rules {
-		for _, op := range r.Operations {
-			if op == "DELETE" || op == "*" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// BackendBroken reports whether the bundle shows a Service with no ready endpoints
-// (only when the Service and its endpoints were dumped).
-func (ix *Index) BackendBroken(ref *objects.ServiceReference) (bool, string) {
-	svc := ix.Find("Service", ref.Namespace, ref.Name)
-	if svc == nil {
-		if ix.ServicesDumped(ref.Namespace) {
-			return true, "does not exist"
-		}
-		return false, ""
-	}
-	if svc.Service != nil && svc.Service.Type == "ExternalName" {
-		return false, ""
-	}
-	ready, seen := 0, false
-	for _, o := range ix.InNamespace(ref.Namespace, "EndpointSlice") {
-		if o.Endpoints != nil && o.Endpoints.ServiceName == ref.Name {
-			seen = true
-			ready += o.Endpoints.Ready
-		}
-	}
-	if !seen {
-		if e := ix.Find("Endpoints", ref.Namespace, ref.Name); e != nil {
-			seen = true
-			ready = e.Endpoints.Ready
-		}
-	}
-	if seen && ready == 0 {
-		return true, "has no ready endpoints"
-	}
-	return false, ""
-}
-
 // coverage lists what the bundle lacked for a complete diagnosis.
-func coverage(ix *Index, r *Report) []Gap {
-	gaps := []Gap{}
+func coverage(ix *index.Index, r *findings.Report) []findings.Gap {
+	gaps := []findings.Gap{}
 	add := func(kind, missing, collect string) {
-		gaps = append(gaps, Gap{Kind: kind, Missing: missing, Collect: collect})
+		gaps = append(gaps, findings.Gap{Kind: kind, Missing: missing, Collect: collect})
 	}
 	if ix.NamespaceCount() == 0 {
-		add(GapNamespaces, "no Namespace objects", "kubectl get namespaces -o json")
+		add(findings.GapNamespaces, "no Namespace objects", "kubectl get namespaces -o json")
 	}
 	if !ix.Has("APIService") && !ix.Dumped("apiservice") {
-		add(GapAPIServices, "no APIService objects", "kubectl get apiservices -o json")
+		add(findings.GapAPIServices, "no APIService objects", "kubectl get apiservices -o json")
 	}
 	if !ix.HasLogsOf("kube-controller-manager") {
-		add(GapControllerManagerLog, "no kube-controller-manager log", ComponentLogs(ix.Platform(), "kube-controller-manager", -1, ""))
+		add(findings.GapControllerManagerLog, "no kube-controller-manager log", mechanism.ComponentLogs(ix.Platform(), "kube-controller-manager", -1, ""))
 	}
 	if !ix.HasLogsOf("kube-apiserver") {
-		add(GapAPIServerLog, "no kube-apiserver log", ComponentLogs(ix.Platform(), "kube-apiserver", -1, ""))
+		add(findings.GapAPIServerLog, "no kube-apiserver log", mechanism.ComponentLogs(ix.Platform(), "kube-apiserver", -1, ""))
 	}
 	if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") && !ix.Dumped("webhookconfiguration") {
-		add(GapWebhookConfigurations, "no webhook configurations", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json")
+		add(findings.GapWebhookConfigurations, "no webhook configurations", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json")
 	}
-	guard := func(g Gap) Gap { g.Collect = ix.checkCmd(g.Collect); return g }
+	guard := func(g findings.Gap) findings.Gap { g.Collect = ix.CheckCmd(g.Collect); return g }
 	defer func() {
 		for i := range gaps {
 			gaps[i] = guard(gaps[i])
@@ -302,20 +237,20 @@ func coverage(ix *Index, r *Report) []Gap {
 		if pod.Pod != nil && pod.Pod.Ready {
 			continue
 		}
-		cmd, ok := SafeCmd("kubectl", "-n", NS(pod.Namespace), "logs", Obj(pod.Name), "--all-containers", "--previous")
+		cmd, ok := shellsafe.SafeCmd("kubectl", "-n", shellsafe.NS(pod.Namespace), "logs", shellsafe.Obj(pod.Name), "--all-containers", "--previous")
 		if ok {
-			d, _ := SafeCmd("kubectl", "-n", NS(pod.Namespace), "describe", "pod", Obj(pod.Name))
+			d, _ := shellsafe.SafeCmd("kubectl", "-n", shellsafe.NS(pod.Namespace), "describe", "pod", shellsafe.Obj(pod.Name))
 			cmd += "; " + d
 		}
-		state := PodState(pod)
-		gaps = append(gaps, Gap{Kind: GapBackendPodLogs, Object: pod.Namespace + "/" + pod.Name, Detail: state, Collect: cmd,
+		state := mechanism.PodState(pod)
+		gaps = append(gaps, findings.Gap{Kind: findings.GapBackendPodLogs, Object: pod.Namespace + "/" + pod.Name, Detail: state, Collect: cmd,
 			Missing: fmt.Sprintf("logs of pod %s/%s, a backend of an APIService or webhook, which is not running normally (%s)", pod.Namespace, pod.Name, state)})
 	}
 	for _, ce := range collectorGaps(ix.Records.CollectorErrors) {
 		if permissionError(ce) {
-			add(GapCollectorForbidden, ce, Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
+			add(findings.GapCollectorForbidden, ce, shellsafe.Comment("re-run the collector with a service account allowed to get/list every resource (e.g. cluster-admin for the collection), or collect the missing resource with kubectl"))
 		} else {
-			add(GapCollectorFailed, ce, Comment("the collector's call failed for a reason other than permissions (see the error): re-run the collection once the API server answers, or collect the missing resource with kubectl"))
+			add(findings.GapCollectorFailed, ce, shellsafe.Comment("the collector's call failed for a reason other than permissions (see the error): re-run the collection once the API server answers, or collect the missing resource with kubectl"))
 		}
 	}
 	var encrypted []string
@@ -325,22 +260,22 @@ func coverage(ix *Index, r *Report) []Gap {
 		}
 	}
 	if len(encrypted) > 0 {
-		add(GapEncrypted, fmt.Sprintf("%d encrypted archive member%s, not read (%s)", len(encrypted), Plural(len(encrypted), "s", ""), strings.Join(firstN(encrypted, 8), ", ")),
-			Comment("extract the archive with its password (unzip -P ... or 7z x) and run nsanalyze on the extracted files"))
+		add(findings.GapEncrypted, fmt.Sprintf("%d encrypted archive member%s, not read (%s)", len(encrypted), findings.Plural(len(encrypted), "s", ""), strings.Join(findings.FirstN(encrypted, 8), ", ")),
+			shellsafe.Comment("extract the archive with its password (unzip -P ... or 7z x) and run nsanalyze on the extracted files"))
 	}
 	var undumped []string
 	for _, ns := range r.Namespaces {
-		if !ix.NamespaceDumped(ns.Name) && ValidName(NamespaceName, ns.Name) {
+		if !ix.NamespaceDumped(ns.Name) && shellsafe.ValidName(shellsafe.NamespaceName, ns.Name) {
 			undumped = append(undumped, ns.Name)
 		}
 	}
 	switch {
 	case len(undumped) == 1:
-		gaps = append(gaps, Gap{Kind: GapNamespaceObjects, Object: undumped[0], Missing: "no object of the stuck namespace " + undumped[0] + " was dumped",
-			Collect: "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", undumped[0], "-o", "json")})
+		gaps = append(gaps, findings.Gap{Kind: findings.GapNamespaceObjects, Object: undumped[0], Missing: "no object of the stuck namespace " + undumped[0] + " was dumped",
+			Collect: "kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 " + shellsafe.Cmd("kubectl", "get", "--show-kind", "--ignore-not-found", "-n", undumped[0], "-o", "json")})
 	case len(undumped) > 1:
-		add(GapNamespaceObjects, fmt.Sprintf("no object of the %d stuck namespaces %s was dumped", len(undumped), strings.Join(firstN(undumped, 8), ", ")),
-			"for ns in "+Cmd(undumped...)+"; do kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -o json -n \"$ns\"; done")
+		add(findings.GapNamespaceObjects, fmt.Sprintf("no object of the %d stuck namespaces %s was dumped", len(undumped), strings.Join(findings.FirstN(undumped, 8), ", ")),
+			"for ns in "+shellsafe.Cmd(undumped...)+"; do kubectl api-resources --verbs=list --namespaced -o name | xargs -n 1 kubectl get --show-kind --ignore-not-found -o json -n \"$ns\"; done")
 	}
 	return gaps
 }
@@ -381,7 +316,7 @@ func collectorGaps(errs []bundle.CollectorError) []string {
 		}
 		what := "everything"
 		if len(nss) > 0 {
-			what = fmt.Sprintf("%s in %s %s", strings.TrimSuffix(path.Base(k.file), "-errors.json"), Plural(len(nss), "namespaces", "namespace"), strings.Join(firstN(nss, 8), ", "))
+			what = fmt.Sprintf("%s in %s %s", strings.TrimSuffix(path.Base(k.file), "-errors.json"), findings.Plural(len(nss), "namespaces", "namespace"), strings.Join(findings.FirstN(nss, 8), ", "))
 		}
 		out = append(out, fmt.Sprintf("the bundle collector could not collect %s (%s:%d: %s)", what, ces[0].File, ces[0].Line, k.text))
 	}
@@ -390,7 +325,7 @@ func collectorGaps(errs []bundle.CollectorError) []string {
 
 // backendPods returns the pods behind the Services that APIServices, webhooks and CRD
 // conversion webhooks point at.
-func backendPods(ix *Index) []*objects.Object {
+func backendPods(ix *index.Index) []*objects.Object {
 	var refs []*objects.ServiceReference
 	for _, a := range ix.APIServices {
 		if a.APIService != nil && a.APIService.Service != nil {
@@ -434,25 +369,25 @@ func backendPods(ix *Index) []*objects.Object {
 // finalizer its causes name) and keeps those Kubernetes would refuse. Names of the
 // bundle's objects are in the index's guard already; this one adds those known only
 // from log lines and conditions.
-func namespaceGuard(nr NamespaceReport) *shellsafe.Guard {
+func namespaceGuard(nr findings.NamespaceReport) *shellsafe.Guard {
 	g := &shellsafe.Guard{}
-	g.Add(NamespaceName, nr.Name)
+	g.Add(shellsafe.NamespaceName, nr.Name)
 	for _, c := range nr.Causes {
 		for _, o := range c.Objects {
-			g.Add(ObjectName, o.Name)
-			g.Add(NamespaceName, o.Namespace)
+			g.Add(shellsafe.ObjectName, o.Name)
+			g.Add(shellsafe.NamespaceName, o.Namespace)
 			for _, f := range o.Finalizers {
-				g.Add(FinalizerName, f)
+				g.Add(shellsafe.FinalizerName, f)
 			}
 		}
 		for _, a := range c.APIServices {
-			g.Add(APIServiceName, a)
+			g.Add(shellsafe.APIServiceName, a)
 		}
 		for _, w := range c.Webhooks {
-			g.Add(ObjectName, w)
+			g.Add(shellsafe.ObjectName, w)
 		}
 		for _, f := range c.Finalizers {
-			g.Add(FinalizerName, f)
+			g.Add(shellsafe.FinalizerName, f)
 		}
 	}
 	g.Prepare()
@@ -470,13 +405,21 @@ func (p *Pass) checkCmd(cmd string) string {
 	if p.guard != nil {
 		cmd = p.guard.Check(cmd)
 	}
-	return p.Index.checkCmd(cmd)
+	return p.Index.CheckCmd(cmd)
 }
 
-// checkCmd is Pass.checkCmd with the bundle's invalid object names only.
-func (ix *Index) checkCmd(cmd string) string {
-	if ix == nil || ix.guard == nil {
-		return (&shellsafe.Guard{}).Check(cmd)
+// checkPremises keeps the rungs whose premise holds on the cause's chain. A rung that
+// fails its premise is a bug of its rule: it is left out, and said as an internal-error
+// warning (tests fail on those).
+func checkPremises(w *warnings, ns string, c *findings.Cause, steps []findings.RemediationStep) []findings.RemediationStep {
+	out := steps[:0:0]
+	for _, s := range steps {
+		if why := findings.PremiseProblem(c.Chain, s); why != "" {
+			w.premise = append(w.premise, diag.Warning{File: "namespace " + ns,
+				Message: fmt.Sprintf("%s: rung %q of %s left out: %s", diag.InternalError, findings.Clip(s.Command, 120), c.Type, why)})
+			continue
+		}
+		out = append(out, s)
 	}
-	return ix.guard.Check(cmd)
+	return out
 }

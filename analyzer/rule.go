@@ -6,6 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
@@ -28,7 +31,7 @@ type Rule struct {
 	// phrases, and the loader's prefilter is the union of every rule's phrases
 	// (Phrases): a phrase and the matcher that needs it are one declaration, so the
 	// prefilter cannot drop a line a matcher recognises.
-	Lines []Match
+	Lines []index.Match
 	// Kinds are the object kinds the rule reads; the loader keeps them (KeepObject).
 	Kinds []string
 
@@ -36,17 +39,17 @@ type Rule struct {
 	// a ruled-out reason (empty string = not applicable, say nothing). Each cause claims
 	// what it explains (claims.go): its Objects and Related lines, and what it claims
 	// with Cause.ClaimObject, ClaimResource, ClaimGroup, ClaimFinalizer or ClaimContent.
-	Run func(pass *Pass) ([]Cause, string)
+	Run func(pass *Pass) ([]findings.Cause, string)
 	// Claims are the kinds of claim the rule's causes make (claims.go): ClaimsObjects
 	// for a cause that lists Objects, ClaimsFinalizers when they carry finalizers, and
 	// so on. A cause claiming a kind its rule does not declare is a rule error (a
 	// warning in the report), since the order is derived from these declarations.
-	Claims []ClaimKind
+	Claims []findings.ClaimKind
 	// Yields are the kinds of claim the rule defers to: it explains only what no other
 	// rule claims of them (finalizers-remaining, content-remaining: it reads the
 	// namespace through Pass.Objects and Pass.Claimed...). It runs after every rule that
 	// Claims one of them, except the rules that yield that kind too.
-	Yields []ClaimKind
+	Yields []findings.ClaimKind
 	// Requires are the rules whose claims or causes this rule reads: it runs after
 	// them (content-remaining reads what finalizers-remaining claimed). The run order
 	// is derived from Requires, Yields and Claims (NewPlan), ties by name; the
@@ -56,46 +59,22 @@ type Rule struct {
 	// Ladder returns the safe and caution rungs that act on a cause of this rule, with
 	// real object names, root first; the analyzer orders them, removes duplicates and
 	// ends every ladder with the /finalize last resort.
-	Ladder func(pass *Pass, c *Cause) []RemediationStep
+	Ladder func(pass *Pass, c *findings.Cause) []findings.RemediationStep
 	// Risks, when set, returns broken pieces of the cluster that will hang the next
 	// namespace deletion (latent risks), except those in reported (keys from Reported).
-	Risks func(ix *Index, reported map[string]bool) []Risk
+	Risks func(ix *index.Index, reported map[string]bool) []findings.Risk
 	// Example returns a cause of this rule on placeholder names (NAMESPACE, NAME, ...),
 	// adding what its ladder reads to pass.Index: what `nsanalyze explain` shows.
-	Example func(pass *Pass) Cause
+	Example func(pass *Pass) findings.Cause
 }
 
-// Match keeps the log lines of one shape for a rule, in the single pass over the
-// prefiltered lines while the index is built.
-type Match struct {
-	// Phrases are literal substrings of the lines (quoted from the Kubernetes source):
-	// Keys runs once for a line whose detail contains any of them, never for another.
-	Phrases []string
-	// Keys returns the keys under which the line is kept (nil or empty: not kept);
-	// detail is the line's message with its structured fields (logs.Entry.Detail). A
-	// nil Keys keeps every such line under the key "".
-	Keys func(e *logs.Entry, detail string) []string
-}
-
-// matches reports whether detail contains one of the match's phrases.
-func (m *Match) matches(detail string) bool {
-	for _, p := range m.Phrases {
-		if strings.Contains(detail, p) {
-			return true
-		}
+// Collectors are the rules' log line matchers, for the index (index.New).
+func Collectors(rules []*Rule) []index.Collector {
+	out := make([]index.Collector, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, index.Collector{Rule: r.Name, Lines: r.Lines})
 	}
-	return false
-}
-
-// keep returns the keys under which a line is kept, when one of the phrases is in it.
-func (m *Match) keep(e *logs.Entry, detail string) []string {
-	if !m.matches(detail) {
-		return nil
-	}
-	if m.Keys == nil {
-		return []string{""}
-	}
-	return m.Keys(e, detail)
+	return out
 }
 
 // RulePhrases returns the phrases of a rule's matchers, in declaration order.
@@ -107,18 +86,19 @@ func RulePhrases(r *Rule) []string {
 	return out
 }
 
-// Pass is what a rule sees: the index of the whole bundle and one stuck namespace.
+// Pass is what a rule sees: the index of the whole bundle and one stuck namespace
+// (its Scope, which the mechanisms read too), the namespace object and its deletion.
 type Pass struct {
-	Index     *Index
-	Rule      *Rule
-	Namespace string
-	Object    *objects.Object // the Namespace object; nil when the namespace is known only from logs
-	Deletion  time.Time       // deletion timestamp (zero when unknown)
-	Stuck     map[string]bool // every stuck namespace of the bundle
+	mechanism.Scope
+	Rule     *Rule
+	Object   *objects.Object // the Namespace object; nil when the namespace is known only from logs
+	Deletion time.Time       // deletion timestamp (zero when unknown)
 	// claims are what the causes found so far for Namespace claim (claims.go).
 	claims *namespaceClaims
 	// guard holds the invalid names the namespace's causes name (namespaceGuard).
 	guard *shellsafe.Guard
+	// warn collects the analysis' own warnings (premises, rule errors).
+	warn *warnings
 	// example is set for ExampleLadder: its placeholder names (NAMESPACE) are not
 	// Kubernetes names, and are kept in the commands.
 	example bool
@@ -145,19 +125,15 @@ func (p *Pass) Lines(key string) []*logs.Entry {
 	if p.Rule == nil {
 		return nil
 	}
-	return p.Index.ruleLines[p.Rule.Name][key]
+	return p.Index.RuleLines(p.Rule.Name, key)
 }
-
-// RuleLines returns the log lines a rule's matchers kept under key, for what the rule
-// reads outside a namespace's pass (its Risks).
-func (ix *Index) RuleLines(rule, key string) []*logs.Entry { return ix.ruleLines[rule][key] }
 
 // LineKeys returns the keys under which the running rule's matchers kept lines, sorted.
 func (p *Pass) LineKeys() []string {
 	if p.Rule == nil {
 		return nil
 	}
-	return SortedKeys(p.Index.ruleLines[p.Rule.Name])
+	return p.Index.RuleKeys(p.Rule.Name)
 }
 
 // CorePhrases are the log phrases the analyzer itself needs, whatever the rules: the
@@ -180,7 +156,7 @@ var CorePhrases = []string{
 	"Version: v1.",                                        // component start-up, printf (before structured logging)
 }
 
-// corePhrases are CorePhrases and the cloud controllers' phrases (cloud.go).
+// corePhrases are CorePhrases and the cloud controllers' phrases (kubemsg.CloudPhrases).
 func corePhrases() []string {
 	return append(append([]string{}, CorePhrases...), kubemsg.CloudPhrases()...)
 }
@@ -242,8 +218,8 @@ func Validate(rules []*Rule) error {
 		switch {
 		case r.Name == "" || strings.ToLower(r.Name) != r.Name || strings.ContainsAny(r.Name, " _"):
 			return fmt.Errorf("rule %q: the name must be a lower-case, dash-separated cause type", r.Name)
-		case r.Name == CauseUndetermined:
-			return fmt.Errorf("rule %q: %q is reserved for the analyzer", r.Name, CauseUndetermined)
+		case r.Name == findings.CauseUndetermined:
+			return fmt.Errorf("rule %q: %q is reserved for the analyzer", r.Name, findings.CauseUndetermined)
 		case byName[r.Name] != nil:
 			return fmt.Errorf("rule %q registered twice", r.Name)
 		case strings.TrimSpace(r.Doc) == "":
@@ -255,8 +231,8 @@ func Validate(rules []*Rule) error {
 		case r.Example == nil:
 			return fmt.Errorf("rule %q has no Example", r.Name)
 		}
-		for _, k := range append(append([]ClaimKind{}, r.Claims...), r.Yields...) {
-			if !slices.Contains(claimKinds, k) {
+		for _, k := range append(append([]findings.ClaimKind{}, r.Claims...), r.Yields...) {
+			if !slices.Contains(findings.AllClaimKinds, k) {
 				return fmt.Errorf("rule %q: unknown kind of claim %q", r.Name, k)
 			}
 		}

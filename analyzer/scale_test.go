@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 )
 
 func TestFocusQuote(t *testing.T) {
@@ -26,8 +29,8 @@ func TestFocusQuote(t *testing.T) {
 			[]string{"g200.example.com/v1"}},
 		{"a name not in it", long, []string{"nowhere.io/v1"}, []string{"message=g000", "quoted in part: "}, []string{"g150.example.com"}},
 	} {
-		got := FocusQuote(tc.text, tc.names)
-		if len(got) > maxQuote+200 {
+		got := findings.FocusQuote(tc.text, tc.names)
+		if len(got) > findings.MaxQuote+200 {
 			t.Errorf("%s: %d bytes", tc.name, len(got))
 		}
 		for _, w := range tc.want {
@@ -45,22 +48,22 @@ func TestFocusQuote(t *testing.T) {
 
 func TestPodDeleteLoop(t *testing.T) {
 	when := time.Date(2026, 11, 29, 19, 30, 0, 0, time.UTC)
-	g := ObjectGroup{Kind: "Pod", Namespace: "batch", Node: "node-07", Count: 2000, OldestDeletion: &when, Examples: []string{"job-0"}}
+	g := findings.ObjectGroup{Kind: "Pod", Namespace: "batch", Node: "node-07", Count: 2000, OldestDeletion: &when, Examples: []string{"job-0"}}
 	want := `kubectl -n batch get pods --field-selector spec.nodeName=node-07 -o 'go-template={{range .items}}{{if .metadata.deletionTimestamp}}{{.metadata.name}}{{"\n"}}{{end}}{{end}}' | while read -r o; do kubectl -n batch delete pod "$o" --grace-period=0 --force; done`
-	if got := PodDeleteLoop(g); got != want {
+	if got := mechanism.PodDeleteLoop(g); got != want {
 		t.Errorf("PodDeleteLoop:\n got %s\nwant %s", got, want)
 	}
 	g.Node = ""
-	if got := PodDeleteLoop(g); strings.Contains(got, "field-selector") || !strings.Contains(got, "kubectl -n batch get pods -o") {
+	if got := mechanism.PodDeleteLoop(g); strings.Contains(got, "field-selector") || !strings.Contains(got, "kubectl -n batch get pods -o") {
 		t.Errorf("without a node, every terminating pod of the namespace: %s", got)
 	}
-	if got := (ObjectGroup{Verdict: "not running"}).VerdictPhrase(); got != "controller not running" {
+	if got := (findings.ObjectGroup{Verdict: "not running"}).VerdictPhrase(); got != "controller not running" {
 		t.Errorf("verdict phrase of a finalizer group: %q", got)
 	}
 	if got := g.VerdictPhrase(); got != "" {
 		t.Errorf("no verdict: %q", got)
 	}
-	if got := (ObjectGroup{Verdict: "on node n1, not Ready", Node: "n1"}).VerdictPhrase(); got != "on node n1, not Ready" {
+	if got := (findings.ObjectGroup{Verdict: "on node n1, not Ready", Node: "n1"}).VerdictPhrase(); got != "on node n1, not Ready" {
 		t.Errorf("verdict phrase of a pod group: %q", got)
 	}
 }

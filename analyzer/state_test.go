@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -36,12 +37,12 @@ func TestStillDeleting(t *testing.T) {
 		noVersion bool
 		newest    time.Time // the newest time in the records (the estimate without a clock)
 	}{
-		{name: "14s by the collector's clock", clock: del.Add(14 * time.Second), state: analyzer.StateDeleting, reason: "crd-publish-openapi-8311 (deleted 14s before the capture)"},
-		{name: "estimated capture only bounds the age from below", newest: del.Add(14 * time.Second), state: analyzer.StateStuck},
+		{name: "14s by the collector's clock", clock: del.Add(14 * time.Second), state: findings.StateDeleting, reason: "crd-publish-openapi-8311 (deleted 14s before the capture)"},
+		{name: "estimated capture only bounds the age from below", newest: del.Add(14 * time.Second), state: findings.StateStuck},
 		// without a version no rule reads the missing conditions as a blocker: the threshold alone decides
-		{name: "at the threshold", clock: del.Add(analyzer.DeletingThreshold), state: analyzer.StateStuck, noVersion: true},
-		{name: "just under the threshold", clock: del.Add(analyzer.DeletingThreshold - time.Second), state: analyzer.StateDeleting, noVersion: true, reason: "(deleted 4m59s before the capture)"},
-		{name: "a blocker however young", clock: del.Add(14 * time.Second), state: analyzer.StateStuck,
+		{name: "at the threshold", clock: del.Add(analyzer.DeletingThreshold), state: findings.StateStuck, noVersion: true},
+		{name: "just under the threshold", clock: del.Add(analyzer.DeletingThreshold - time.Second), state: findings.StateDeleting, noVersion: true, reason: "(deleted 4m59s before the capture)"},
+		{name: "a blocker however young", clock: del.Add(14 * time.Second), state: findings.StateStuck,
 			extra: func(o *objects.Object) { o.SpecFinalizers = []string{"kubernetes", "example.com/hold"} }},
 	}
 	for _, c := range cases {
@@ -66,7 +67,7 @@ func TestStillDeleting(t *testing.T) {
 			if r.Bundle.KubernetesVersion != "v1.21.1" || r.Bundle.KubernetesVersionSource != "serverversion.json" {
 				t.Errorf("version %q from %q", r.Bundle.KubernetesVersion, r.Bundle.KubernetesVersionSource)
 			}
-			if c.state != analyzer.StateDeleting {
+			if c.state != findings.StateDeleting {
 				if len(r.Namespaces) != 1 || len(r.Deleting) != 0 {
 					t.Errorf("stuck %d deleting %d", len(r.Namespaces), len(r.Deleting))
 				}
@@ -80,7 +81,7 @@ func TestStillDeleting(t *testing.T) {
 				t.Errorf("deleting %+v", d)
 			}
 			for _, w := range d.Watch {
-				if w.Risk != analyzer.RiskSafe || strings.Contains(w.Command, "finalize") || strings.Contains(w.Command, "delete") || strings.Contains(w.Command, "patch") {
+				if w.Risk != findings.RiskSafe || strings.Contains(w.Command, "finalize") || strings.Contains(w.Command, "delete") || strings.Contains(w.Command, "patch") {
 					t.Errorf("watch step %+v", w)
 				}
 			}
@@ -104,9 +105,9 @@ func TestPartialListing(t *testing.T) {
 			namespace("openshift-etcd", del, "namespaces/openshift-etcd/openshift-etcd.yaml"),
 			namespace("openshift-kube-apiserver", time.Time{}, "namespaces/openshift-kube-apiserver/openshift-kube-apiserver.yaml")}}
 		r := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
-		want := analyzer.StateUnknown
+		want := findings.StateUnknown
 		if stuck {
-			want = analyzer.StateStuck
+			want = findings.StateStuck
 		}
 		if r.State != want {
 			t.Errorf("stuck %v: state %q (%s)", stuck, r.State, r.StateReason)
@@ -186,8 +187,8 @@ func TestNamesOnlyListing(t *testing.T) {
 		state string
 		stuck []string
 	}{
-		{"listing only", strings.Join(lines[:5], ""), analyzer.StateUnknown, nil},
-		{"listing, then the Conflict", string(src), analyzer.StateStuck, []string{"datawire"}},
+		{"listing only", strings.Join(lines[:5], ""), findings.StateUnknown, nil},
+		{"listing, then the Conflict", string(src), findings.StateStuck, []string{"datawire"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -206,7 +207,7 @@ func TestNamesOnlyListing(t *testing.T) {
 			if r.State != c.state || strings.Join(stuck, ",") != strings.Join(c.stuck, ",") {
 				t.Fatalf("state %q (%s), stuck %v; want %q, %v", r.State, r.StateReason, stuck, c.state, c.stuck)
 			}
-			if c.state == analyzer.StateUnknown && !strings.Contains(r.StateReason, "by name only") {
+			if c.state == findings.StateUnknown && !strings.Contains(r.StateReason, "by name only") {
 				t.Errorf("state reason does not say the listing holds names only: %s", r.StateReason)
 			}
 		})

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )
 
@@ -17,8 +17,8 @@ const maxTimelineErrors = 400
 // the index already hold: its deletion, the transitions of its conditions and of the
 // conditions quoted as evidence, every log line that supports one of its causes (not
 // only the sampled evidence) and the Kubernetes events about it. Oldest first.
-func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
-	out := []TimelineEvent{}
+func timeline(p *Pass, nr *findings.NamespaceReport) []findings.TimelineEvent {
+	out := []findings.TimelineEvent{}
 	type eventKey struct {
 		kind, file string
 		line       int
@@ -32,12 +32,12 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 		component, kind, text string
 	}
 	shown := map[shownKey]bool{}
-	add := func(ev TimelineEvent) {
+	add := func(ev findings.TimelineEvent) {
 		if ev.Time.IsZero() {
 			return
 		}
 		key := eventKey{ev.Kind, ev.File, ev.Line, ev.Text}
-		if ev.File != "" && ev.Line > 0 && ev.Kind != EventDeletion {
+		if ev.File != "" && ev.Line > 0 && ev.Kind != findings.EventDeletion {
 			key.what = ev.Component
 		}
 		sk := shownKey{ev.Time.UnixNano(), ev.Component, ev.Kind, ev.Text}
@@ -53,14 +53,14 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 		if comp == "" {
 			comp = "log " + e.File
 		}
-		add(TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: comp, Kind: EventError,
-			Text: Clip(entryText(e), 300), Cause: cause, File: e.File, Line: e.Line, cause: idx})
+		add(findings.TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: comp, Kind: findings.EventError,
+			Text: findings.Clip(entryText(e), 300), Cause: cause, File: e.File, Line: e.Line, CauseIndex: idx})
 	}
 
 	if nr.DeletionTimestamp != nil {
-		ev := TimelineEvent{Time: *nr.DeletionTimestamp, Component: "Namespace/" + nr.Name, Kind: EventDeletion,
+		ev := findings.TimelineEvent{Time: *nr.DeletionTimestamp, Component: "Namespace/" + nr.Name, Kind: findings.EventDeletion,
 			Text: "namespace " + nr.Name + " deleted"}
-		if nr.StuckSince != "" && nr.StuckSince != "metadata.deletionTimestamp" {
+		if nr.DeletionInferred {
 			ev.Text += " (" + nr.StuckSince + ")"
 		}
 		if nr.Source != nil {
@@ -75,7 +75,7 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 		if c.LastTransitionTime == nil {
 			continue
 		}
-		ev := TimelineEvent{Time: *c.LastTransitionTime, Component: "Namespace/" + nr.Name, Kind: EventCondition,
+		ev := findings.TimelineEvent{Time: *c.LastTransitionTime, Component: "Namespace/" + nr.Name, Kind: findings.EventCondition,
 			Text: conditionText(c.Type, c.Status, c.Reason)}
 		if p.Object != nil {
 			ev.File = p.Object.Source.File
@@ -96,7 +96,7 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 		}
 	}
 	for i, c := range nr.Causes {
-		var evs []Evidence
+		var evs []findings.Evidence
 		for _, l := range c.Chain {
 			evs = append(evs, l.Evidence...)
 		}
@@ -110,18 +110,18 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 				if e.Object == "Namespace/"+nr.Name {
 					continue // already above
 				}
-				add(TimelineEvent{Time: *e.Time, Component: e.Object, Kind: EventCondition, Text: Clip(e.Text, 300),
-					Cause: c.Type, File: e.File, Line: e.Line, cause: i + 1})
+				add(findings.TimelineEvent{Time: *e.Time, Component: e.Object, Kind: findings.EventCondition, Text: findings.Clip(e.Text, 300),
+					Cause: c.Type, File: e.File, Line: e.Line, CauseIndex: i + 1})
 			case strings.HasPrefix(e.Object, "Event/"):
-				add(TimelineEvent{Time: *e.Time, Component: OrDefault(e.Component, e.Object), Kind: EventEvent,
-					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, cause: i + 1})
+				add(findings.TimelineEvent{Time: *e.Time, Component: findings.OrDefault(e.Component, e.Object), Kind: findings.EventEvent,
+					Text: findings.Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, CauseIndex: i + 1})
 			case e.Object == "":
 				comp := e.Component
 				if comp == "" {
 					comp = "log " + e.File
 				}
-				add(TimelineEvent{Time: *e.Time, TimeInferred: e.TimeInferred, Component: comp, Kind: EventError,
-					Text: Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, cause: i + 1})
+				add(findings.TimelineEvent{Time: *e.Time, TimeInferred: e.TimeInferred, Component: comp, Kind: findings.EventError,
+					Text: findings.Clip(e.Text, 300), Cause: c.Type, File: e.File, Line: e.Line, CauseIndex: i + 1})
 			}
 		}
 		if len(c.Groups) > 0 && len(c.Groups) < len(c.Objects) {
@@ -131,7 +131,7 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 				if g.OldestDeletion == nil {
 					continue
 				}
-				ev := TimelineEvent{Time: *g.OldestDeletion, Component: g.Kind + "/" + g.Namespace, Kind: EventDeletion, Cause: c.Type, cause: i + 1,
+				ev := findings.TimelineEvent{Time: *g.OldestDeletion, Component: g.Kind + "/" + g.Namespace, Kind: findings.EventDeletion, Cause: c.Type, CauseIndex: i + 1,
 					Text: g.Describe() + " " + g.Deletions()}
 				if len(g.Finalizers) > 0 {
 					ev.Text += ", waiting for finalizers " + strings.Join(g.Finalizers, ", ")
@@ -152,7 +152,7 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 			if o.Namespace != "" {
 				ref = o.Kind + "/" + o.Namespace + "/" + o.Name
 			}
-			ev := TimelineEvent{Time: *o.Deletion, Component: ref, Kind: EventDeletion, Text: ref + " deleted", Cause: c.Type, cause: i + 1}
+			ev := findings.TimelineEvent{Time: *o.Deletion, Component: ref, Kind: findings.EventDeletion, Text: ref + " deleted", Cause: c.Type, CauseIndex: i + 1}
 			if len(o.Finalizers) > 0 {
 				ev.Text += ", waiting for finalizers " + strings.Join(o.Finalizers, ", ")
 			}
@@ -172,12 +172,12 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 	}
 	// kube-controller-manager (re)starts: the namespace controller begins a new pass
 	for _, e := range p.Index.ControllerStarts {
-		add(TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: e.Component,
-			Kind: EventEvent, Text: Clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
+		add(findings.TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: e.Component,
+			Kind: findings.EventEvent, Text: findings.Clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
 	}
 	for _, e := range p.Index.NamespaceDeleted[nr.Name] {
-		add(TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: OrDefault(e.Component, "log "+e.File),
-			Kind: EventEvent, Text: Clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
+		add(findings.TimelineEvent{Time: e.Time, TimeInferred: e.YearInferred, Component: findings.OrDefault(e.Component, "log "+e.File),
+			Kind: findings.EventEvent, Text: findings.Clip(strings.TrimSpace(e.Detail()), 300), File: e.File, Line: e.Line})
 	}
 	for _, o := range p.Index.ByKind["Event"] {
 		ei := o.Event
@@ -196,7 +196,7 @@ func timeline(p *Pass, nr *NamespaceReport) []TimelineEvent {
 		if ei.Count > 1 {
 			text += fmt.Sprintf(" (x%d)", ei.Count)
 		}
-		add(TimelineEvent{Time: t, Component: OrDefault(ei.Component, "events"), Kind: EventEvent, Text: Clip(text, 300),
+		add(findings.TimelineEvent{Time: t, Component: findings.OrDefault(ei.Component, "events"), Kind: findings.EventEvent, Text: findings.Clip(text, 300),
 			File: o.Source.File, Line: o.Source.Line})
 	}
 
@@ -273,11 +273,11 @@ func conditionText(typ, status, reason string) string {
 
 func kindOrder(k string) int {
 	switch k {
-	case EventDeletion:
+	case findings.EventDeletion:
 		return 0
-	case EventCondition:
+	case findings.EventCondition:
 		return 1
-	case EventEvent:
+	case findings.EventEvent:
 		return 2
 	}
 	return 3
@@ -285,12 +285,12 @@ func kindOrder(k string) int {
 
 // thinErrors keeps at most max error events, spread evenly over each component's
 // lines (the first and last of each component always kept).
-func thinErrors(evs []TimelineEvent, max int) []TimelineEvent {
+func thinErrors(evs []findings.TimelineEvent, max int) []findings.TimelineEvent {
 	var n int
 	per := map[string][]int{}
 	var comps []string
 	for i, e := range evs {
-		if e.Kind != EventError {
+		if e.Kind != findings.EventError {
 			continue
 		}
 		n++
@@ -319,48 +319,11 @@ func thinErrors(evs []TimelineEvent, max int) []TimelineEvent {
 			keep[idx[k*(len(idx)-1)/(quota-1)]] = true
 		}
 	}
-	out := make([]TimelineEvent, 0, len(keep))
+	out := make([]findings.TimelineEvent, 0, len(keep))
 	for i, e := range evs {
-		if e.Kind != EventError || keep[i] {
+		if e.Kind != findings.EventError || keep[i] {
 			out = append(out, e)
 		}
 	}
 	return out
-}
-
-// Clip cuts s to at most n bytes at a character boundary, with an ellipsis when cut,
-// never leaving a quotation open.
-func Clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8Start(s[cut]) {
-		cut--
-	}
-	kept := s[:cut]
-	if strings.Count(kept, `"`)%2 == 1 {
-		// never leave a quotation open: cut before the quote the clip would split
-		if q := strings.LastIndex(kept, `"`); q > n/2 {
-			kept = strings.TrimRight(kept[:q], " :")
-		} else {
-			kept += `"`
-		}
-	}
-	return kept + "…"
-}
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
-
-// TimelineSpan returns the first and last time of a timeline (zero when empty).
-func TimelineSpan(evs []TimelineEvent) (first, last time.Time) {
-	for _, e := range evs {
-		if first.IsZero() || e.Time.Before(first) {
-			first = e.Time
-		}
-		if e.Time.After(last) {
-			last = e.Time
-		}
-	}
-	return first, last
 }

@@ -1,4 +1,4 @@
-// Package knownissues matches problem fingerprints (analyzer.Fingerprint) against a
+// Package knownissues matches problem fingerprints (findings.Fingerprint) against a
 // catalog of known issues: the entries shipped with nsanalyze (catalog.yaml, embedded)
 // and a team's own (--known-issues FILE, the same format). An entry fits a problem only
 // when its fingerprint pattern fits the problem's fingerprint: there is no textual or
@@ -19,7 +19,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v2"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 //go:embed catalog.yaml
@@ -42,7 +43,7 @@ type Entry struct {
 	Line   int    `yaml:"-"`
 
 	cause string
-	segs  []analyzer.FingerprintSegment
+	segs  []findings.FingerprintSegment
 }
 
 // Catalog is a set of entries with unique ids.
@@ -87,10 +88,10 @@ const MaxFileBytes = 4 << 20
 // LoadFile reads a team's known issues from path and validates them (causeTypes: the
 // cause types a pattern may name; nil accepts any). At most MaxFileBytes are read.
 func LoadFile(path string, causeTypes []string) ([]*Entry, error) {
-	name := analyzer.EscapeText(path)
+	name := shellsafe.EscapeText(path)
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("--known-issues: %s", analyzer.EscapeText(err.Error()))
+		return nil, fmt.Errorf("--known-issues: %s", shellsafe.EscapeText(err.Error()))
 	}
 	defer f.Close()
 	// one buffer of the file's size or the cap (and a byte), filled once: no growth
@@ -105,7 +106,7 @@ func LoadFile(path string, causeTypes []string) ([]*Entry, error) {
 	data := make([]byte, size)
 	n, err := io.ReadFull(f, data)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("--known-issues: %s: %s", name, analyzer.EscapeText(err.Error()))
+		return nil, fmt.Errorf("--known-issues: %s: %s", name, shellsafe.EscapeText(err.Error()))
 	}
 	if int64(n) == size && size <= MaxFileBytes {
 		return nil, fmt.Errorf("--known-issues: %s: the file grew while it was read", name)
@@ -132,7 +133,7 @@ var idRE = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{0,99}$`)
 func Parse(data []byte, source string, causeTypes []string) ([]*Entry, error) {
 	entries, err := parse(data, source, causeTypes)
 	if err != nil {
-		return nil, errors.New(analyzer.EscapeText(err.Error()))
+		return nil, errors.New(shellsafe.EscapeText(err.Error()))
 	}
 	return entries, nil
 }
@@ -179,7 +180,7 @@ func parse(data []byte, source string, causeTypes []string) ([]*Entry, error) {
 			field, v := f[0], f[1]
 			if strings.TrimSpace(v) == "" {
 				bad(field, "missing")
-			} else if analyzer.NeedsEscape(v) || strings.ContainsAny(v, "\r\n") {
+			} else if shellsafe.NeedsEscape(v) || strings.ContainsAny(v, "\r\n") {
 				bad(field, "holds a control character or a line break")
 			}
 		}
@@ -188,7 +189,7 @@ func parse(data []byte, source string, causeTypes []string) ([]*Entry, error) {
 		}
 		if e.Pattern == "" {
 			bad("pattern", "missing")
-		} else if cause, segs, err := analyzer.ParseFingerprint(e.Pattern); err != nil {
+		} else if cause, segs, err := findings.ParseFingerprint(e.Pattern); err != nil {
 			bad("pattern", "%v", err)
 		} else if cause != "*" && len(known) > 0 && !known[cause] {
 			bad("pattern", "unknown cause type %q (known: %s)", cause, strings.Join(causeTypes, ", "))
@@ -213,7 +214,7 @@ func checkURL(s string) error {
 		return err
 	case u.Scheme != "https" || u.Host == "":
 		return fmt.Errorf("%q is not an https:// link", s)
-	case strings.ContainsAny(s, " <>()[]`\"'\\") || analyzer.NeedsEscape(s):
+	case strings.ContainsAny(s, " <>()[]`\"'\\") || shellsafe.NeedsEscape(s):
 		return fmt.Errorf("%q holds a space, quote, bracket or control character", s)
 	}
 	return nil
@@ -239,7 +240,7 @@ func (e *Entry) Fits(fingerprint string) bool {
 }
 
 // FitsProblem is Fits for a problem known by both its fingerprint and its readable
-// fingerprint (analyzer.Problem.ReadableFingerprint, "" when unknown): a pattern value
+// fingerprint (findings.Problem.ReadableFingerprint, "" when unknown): a pattern value
 // that is a placeholder ("~" and hex digits) is matched against the fingerprint, every
 // other value against the readable one, so a name spelled out in a pattern fits that
 // name only, never another whose placeholder is the same.
@@ -250,20 +251,20 @@ func (e *Entry) FitsProblem(fingerprint, readable string) bool {
 
 // parseBoth parses a fingerprint and its readable form; a readable form that does not
 // parse or names another cause type is ignored (nil).
-func parseBoth(fingerprint, readable string) (cause string, segs, rsegs []analyzer.FingerprintSegment, ok bool) {
-	cause, segs, err := analyzer.ParseFingerprint(fingerprint)
+func parseBoth(fingerprint, readable string) (cause string, segs, rsegs []findings.FingerprintSegment, ok bool) {
+	cause, segs, err := findings.ParseFingerprint(fingerprint)
 	if err != nil {
 		return "", nil, nil, false
 	}
 	if readable != "" {
-		if rc, rs, err := analyzer.ParseFingerprint(readable); err == nil && rc == cause {
+		if rc, rs, err := findings.ParseFingerprint(readable); err == nil && rc == cause {
 			rsegs = rs
 		}
 	}
 	return cause, segs, rsegs, true
 }
 
-func (e *Entry) fits(cause string, segs, readable []analyzer.FingerprintSegment) bool {
+func (e *Entry) fits(cause string, segs, readable []findings.FingerprintSegment) bool {
 	if e.cause != "*" && e.cause != cause {
 		return false
 	}
@@ -293,7 +294,7 @@ func (e *Entry) specificity() int {
 	n := 0
 	for _, s := range e.segs {
 		switch s.Key {
-		case analyzer.FPBackend, analyzer.FPController, analyzer.FPNode:
+		case findings.FPBackend, findings.FPController, findings.FPNode:
 			n += 100
 		default:
 			n += 200
@@ -350,12 +351,12 @@ func (c *Catalog) MatchProblem(fingerprint, readable string) []*Entry {
 }
 
 // Ref is the entry as a report carries it.
-func (e *Entry) Ref() analyzer.KnownIssueRef {
-	return analyzer.KnownIssueRef{ID: e.ID, Title: e.Title, URL: e.URL, Pattern: e.Pattern, Fix: e.Fix, Source: e.Source}
+func (e *Entry) Ref() findings.KnownIssueRef {
+	return findings.KnownIssueRef{ID: e.ID, Title: e.Title, URL: e.URL, Pattern: e.Pattern, Fix: e.Fix, Source: e.Source}
 }
 
 // Annotate sets the known issues of every problem of a report.
-func (c *Catalog) Annotate(r *analyzer.Report) {
+func (c *Catalog) Annotate(r *findings.Report) {
 	if c == nil || r == nil {
 		return
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 )
 
@@ -96,7 +96,7 @@ var entryCases = map[string]struct{ match, miss string }{
 }
 
 func causeTypes() []string {
-	out := []string{analyzer.CauseUndetermined}
+	out := []string{findings.CauseUndetermined}
 	for _, r := range rules.All {
 		out = append(out, r.Name)
 	}
@@ -135,8 +135,8 @@ func TestCatalog(t *testing.T) {
 		// a name the pattern spells out must be one a fingerprint writes as it is
 		// (public vocabulary), or it could never fit
 		for _, s := range e.segs {
-			if !strings.ContainsAny(s.Value, "*~") && !analyzer.PublicName(s.Key, s.Value) {
-				t.Errorf("%s: %s=%s is not public vocabulary: a fingerprint writes it hashed (%s)", e.ID, s.Key, s.Value, analyzer.HashedName(s.Value))
+			if !strings.ContainsAny(s.Value, "*~") && !findings.PublicName(s.Key, s.Value) {
+				t.Errorf("%s: %s=%s is not public vocabulary: a fingerprint writes it hashed (%s)", e.ID, s.Key, s.Value, findings.HashedName(s.Value))
 			}
 		}
 	}
@@ -170,7 +170,7 @@ func TestMatchOrder(t *testing.T) {
 			t.Errorf("%q fits %s", fp, m[0].ID)
 		}
 	}
-	r := &analyzer.Report{Problems: []analyzer.Problem{{Fingerprint: "content-remaining/kind=Pod/node=not-ready"}, {Fingerprint: "undetermined"}}}
+	r := &findings.Report{Problems: []findings.Problem{{Fingerprint: "content-remaining/kind=Pod/node=not-ready"}, {Fingerprint: "undetermined"}}}
 	c.Annotate(r)
 	if len(r.Problems[0].KnownIssues) != 1 || r.Problems[0].KnownIssues[0].ID != "pods-on-dead-node" || r.Problems[0].KnownIssues[0].Source != BuiltinSource || r.Problems[1].KnownIssues != nil {
 		t.Errorf("Annotate: %+v", r.Problems)
@@ -257,7 +257,7 @@ func TestMatchOnReadableFingerprint(t *testing.T) {
   fix: restart the acme-hooks deployment
 - id: acme-hashed
   title: the same, written with the placeholder
-  pattern: admission-webhook/webhook=`+analyzer.HashedName("acme-hooks.acme-system.svc")+`
+  pattern: admission-webhook/webhook=`+findings.HashedName("acme-hooks.acme-system.svc")+`
   affects: every acme cluster
   url: https://wiki.example.com/kb/acme-hooks
   fix: restart the acme-hooks deployment
@@ -275,11 +275,11 @@ func TestMatchOnReadableFingerprint(t *testing.T) {
 	if err := c.Add(entries); err != nil {
 		t.Fatal(err)
 	}
-	problem := func(ct string, webhooks, finalizers []string) analyzer.Problem {
-		cause := &analyzer.Cause{Type: ct, Webhooks: webhooks, Finalizers: finalizers}
-		return analyzer.Problem{Fingerprint: analyzer.Fingerprint(cause), ReadableFingerprint: analyzer.ReadableFingerprint(cause)}
+	problem := func(ct string, webhooks, finalizers []string) findings.Problem {
+		cause := &findings.Cause{Type: ct, Webhooks: webhooks, Finalizers: finalizers}
+		return findings.Problem{Fingerprint: findings.Fingerprint(cause), ReadableFingerprint: findings.ReadableFingerprint(cause)}
 	}
-	ids := func(p analyzer.Problem) string {
+	ids := func(p findings.Problem) string {
 		var out []string
 		for _, e := range c.MatchProblem(p.Fingerprint, p.ReadableFingerprint) {
 			out = append(out, e.ID)
@@ -288,7 +288,7 @@ func TestMatchOnReadableFingerprint(t *testing.T) {
 		return strings.Join(out, ",")
 	}
 	for _, tc := range []struct {
-		p    analyzer.Problem
+		p    findings.Problem
 		want string
 	}{
 		{problem("admission-webhook", []string{"acme-hooks.acme-system.svc"}, nil), "acme-hashed,acme-hooks"},

@@ -3,13 +3,13 @@ package redact
 import (
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // TestFinalizerDomainsOneList: --redact keeps exactly the finalizers the catalog (and
 // Kubernetes) knows; the catalog is the one list.
 func TestFinalizerDomainsOneList(t *testing.T) {
-	for _, d := range analyzer.KnownFinalizerDomains() {
+	for _, d := range findings.KnownFinalizerDomains() {
 		if !WellKnownFinalizer(d + "/x") {
 			t.Errorf("catalog domain %s is not kept by --redact", d)
 		}
@@ -41,9 +41,9 @@ func TestRegistrableDomain(t *testing.T) {
 // TestRedactDomainsAndCloudIDs: customer domains are replaced wherever they occur,
 // keeping the structure, with one token per domain; cloud ids, ARNs and addresses go.
 func TestRedactDomainsAndCloudIDs(t *testing.T) {
-	r := &analyzer.Report{Namespaces: []analyzer.NamespaceReport{{Name: "shop", MetadataFinalizers: []string{"acme-corp.io/cleanup"},
+	r := &findings.Report{Namespaces: []findings.NamespaceReport{{Name: "shop", MetadataFinalizers: []string{"acme-corp.io/cleanup"},
 		Verdict: "crontabs.acme-corp.io and v1beta1.metrics.k8s.io; widgets.acme-corp.io; arn:aws:iam::123456789012:role/foo; vpc-0a1b2c3d; ops@acme-corp.io",
-		Causes: []analyzer.Cause{{GroupVersions: []string{"widgets.acme-corp.io/v1", "metrics.k8s.io/v1beta1"}, APIServices: []string{"v1.widgets.acme-corp.io", "v1beta1.metrics.k8s.io"},
+		Causes: []findings.Cause{{GroupVersions: []string{"widgets.acme-corp.io/v1", "metrics.k8s.io/v1beta1"}, APIServices: []string{"v1.widgets.acme-corp.io", "v1beta1.metrics.k8s.io"},
 			Finalizers: []string{"acme-corp.io/cleanup"}}}}}}
 	rd := New()
 	rd.Report(r)

@@ -40,7 +40,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 	"github.com/nsanalyze/nsanalyze/parsers/resources"
@@ -320,7 +320,7 @@ func publicPathWord(w string) bool {
 
 // Report learns the typed fields of a report (namespaces, objects, webhooks,
 // finalizers) and then every word of its text.
-func (r *Redactor) Report(rep *analyzer.Report) {
+func (r *Redactor) Report(rep *findings.Report) {
 	for _, ns := range rep.Namespaces {
 		r.add(ns.Name, "ns")
 		for _, f := range append(append([]string{}, ns.MetadataFinalizers...), ns.SpecFinalizers...) {
@@ -359,7 +359,7 @@ func (r *Redactor) Report(rep *analyzer.Report) {
 	// fingerprints and known issues are public vocabulary and hashes (kept by Apply):
 	// nothing is learned from them
 	c := *rep
-	c.Problems = append([]analyzer.Problem(nil), rep.Problems...)
+	c.Problems = append([]findings.Problem(nil), rep.Problems...)
 	for i := range c.Problems {
 		c.Problems[i].Fingerprint, c.Problems[i].ReadableFingerprint, c.Problems[i].KnownIssues = "", "", nil
 	}
@@ -444,10 +444,10 @@ func (r *Redactor) String(s string) string {
 // (the analyzer composes its sentences and cuts them at words, so a name in them is
 // whole and becomes its token) and the bundle path hidden. It composes nothing: a
 // summary or short form that a token made longer than its limit is fitted again at its
-// separators (analyzer.FitText), never rewritten from the report's other fields.
-func (r *Redactor) Apply(rep *analyzer.Report) *analyzer.Report {
+// separators (findings.FitText), never rewritten from the report's other fields.
+func (r *Redactor) Apply(rep *findings.Report) *findings.Report {
 	r.seal()
-	cp := analyzer.CloneReport(rep)
+	cp := findings.CloneReport(rep)
 	for i := range cp.Namespaces {
 		for j := range cp.Namespaces[i].Causes {
 			cp.Namespaces[i].Causes[j].Related = nil // the log lines behind the evidence: no report shows them
@@ -456,9 +456,9 @@ func (r *Redactor) Apply(rep *analyzer.Report) *analyzer.Report {
 	// fingerprints hold only public vocabulary and hashed placeholders, and known issues
 	// are the catalog's words: both are kept as they are, so a fingerprint reads the same
 	// with and without --redact
-	kept := make([]analyzer.Problem, len(cp.Problems))
+	kept := make([]findings.Problem, len(cp.Problems))
 	for i, p := range cp.Problems {
-		kept[i] = analyzer.Problem{Fingerprint: p.Fingerprint, KnownIssues: p.KnownIssues}
+		kept[i] = findings.Problem{Fingerprint: p.Fingerprint, KnownIssues: p.KnownIssues}
 		cp.Problems[i].Fingerprint, cp.Problems[i].KnownIssues = "", nil
 		cp.Problems[i].ReadableFingerprint = "" // it holds the names: never past redaction
 	}
@@ -467,12 +467,12 @@ func (r *Redactor) Apply(rep *analyzer.Report) *analyzer.Report {
 		cp.Problems[i].Fingerprint, cp.Problems[i].KnownIssues = kept[i].Fingerprint, kept[i].KnownIssues
 	}
 	cp.Bundle.Path = "(redacted)"
-	if utf8.RuneCountInString(cp.Summary) > analyzer.MaxSummary {
-		cp.Summary = analyzer.FitText(cp.Summary, analyzer.MaxSummary)
+	if utf8.RuneCountInString(cp.Summary) > findings.MaxSummary {
+		cp.Summary = findings.FitText(cp.Summary, findings.MaxSummary)
 	}
 	for i := range cp.Problems {
-		if utf8.RuneCountInString(cp.Problems[i].Short) > analyzer.MaxShort {
-			cp.Problems[i].Short = analyzer.FitText(cp.Problems[i].Short, analyzer.MaxShort)
+		if utf8.RuneCountInString(cp.Problems[i].Short) > findings.MaxShort {
+			cp.Problems[i].Short = findings.FitText(cp.Problems[i].Short, findings.MaxShort)
 		}
 	}
 	return cp
@@ -480,7 +480,7 @@ func (r *Redactor) Apply(rep *analyzer.Report) *analyzer.Report {
 
 // Report redacts a report with what its records and itself name, and returns the
 // redacted copy and the Redactor (whose String redacts diagnostics the same way).
-func Report(rep *analyzer.Report, rec *bundle.Records) (*analyzer.Report, *Redactor) {
+func Report(rep *findings.Report, rec *bundle.Records) (*findings.Report, *Redactor) {
 	r := New()
 	r.Records(rec)
 	r.Report(rep)
@@ -489,15 +489,15 @@ func Report(rep *analyzer.Report, rec *bundle.Records) (*analyzer.Report, *Redac
 
 // Scrub returns a copy of the report without secrets (no other change): what every
 // report gets, with or without --redact.
-func Scrub(rep *analyzer.Report) *analyzer.Report {
+func Scrub(rep *findings.Report) *findings.Report {
 	// a read-only pass first: most reports hold no secret, and are not copied
 	if !strwalk.Any(rep, func(s string) bool { return Secrets(s) != s }) {
 		return rep
 	}
-	cp := analyzer.CloneReport(rep)
-	kept := make([]analyzer.Problem, len(cp.Problems)) // the catalog's words, as in Apply
+	cp := findings.CloneReport(rep)
+	kept := make([]findings.Problem, len(cp.Problems)) // the catalog's words, as in Apply
 	for i, p := range cp.Problems {
-		kept[i] = analyzer.Problem{Fingerprint: p.Fingerprint, KnownIssues: p.KnownIssues}
+		kept[i] = findings.Problem{Fingerprint: p.Fingerprint, KnownIssues: p.KnownIssues}
 		cp.Problems[i].Fingerprint, cp.Problems[i].KnownIssues = "", nil
 	}
 	walkStrings(reflect.ValueOf(cp).Elem(), Secrets)
@@ -986,9 +986,9 @@ var (
 // keepShape: numbers, sizes, versions, durations, times, dates: public by shape.
 func keepShape(w string) bool { return numberish.MatchString(w) }
 
-func dnsName(w string) bool { return analyzer.DNSName(w) }
+func dnsName(w string) bool { return findings.DNSName(w) }
 
-func registrable(d string) string { return analyzer.Registrable(d) }
+func registrable(d string) string { return findings.Registrable(d) }
 
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer/rules"
-
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
@@ -25,7 +25,7 @@ var formatBundles = []string{
 	"realworld/calico-apiserver-projectcalico-v3-discovery",
 }
 
-func causeTypes(ns analyzer.NamespaceReport) []string {
+func causeTypes(ns findings.NamespaceReport) []string {
 	var types []string
 	for _, c := range ns.Causes {
 		types = append(types, c.Type)
@@ -33,7 +33,7 @@ func causeTypes(ns analyzer.NamespaceReport) []string {
 	return types
 }
 
-func fixtureRecords(t *testing.T, rel string) (*bundle.Records, *analyzer.Report) {
+func fixtureRecords(t *testing.T, rel string) (*bundle.Records, *findings.Report) {
 	t.Helper()
 	dir := filepath.Join("..", "..", "fixtures", filepath.FromSlash(rel))
 	if _, err := os.Stat(dir); err != nil {

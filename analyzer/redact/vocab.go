@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
@@ -41,10 +41,10 @@ func loadVocab() {
 			}
 		}
 	}
-	for _, d := range analyzer.KnownFinalizerDomains() {
+	for _, d := range findings.KnownFinalizerDomains() {
 		vocab[d] = true
 	}
-	for _, d := range analyzer.PublicDomains {
+	for _, d := range findings.PublicDomains {
 		vocab[d] = true
 	}
 }
@@ -58,15 +58,15 @@ func inVocab(w string) bool {
 }
 
 // knownDomain reports whether a DNS name is, or is under, a public domain
-// (analyzer.KnownDomain: Kubernetes', the finalizer catalog's projects', public
+// (findings.KnownDomain: Kubernetes', the finalizer catalog's projects', public
 // registries and clouds) or a well-known API group: it identifies no customer.
 func knownDomain(d string) bool {
 	d = strings.ToLower(d)
-	return kubemsg.WellKnownGroupOwner(d) != "" || analyzer.KnownDomain(d)
+	return kubemsg.WellKnownGroupOwner(d) != "" || findings.KnownDomain(d)
 }
 
-// WellKnownFinalizer is analyzer.WellKnownFinalizer (kept by --redact).
-func WellKnownFinalizer(f string) bool { return analyzer.WellKnownFinalizer(f) }
+// WellKnownFinalizer is findings.WellKnownFinalizer (kept by --redact).
+func WellKnownFinalizer(f string) bool { return findings.WellKnownFinalizer(f) }
 
 // wellKnownNames are system names and names of well-known projects' components: they
 // identify no customer (the typed names of a bundle are tokenised unless listed).
@@ -106,8 +106,8 @@ func wellKnownName(s string) bool {
 	return false
 }
 
-// IsRedactedValue is analyzer.IsRedactedValue: a value the bundle already hid.
-func IsRedactedValue(s string) bool { return analyzer.IsRedactedValue(s) }
+// IsRedactedValue is findings.IsRedactedValue: a value the bundle already hid.
+func IsRedactedValue(s string) bool { return findings.IsRedactedValue(s) }
 
 // pathWords are the words the bundle layouts name their files and folders with (kubectl
 // dumps, cluster-info dump, must-gather, troubleshoot, sosreport, sonobuoy, crashd,

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // redactText learns and redacts one free text, as the report's fields are.
@@ -85,11 +86,11 @@ func TestSecretsRemoved(t *testing.T) {
 // so its cut falls on tokens: no half of a name survives.
 func TestSummaryCutAfterRedaction(t *testing.T) {
 	node := "ip-10-20-9-99.eu-west-1.compute.internal"
-	var r *analyzer.Report
+	var r *findings.Report
 	for n := 0; n < 300; n++ { // the root whose summary is cut inside the node name
 		root := "Pods acme-shop app=web: " + strings.Repeat("x", n) + " on node " + node + ", not Ready; this blocks the namespace controller"
-		r = &analyzer.Report{Namespaces: []analyzer.NamespaceReport{{Name: "acme-shop"}},
-			Problems: []analyzer.Problem{{ID: "P1", Root: root}}}
+		r = &findings.Report{Namespaces: []findings.NamespaceReport{{Name: "acme-shop"}},
+			Problems: []findings.Problem{{ID: "P1", Root: root}}}
 		analyzer.Summarize(r)
 		if strings.Contains(r.Summary, "ip-10") && !strings.Contains(r.Summary, node) || n == 110 {
 			break

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 )
 
@@ -45,7 +45,7 @@ func adviceBundles(t *testing.T) []adviceBundle {
 	return out
 }
 
-func adviceReport(t *testing.T, b adviceBundle) *analyzer.Report {
+func adviceReport(t *testing.T, b adviceBundle) *findings.Report {
 	t.Helper()
 	if !b.peer {
 		return fixtureReport(t, b.name) // (no fixture holds a SOURCE.md)
@@ -75,14 +75,14 @@ func TestAdvicePremises(t *testing.T) {
 					t.Errorf("%s [%s]: no rung but the last resort", p.ID, p.CauseType)
 					continue
 				}
-				if steps[0].Risk != analyzer.RiskSafe {
+				if steps[0].Risk != findings.RiskSafe {
 					t.Errorf("%s [%s]: first rung is %s: %s", p.ID, p.CauseType, steps[0].Risk, steps[0].Command)
 				}
 				for i, s := range steps {
-					if s.Risk == analyzer.RiskDestructive || strings.Contains(s.Command, "/finalize") {
+					if s.Risk == findings.RiskDestructive || strings.Contains(s.Command, "/finalize") {
 						t.Errorf("%s: destructive rung %d before the last resort: %s", p.ID, i+1, s.Command)
 					}
-					if why := analyzer.PremiseProblem(p.Chain, s); why != "" {
+					if why := findings.PremiseProblem(p.Chain, s); why != "" {
 						t.Errorf("%s [%s] rung %d (%s): %s", p.ID, p.CauseType, i+1, clipText(s.Command, 100), why)
 					}
 				}
@@ -94,10 +94,10 @@ func TestAdvicePremises(t *testing.T) {
 					if !strings.Contains(last.Command, `{"metadata":{"finalizers":null}}`) {
 						t.Errorf("namespace %s: held by metadata.finalizers, the last rung does not patch them: %s", ns.Name, last.Command)
 					}
-				} else if last.Risk != analyzer.RiskDestructive || !strings.Contains(last.Command, "/finalize") {
+				} else if last.Risk != findings.RiskDestructive || !strings.Contains(last.Command, "/finalize") {
 					t.Errorf("namespace %s: the last rung is not the /finalize last resort: %s", ns.Name, last.Command)
 				}
-				if len(ns.Remediation) < 2 || ns.Remediation[0].Risk != analyzer.RiskSafe {
+				if len(ns.Remediation) < 2 || ns.Remediation[0].Risk != findings.RiskSafe {
 					t.Errorf("namespace %s: /finalize is the only step or not preceded by a safe one", ns.Name)
 				}
 			}
@@ -162,7 +162,7 @@ func TestAdviceSentences(t *testing.T) {
 	for _, b := range adviceBundles(t) {
 		t.Run(b.name, func(t *testing.T) {
 			r := adviceReport(t, b)
-			if n := utf8.RuneCountInString(r.Summary); n > analyzer.MaxSummary {
+			if n := utf8.RuneCountInString(r.Summary); n > findings.MaxSummary {
 				t.Errorf("summary of %d characters: %s", n, r.Summary)
 			}
 			checkCutAtWord(t, r)
@@ -200,7 +200,7 @@ func TestAdviceSentences(t *testing.T) {
 
 // checkCutAtWord fails when the summary was cut inside a word: the word before "…" must
 // be a whole word of the first problem's text.
-func checkCutAtWord(t *testing.T, r *analyzer.Report) {
+func checkCutAtWord(t *testing.T, r *findings.Report) {
 	t.Helper()
 	i := strings.LastIndex(r.Summary, "…")
 	if i < 0 || len(r.Problems) == 0 {
@@ -229,7 +229,7 @@ func checkCutAtWord(t *testing.T, r *analyzer.Report) {
 
 // checkCollectWhole fails when a "collect:" command of the report is not on one line of
 // the text output.
-func checkCollectWhole(t *testing.T, r *analyzer.Report, out string) {
+func checkCollectWhole(t *testing.T, r *findings.Report, out string) {
 	t.Helper()
 	var cmds []string
 	for _, p := range r.Problems {

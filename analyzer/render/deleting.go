@@ -3,12 +3,12 @@ package render
 import (
 	"fmt"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // deletingText lists the namespaces still being deleted (not stuck): why they are not
 // called stuck, and the read-only commands for when one does not finish.
-func (p *tprinter) deleting(r *analyzer.Report) {
+func (p *tprinter) deleting(r *findings.Report) {
 	if len(r.Deleting) == 0 {
 		return
 	}
@@ -24,7 +24,7 @@ func (p *tprinter) deleting(r *analyzer.Report) {
 	}
 }
 
-func (m *mprinter) deleting(r *analyzer.Report) {
+func (m *mprinter) deleting(r *findings.Report) {
 	if len(r.Deleting) == 0 {
 		return
 	}

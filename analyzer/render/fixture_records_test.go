@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
@@ -18,14 +19,14 @@ import (
 type loaded struct {
 	once sync.Once
 	rec  *bundle.Records
-	r    *analyzer.Report
+	r    *findings.Report
 	err  error
 }
 
 var loadCache sync.Map // bundle name -> *loaded
 
 // loadBundle reads and analyses dir once per test binary, naming it name in the report.
-func loadBundle(t *testing.T, name, dir string, exclude ...string) (*bundle.Records, *analyzer.Report) {
+func loadBundle(t *testing.T, name, dir string, exclude ...string) (*bundle.Records, *findings.Report) {
 	t.Helper()
 	v, _ := loadCache.LoadOrStore(name, &loaded{})
 	l := v.(*loaded)
@@ -42,7 +43,7 @@ func loadBundle(t *testing.T, name, dir string, exclude ...string) (*bundle.Reco
 	return l.rec, l.r
 }
 
-func fixtureRecords(t *testing.T, rel string) (*bundle.Records, *analyzer.Report) {
+func fixtureRecords(t *testing.T, rel string) (*bundle.Records, *findings.Report) {
 	t.Helper()
 	dir := filepath.Join("..", "..", "fixtures", filepath.FromSlash(rel))
 	if _, err := os.Stat(dir); err != nil {

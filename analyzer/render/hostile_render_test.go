@@ -15,7 +15,8 @@ import (
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // unsafeClasses are characters a hostile bundle may put into any name or message, by
@@ -36,13 +37,13 @@ var unsafeClasses = map[string]string{
 }
 
 // appendToEveryString returns a deep copy of r with suffix appended to every string.
-func appendToEveryString(t *testing.T, r *analyzer.Report, suffix string) *analyzer.Report {
+func appendToEveryString(t *testing.T, r *findings.Report, suffix string) *findings.Report {
 	t.Helper()
 	raw, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cp analyzer.Report
+	var cp findings.Report
 	if err := json.Unmarshal(raw, &cp); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func firstUnsafe(s string, allowColor bool) string {
 		if r == utf8.RuneError && n <= 1 {
 			return s[max(0, i-30):min(len(s), i+30)]
 		}
-		if analyzer.Unsafe(r) && !(allowColor && r == 0x1b && colorSGR.MatchString(s[i:])) {
+		if shellsafe.Unsafe(r) && !(allowColor && r == 0x1b && colorSGR.MatchString(s[i:])) {
 			return s[max(0, i-30):min(len(s), i+30)]
 		}
 		i += n
@@ -114,7 +115,7 @@ func TestUnsafeCharactersEscapedEveryFormat(t *testing.T) {
 			if err := JSON(&buf, r); err != nil {
 				t.Fatal(err)
 			}
-			var back analyzer.Report
+			var back findings.Report
 			if err := json.Unmarshal(buf.Bytes(), &back); err != nil {
 				t.Fatalf("escaped JSON does not decode: %v", err)
 			}

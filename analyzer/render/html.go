@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // HTML writes the report as one self-contained page: inline CSS, inline SVG, no script,
@@ -18,12 +18,12 @@ import (
 // then each problem in its own section with its own causal-chain diagram (no arrow
 // crosses from one problem into another), its ladder and a timeline plot; then per
 // namespace what differs; evidence in collapsible blocks.
-func HTML(w io.Writer, r *analyzer.Report) error {
+func HTML(w io.Writer, r *findings.Report) error {
 	return htmlTmpl.Execute(w, htmlData(r))
 }
 
 type htmlReport struct {
-	R         *analyzer.Report
+	R         *findings.Report
 	V         *view
 	Generator string
 	Kube      string
@@ -39,7 +39,7 @@ type htmlReport struct {
 	MoreFull   int
 	Namespaces []htmlNamespace
 	MoreNS     string
-	Risks      []analyzer.Risk
+	Risks      []findings.Risk
 	MoreRisks  string
 	Gaps       []htmlGap
 	MoreGaps   string
@@ -65,7 +65,7 @@ type htmlProblem struct {
 	*problemView
 	Anchor     string
 	Radius     string
-	Known      []analyzer.KnownIssueRef
+	Known      []findings.KnownIssueRef
 	Safe       []htmlStep
 	Steps      []htmlStep
 	LastWhy    string
@@ -87,12 +87,12 @@ type htmlProblem struct {
 	Plot       template.HTML
 	PlotOf     string
 	Groups     []timelineGroup
-	ChainEvid  []analyzer.Evidence
-	RestEvid   []analyzer.Evidence
+	ChainEvid  []findings.Evidence
+	RestEvid   []findings.Evidence
 }
 
 type htmlStep struct {
-	analyzer.RemediationStep
+	findings.RemediationStep
 	Short string
 	Note  string
 }
@@ -102,23 +102,23 @@ type htmlHeld struct {
 }
 
 type htmlNamespace struct {
-	*analyzer.NamespaceReport
+	*findings.NamespaceReport
 	ID         string
 	Facts      string
 	Finalizers string
 	Multi      bool
 	Digest     string
 	Own        []timelineGroup
-	Last       *analyzer.RemediationStep
+	Last       *findings.RemediationStep
 	LastWhy    string
 	ShowRO     bool
-	RestRO     []analyzer.RuledOut
+	RestRO     []findings.RuledOut
 	ProblemIDs string
 	Verdict    string
 	MoreOwn    string
 }
 
-func htmlData(r *analyzer.Report) htmlReport {
+func htmlData(r *findings.Report) htmlReport {
 	v := newView(r)
 	d := htmlReport{R: r, V: v, Generator: generatorLine(r.Generator), Kube: kubeVersion(r.Bundle), Captured: captureLine(r.Bundle), Read: readLine(r.Bundle)}
 	nsID := make(map[string]string, len(r.Namespaces))
@@ -132,7 +132,7 @@ func htmlData(r *analyzer.Report) htmlReport {
 	line := func(pv *problemView) htmlLine {
 		s := "[" + pv.CauseType + "] " + shortOf(pv) + fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces)))
 		if n := len(pv.Similar); n > 0 {
-			s += fmt.Sprintf("; and %s more like it", analyzer.Count(n))
+			s += fmt.Sprintf("; and %s more like it", findings.Count(n))
 		}
 		anchor := ""
 		if full[pv] {
@@ -348,8 +348,8 @@ const (
 
 // problemEvents are what a problem's plot shows: the namespace's own events and the
 // problem's, oldest first (both lists are).
-func problemEvents(own, shared []analyzer.TimelineEvent) []analyzer.TimelineEvent {
-	out := make([]analyzer.TimelineEvent, 0, len(own)+len(shared))
+func problemEvents(own, shared []findings.TimelineEvent) []findings.TimelineEvent {
+	out := make([]findings.TimelineEvent, 0, len(own)+len(shared))
 	i, j := 0, 0
 	for i < len(own) || j < len(shared) {
 		if j >= len(shared) || i < len(own) && !shared[j].Time.Before(own[i].Time) {
@@ -367,11 +367,11 @@ func problemEvents(own, shared []analyzer.TimelineEvent) []analyzer.TimelineEven
 // axis; the deletion is a red vertical line, condition transitions are diamonds, error
 // lines are ticks (darker where they pile up) and events are squares; the capture time
 // ends the axis.
-func timelineSVG(ns analyzer.NamespaceReport, evs []analyzer.TimelineEvent, captured *time.Time) template.HTML {
+func timelineSVG(ns findings.NamespaceReport, evs []findings.TimelineEvent, captured *time.Time) template.HTML {
 	if len(evs) == 0 {
 		return template.HTML(`<p class="muted">No timed event in the bundle for this namespace.</p>`)
 	}
-	first, last := analyzer.TimelineSpan(evs)
+	first, last := findings.TimelineSpan(evs)
 	if captured != nil && captured.After(last) {
 		last = *captured
 	}
@@ -466,12 +466,12 @@ func timelineSVG(ns analyzer.NamespaceReport, evs []analyzer.TimelineEvent, capt
 		col
 		kind string
 	}
-	spotOf := func(e analyzer.TimelineEvent) spot {
+	spotOf := func(e findings.TimelineEvent) spot {
 		return spot{col{lane(e.Component), int(math.Round(x(e.Time) / 3))}, e.Kind}
 	}
 	marks := map[spot]int{}
 	for _, e := range evs {
-		if e.Kind != analyzer.EventError {
+		if e.Kind != findings.EventError {
 			marks[spotOf(e)]++
 		}
 	}
@@ -482,7 +482,7 @@ func timelineSVG(ns analyzer.NamespaceReport, evs []analyzer.TimelineEvent, capt
 		xx := x(e.Time)
 		y := top + laneH*lane(e.Component) + laneH/2
 		tip := e.Time.UTC().Format("2006-01-02 15:04:05.000Z") + " " + e.Kind + " " + e.Component + ": " + e.Text
-		if e.Kind != analyzer.EventError {
+		if e.Kind != findings.EventError {
 			sp := spotOf(e)
 			n := marks[sp]
 			if n == 0 {
@@ -490,20 +490,20 @@ func timelineSVG(ns analyzer.NamespaceReport, evs []analyzer.TimelineEvent, capt
 			}
 			marks[sp] = 0
 			if n > 1 {
-				noun := map[string]string{analyzer.EventDeletion: "deletions", analyzer.EventCondition: "condition transitions"}[e.Kind]
+				noun := map[string]string{findings.EventDeletion: "deletions", findings.EventCondition: "condition transitions"}[e.Kind]
 				tip = fmt.Sprintf("%d %s here, the first: %s", n, orEvents(noun), tip)
 			}
 		}
 		tip = esc(tip)
 		switch e.Kind {
-		case analyzer.EventDeletion:
+		case findings.EventDeletion:
 			if e.Component == nsLane {
 				continue // drawn as the vertical line below
 			}
 			fmt.Fprintf(&b, `<g class="mark deletion"><title>%s</title><circle cx="%.1f" cy="%d" r="6"/></g>`, tip, xx, y)
-		case analyzer.EventCondition:
+		case findings.EventCondition:
 			fmt.Fprintf(&b, `<g class="mark condition"><title>%s</title><path d="M %.1f %d l 6 6 l -6 6 l -6 -6 z"/></g>`, tip, xx, y-6)
-		case analyzer.EventEvent:
+		case findings.EventEvent:
 			fmt.Fprintf(&b, `<g class="mark event"><title>%s</title><rect x="%.1f" y="%d" width="9" height="9"/></g>`, tip, xx-4.5, y-4)
 		default:
 			c := col{lane(e.Component), int(math.Round(xx / 3))}

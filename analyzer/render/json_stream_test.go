@@ -5,18 +5,18 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // TestJSONStreamSameBytes: the streamed JSON report is byte for byte what encoding the
 // whole report gives, on every golden fixture and on the edge shapes (no problems, nil
 // and empty lists, hostile strings).
 func TestJSONStreamSameBytes(t *testing.T) {
-	reports := map[string]*analyzer.Report{
+	reports := map[string]*findings.Report{
 		"empty":               {},
-		"nil and empty lists": {Problems: []analyzer.Problem{}, Namespaces: nil, Risks: []analyzer.Risk{}},
-		"hostile strings": {Summary: "a\x1b[2J\u202e", Namespaces: []analyzer.NamespaceReport{{Name: "t\u043ebedeleted", Verdict: "\"  \"problems\": null,\n"}},
-			Problems: []analyzer.Problem{{ID: "P1", Root: "\U000e0041 tag"}}},
+		"nil and empty lists": {Problems: []findings.Problem{}, Namespaces: nil, Risks: []findings.Risk{}},
+		"hostile strings": {Summary: "a\x1b[2J\u202e", Namespaces: []findings.NamespaceReport{{Name: "t\u043ebedeleted", Verdict: "\"  \"problems\": null,\n"}},
+			Problems: []findings.Problem{{ID: "P1", Root: "\U000e0041 tag"}}},
 	}
 	for _, b := range formatBundles {
 		reports[b] = fixtureReport(t, b)
@@ -48,13 +48,13 @@ func (m *maxWrite) Write(p []byte) (int, error) {
 // stuck namespaces: the largest write for 2n namespaces is that for n (one namespace
 // or the skeleton), while the output doubles.
 func TestJSONStreamBounded(t *testing.T) {
-	report := func(n int) *analyzer.Report {
-		r := &analyzer.Report{SchemaVersion: analyzer.SchemaVersion}
+	report := func(n int) *findings.Report {
+		r := &findings.Report{SchemaVersion: findings.SchemaVersion}
 		for i := 0; i < n; i++ {
 			name := fmt.Sprintf("ns-%06d", i)
-			r.Namespaces = append(r.Namespaces, analyzer.NamespaceReport{Name: name, Verdict: "stuck on a finalizer of " + name,
-				Causes: []analyzer.Cause{{Type: "finalizers-remaining", Summary: "x", Evidence: []analyzer.Evidence{{File: "f.json", Line: i, Text: name}}}}})
-			r.Problems = append(r.Problems, analyzer.Problem{ID: fmt.Sprintf("P%d", i+1), Namespaces: []analyzer.ProblemNamespace{{Name: name}}})
+			r.Namespaces = append(r.Namespaces, findings.NamespaceReport{Name: name, Verdict: "stuck on a finalizer of " + name,
+				Causes: []findings.Cause{{Type: "finalizers-remaining", Summary: "x", Evidence: []findings.Evidence{{File: "f.json", Line: i, Text: name}}}}})
+			r.Problems = append(r.Problems, findings.Problem{ID: fmt.Sprintf("P%d", i+1), Namespaces: []findings.ProblemNamespace{{Name: name}}})
 		}
 		return r
 	}

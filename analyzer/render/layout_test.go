@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -20,9 +20,9 @@ func TestFirstScreen(t *testing.T) {
 	for _, b := range allFixtures(t) {
 		t.Run(b, func(t *testing.T) {
 			shared := fixtureReport(t, b)
-			r := new(analyzer.Report)
+			r := new(findings.Report)
 			*r = *shared // the analysis is shared with other tests: set the generator on a copy
-			r.Generator = &analyzer.Generator{Name: "nsanalyze", Version: "v9.9.9", Revision: "0123456789abcdef"}
+			r.Generator = &findings.Generator{Name: "nsanalyze", Version: "v9.9.9", Revision: "0123456789abcdef"}
 			for _, f := range []string{"text", "markdown"} {
 				out := string(render(t, r, f, Options{}))
 				lines := strings.Split(out, "\n")
@@ -46,7 +46,7 @@ func TestFirstScreen(t *testing.T) {
 						t.Errorf("%s: the first namespace of %s is not in the first 40 lines", f, p.ID)
 					}
 					for _, s := range p.Remediation {
-						if s.Risk == analyzer.RiskSafe {
+						if s.Risk == findings.RiskSafe {
 							if !strings.Contains(head, s.Command) {
 								t.Errorf("%s: the first safe command of %s is not whole in the first 40 lines: %s", f, p.ID, s.Command)
 							}

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // Reports summarise, the JSON keeps everything: every list a report repeats per item
@@ -33,7 +34,7 @@ const (
 // moreLine says how many items a list left out: "… and 1,990 more objects (every one
 // is in the JSON report, -o json)".
 func moreLine(rest int, noun string) string {
-	return fmt.Sprintf("… and %s more %s (every one is in the JSON report, -o json)", analyzer.Count(rest), noun)
+	return fmt.Sprintf("… and %s more %s (every one is in the JSON report, -o json)", findings.Count(rest), noun)
 }
 
 // firstOf returns at most n items of xs and how many it left out.
@@ -47,7 +48,7 @@ func firstOf[T any](xs []T, n int) ([]T, int) {
 // objectLines are a cause's objects as the reports list them: one line per group of
 // objects sharing kind, finalizers and verdict when the cause groups them, else one
 // per object; at most shownItems, then how many more.
-func objectLines(c *analyzer.Cause) (lines []string, more string) {
+func objectLines(c *findings.Cause) (lines []string, more string) {
 	if len(c.Groups) > 0 && len(c.Groups) < len(c.Objects) {
 		gs, rest := firstOf(c.Groups, shownItems)
 		for _, g := range gs {
@@ -71,7 +72,7 @@ func objectLines(c *analyzer.Cause) (lines []string, more string) {
 // groupLine is one group of objects: "2,500 PipelineRuns (tekton.dev)
 // finalizers=tekton.dev/pipelineRun, controller not running, deleted between A and B;
 // e.g. build-1, build-2, build-3".
-func groupLine(g analyzer.ObjectGroup) string {
+func groupLine(g findings.ObjectGroup) string {
 	if g.Count == 1 && len(g.Examples) == 1 {
 		s := g.Kind + " " + g.Namespace + "/" + g.Examples[0]
 		if len(g.Finalizers) > 0 {
@@ -133,12 +134,12 @@ func lastResortLoop(pv *problemView) (string, bool) {
 	if k == "" {
 		k = "kubectl"
 	}
-	return "for ns in " + analyzer.Cmd(pv.LastNames...) + `; do ` + k + ` get namespace "$ns" -o json | jq '.spec.finalizers = []' | ` + k + ` replace --raw "/api/v1/namespaces/$ns/finalize" -f -; done`, true
+	return "for ns in " + shellsafe.Cmd(pv.LastNames...) + `; do ` + k + ` get namespace "$ns" -o json | jq '.spec.finalizers = []' | ` + k + ` replace --raw "/api/v1/namespaces/$ns/finalize" -f -; done`, true
 }
 
 // risksHeading is latent when every risk is one, else unnamed (a risk that is a deletion
 // under way whose namespace the bundle does not name is no latent risk).
-func risksHeading(risks []analyzer.Risk, latent, unnamed string) string {
+func risksHeading(risks []findings.Risk, latent, unnamed string) string {
 	for _, rk := range risks {
 		if rk.Unnamed {
 			return unnamed

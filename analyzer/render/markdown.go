@@ -6,7 +6,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // Markdown writes the report for an issue tracker (GitHub, GitLab, Jira with Markdown):
@@ -14,7 +15,7 @@ import (
 // its first safe commands; then each problem once (chain, ladder, timeline), then per
 // namespace only what differs, evidence in collapsible <details> blocks and commands
 // in fenced code blocks.
-func Markdown(w io.Writer, r *analyzer.Report) error {
+func Markdown(w io.Writer, r *findings.Report) error {
 	m := &mprinter{w: w}
 	v := newView(r)
 	m.p("# nsanalyze report\n\n")
@@ -23,7 +24,7 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 		mdText(kubeVersion(r.Bundle)), code(r.Bundle.Path), mdText(captureLine(r.Bundle)), mdText(readLine(r.Bundle)))
 	m.p("## Summary\n\n")
 	if len(r.Namespaces) == 0 {
-		if r.State == analyzer.StateUnknown {
+		if r.State == findings.StateUnknown {
 			m.p("**Namespace state unknown (inconclusive):** %s\n\n", mdText(r.StateReason))
 		} else {
 			m.p("No namespace is stuck in Terminating.")
@@ -120,7 +121,7 @@ func Markdown(w io.Writer, r *analyzer.Report) error {
 			m.p("- %s\n", mdText(moreLine(moreRisks, "latent risks")))
 		}
 		m.p("\n")
-		var evs []analyzer.Evidence
+		var evs []findings.Evidence
 		for _, rk := range risks {
 			evs = append(evs, rk.Evidence...)
 		}
@@ -248,7 +249,7 @@ func (m *mprinter) similar(pv *problemView) {
 func (m *mprinter) problemLine(pv *problemView) {
 	s := fmt.Sprintf("%s (%d namespace%s)", shortOf(pv), len(pv.Namespaces), plural(len(pv.Namespaces)))
 	if n := len(pv.Similar); n > 0 {
-		s += fmt.Sprintf("; and %s more like it", analyzer.Count(n))
+		s += fmt.Sprintf("; and %s more like it", findings.Count(n))
 	}
 	m.p("- **%s** [%s] %s\n", mdText(pv.ID), mdText(pv.CauseType), mdText(s))
 }
@@ -314,7 +315,7 @@ func (m *mprinter) problem(v *view, pv *problemView) {
 			}
 		}
 		m.p("\n")
-		var evs []analyzer.Evidence
+		var evs []findings.Evidence
 		n := 0
 		for _, l := range pv.Chain {
 			le, _ := firstOf(l.Evidence, shownLinkEvidence)
@@ -394,14 +395,14 @@ func (m *mprinter) problem(v *view, pv *problemView) {
 	}
 }
 
-func (m *mprinter) ruledOut(rs []analyzer.RuledOut) {
+func (m *mprinter) ruledOut(rs []findings.RuledOut) {
 	for _, r := range rs {
 		m.p("- **%s**: %s\n", mdText(r.Type), mdText(r.Reason))
 	}
 	m.p("\n")
 }
 
-func (m *mprinter) timeline(evs []analyzer.TimelineEvent) {
+func (m *mprinter) timeline(evs []findings.TimelineEvent) {
 	groups, skipped := clipTimeline(groupTimeline(evs))
 	m.p("<details><summary>%d event%s (UTC), repeated lines folded</summary>\n\n", len(evs), plural(len(evs)))
 	m.p("| Time | Kind | Component | What |\n|---|---|---|---|\n")
@@ -425,7 +426,7 @@ func (m *mprinter) timeline(evs []analyzer.TimelineEvent) {
 }
 
 // nsLastResort writes the /finalize step of a namespace held by several problems.
-func (m *mprinter) nsLastResort(ns *analyzer.NamespaceReport) {
+func (m *mprinter) nsLastResort(ns *findings.NamespaceReport) {
 	if len(ns.Problems) == 1 {
 		return
 	}
@@ -438,7 +439,7 @@ func (m *mprinter) nsLastResort(ns *analyzer.NamespaceReport) {
 	}
 }
 
-func (m *mprinter) namespace(v *view, ns *analyzer.NamespaceReport) {
+func (m *mprinter) namespace(v *view, ns *findings.NamespaceReport) {
 	m.p("## Namespace %s (%s)\n\n", code(ns.Name), mdText(problemIDs(ns)))
 	if len(ns.Problems) != 1 {
 		m.p("> **Verdict:** %s\n\n", mdText(v.verdict(ns)))
@@ -475,7 +476,7 @@ func (m *mprinter) namespace(v *view, ns *analyzer.NamespaceReport) {
 }
 
 // details writes evidence in a collapsible block: one fenced block, file:line first.
-func (m *mprinter) details(summary string, evs []analyzer.Evidence) {
+func (m *mprinter) details(summary string, evs []findings.Evidence) {
 	if len(evs) == 0 {
 		return
 	}
@@ -506,12 +507,12 @@ var backticks = regexp.MustCompile("`+")
 // backtick longer than the longest run of them, line breaks are shown as `\n` (a
 // newline would end the span, and a blank line the paragraph, letting the rest be read
 // as Markdown: headings, links, images, HTML) and control or invisible characters are
-// escaped (analyzer.EscapeLine).
+// escaped (shellsafe.EscapeLine).
 func code(s string) string {
 	if s == "" {
 		return "(none)"
 	}
-	s = analyzer.EscapeLine(s)
+	s = shellsafe.EscapeLine(s)
 	n := 1
 	for _, run := range backticks.FindAllString(s, -1) {
 		n = max(n, len(run)+1)
@@ -534,10 +535,10 @@ var mdEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`,
 	"<", "&lt;", ">", "&gt;", "&", "&amp;", "#", `\#`, "|", `\|`, "~", `\~`)
 
 // mdText escapes prose from the report for Markdown, on one line: line breaks become
-// spaces, control and invisible characters escapes (analyzer.EscapeText).
+// spaces, control and invisible characters escapes (shellsafe.EscapeText).
 func mdText(s string) string {
 	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
-	s = mdEscaper.Replace(analyzer.EscapeText(s))
+	s = mdEscaper.Replace(shellsafe.EscapeText(s))
 	// a line that starts with "-", "+", "=" or "1." is not a list item or heading
 	// underline here (values are never at the start of a line, but stay safe)
 	if len(s) > 0 && strings.ContainsRune("-+=", rune(s[0])) {
@@ -571,7 +572,7 @@ func htmlEscape(s string) string { return htmlEscaper.Replace(s) }
 // validated there: https, no space, bracket, parenthesis or angle bracket) as an
 // autolink; anything else is only shown as code.
 func mdLink(u string) string {
-	if strings.HasPrefix(u, "https://") && !strings.ContainsAny(u, " <>()[]`\"'\\") && !analyzer.NeedsEscape(u) {
+	if strings.HasPrefix(u, "https://") && !strings.ContainsAny(u, " <>()[]`\"'\\") && !shellsafe.NeedsEscape(u) {
 		return "<" + u + ">"
 	}
 	return code(u)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 )
 
@@ -81,11 +81,11 @@ func maskText(s string) string {
 }
 
 // scrambled returns a deep copy of r whose sentence fields are scrambled, but for the
-// commands the analyzer declares it wrote inside them (analyzer.InlineCommands): those
+// commands the analyzer declares it wrote inside them (findings.InlineCommands): those
 // are structured values, as a name is.
-func scrambled(r *analyzer.Report) *analyzer.Report {
-	cp := analyzer.CloneReport(r)
-	keep := analyzer.InlineCommands(r)
+func scrambled(r *findings.Report) *findings.Report {
+	cp := findings.CloneReport(r)
+	keep := findings.InlineCommands(r)
 	scrambleValue(reflect.ValueOf(cp).Elem(), func(s string) string { return scrambleKeeping(s, keep) })
 	return cp
 }
@@ -218,7 +218,7 @@ func TestNoSentenceRead(t *testing.T) {
 			for i := range r.Namespaces {
 				for j := range r.Namespaces[i].Causes {
 					c, sc := &r.Namespaces[i].Causes[j], &s.Namespaces[i].Causes[j]
-					if a, b := analyzer.Fingerprint(c), analyzer.Fingerprint(sc); a != b {
+					if a, b := findings.Fingerprint(c), findings.Fingerprint(sc); a != b {
 						t.Errorf("namespace %s cause %s: the fingerprint depends on the words of a sentence: %s, scrambled %s",
 							r.Namespaces[i].Name, c.Type, a, b)
 					}
@@ -231,7 +231,7 @@ func TestNoSentenceRead(t *testing.T) {
 			red.Records(rec)
 			red.Report(s)
 			got := red.Apply(s)
-			want := analyzer.CloneReport(s)
+			want := findings.CloneReport(s)
 			for i := range want.Problems {
 				want.Problems[i].ReadableFingerprint = ""
 			}

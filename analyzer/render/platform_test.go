@@ -5,17 +5,17 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // platformNodes are a Node of each platform as its provider labels and names it.
 var platformNodes = map[string]string{
-	analyzer.PlatformAKS:       `{"apiVersion":"v1","kind":"Node","metadata":{"name":"aks-nodepool1-12345678-vmss000000","labels":{"kubernetes.azure.com/cluster":"MC_rg_aks_westeurope"}},"status":{"nodeInfo":{"kubeletVersion":"v1.30.4"}}}`,
-	analyzer.PlatformEKS:       `{"apiVersion":"v1","kind":"Node","metadata":{"name":"ip-10-0-1-23.eu-west-1.compute.internal","labels":{"eks.amazonaws.com/nodegroup":"ng-1"}},"status":{"nodeInfo":{"kubeletVersion":"v1.30.4-eks-a737599"}}}`,
-	analyzer.PlatformGKE:       `{"apiVersion":"v1","kind":"Node","metadata":{"name":"gke-prod-default-pool-1a2b3c4d-xyz1","labels":{"cloud.google.com/gke-nodepool":"default-pool"}},"status":{"nodeInfo":{"kubeletVersion":"v1.30.4-gke.1348000"}}}`,
-	analyzer.PlatformOpenShift: `{"apiVersion":"v1","kind":"Node","metadata":{"name":"master-0","labels":{"node.openshift.io/os_id":"rhcos"}},"status":{"nodeInfo":{"kubeletVersion":"v1.30.4"}}}`,
-	analyzer.PlatformK3s:       `{"apiVersion":"v1","kind":"Node","metadata":{"name":"server-1","labels":{"node.kubernetes.io/instance-type":"k3s"}},"status":{"nodeInfo":{"kubeletVersion":"v1.30.4+k3s1"}}}`,
-	analyzer.PlatformTalos:     `{"apiVersion":"v1","kind":"Node","metadata":{"name":"talos-abc-def","labels":{}},"status":{"nodeInfo":{"kubeletVersion":"v1.30.4"}}}`,
+	findings.PlatformAKS:       `{"apiVersion":"v1","kind":"Node","metadata":{"name":"aks-nodepool1-12345678-vmss000000","labels":{"kubernetes.azure.com/cluster":"MC_rg_aks_westeurope"}},"status":{"nodeInfo":{"kubeletVersion":"v1.30.4"}}}`,
+	findings.PlatformEKS:       `{"apiVersion":"v1","kind":"Node","metadata":{"name":"ip-10-0-1-23.eu-west-1.compute.internal","labels":{"eks.amazonaws.com/nodegroup":"ng-1"}},"status":{"nodeInfo":{"kubeletVersion":"v1.30.4-eks-a737599"}}}`,
+	findings.PlatformGKE:       `{"apiVersion":"v1","kind":"Node","metadata":{"name":"gke-prod-default-pool-1a2b3c4d-xyz1","labels":{"cloud.google.com/gke-nodepool":"default-pool"}},"status":{"nodeInfo":{"kubeletVersion":"v1.30.4-gke.1348000"}}}`,
+	findings.PlatformOpenShift: `{"apiVersion":"v1","kind":"Node","metadata":{"name":"master-0","labels":{"node.openshift.io/os_id":"rhcos"}},"status":{"nodeInfo":{"kubeletVersion":"v1.30.4"}}}`,
+	findings.PlatformK3s:       `{"apiVersion":"v1","kind":"Node","metadata":{"name":"server-1","labels":{"node.kubernetes.io/instance-type":"k3s"}},"status":{"nodeInfo":{"kubeletVersion":"v1.30.4+k3s1"}}}`,
+	findings.PlatformTalos:     `{"apiVersion":"v1","kind":"Node","metadata":{"name":"talos-abc-def","labels":{}},"status":{"nodeInfo":{"kubeletVersion":"v1.30.4"}}}`,
 }
 
 // platformBundle is a namespace stuck on a failing aggregated API, without the

@@ -6,7 +6,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // TestRenderLeavesReportAlone: rendering in every format changes nothing of the
@@ -15,7 +15,7 @@ import (
 // (marked in the renderer's copy) and then a string that needs escaping.
 func TestRenderLeavesReportAlone(t *testing.T) {
 	for _, b := range formatBundles {
-		var r analyzer.Report // a copy: fixtureReport's report is shared with other tests
+		var r findings.Report // a copy: fixtureReport's report is shared with other tests
 		raw, err := json.Marshal(fixtureReport(t, b))
 		if err == nil {
 			err = json.Unmarshal(raw, &r)

@@ -1,4 +1,4 @@
-// Package render turns an analyzer.Report into text for a terminal, Markdown for a
+// Package render turns an findings.Report into text for a terminal, Markdown for a
 // ticket, a self-contained HTML page, or JSON for scripts. Renderers only format: every
 // fact they print comes from the report.
 package render
@@ -13,7 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // Formats lists the report formats.
@@ -32,12 +33,12 @@ type Options struct {
 }
 
 // Render writes the report in the given format without colours.
-func Render(w io.Writer, r *analyzer.Report, format string) error {
+func Render(w io.Writer, r *findings.Report, format string) error {
 	return RenderWith(w, r, format, Options{})
 }
 
 // RenderWith writes the report in the given format.
-func RenderWith(w io.Writer, r *analyzer.Report, format string, o Options) error {
+func RenderWith(w io.Writer, r *findings.Report, format string, o Options) error {
 	if format != "json" {
 		r = printable(r) // names and messages from the bundle may hold terminal escapes
 	}
@@ -60,7 +61,7 @@ func RenderWith(w io.Writer, r *analyzer.Report, format string, o Options) error
 // problems and namespaces one at a time, so memory does not grow with the output (the
 // bytes are those of WriteJSON on the whole report). Strings holding bytes that are not
 // UTF-8 spell them as text (\xff), so two names that differ only there stay distinct.
-func JSON(w io.Writer, r *analyzer.Report) error {
+func JSON(w io.Writer, r *findings.Report) error {
 	r = textBytes(r)
 	skel := *r
 	skel.Problems, skel.Namespaces = nil, nil
@@ -132,9 +133,9 @@ func writeArray(w io.Writer, isNil bool, n int, elem func(int) any) error {
 }
 
 // textBytes returns r, or a copy of it in which the bytes of strings that are not
-// UTF-8 are spelled as text (analyzer.EscapeText: `team\xffa`): the JSON encoder
+// UTF-8 are spelled as text (shellsafe.EscapeText: `team\xffa`): the JSON encoder
 // would make them all U+FFFD.
-func textBytes(r *analyzer.Report) *analyzer.Report {
+func textBytes(r *findings.Report) *findings.Report {
 	invalid := false
 	walkReportStrings(reflect.ValueOf(r).Elem(), func(s string) {
 		invalid = invalid || !utf8.ValidString(s)
@@ -148,7 +149,7 @@ func textBytes(r *analyzer.Report) *analyzer.Report {
 		if utf8.ValidString(s) {
 			return s
 		}
-		return strings.ToValidUTF8(analyzer.EscapeBytes(s), "")
+		return strings.ToValidUTF8(shellsafe.EscapeBytes(s), "")
 	})
 	return &c
 }
@@ -196,11 +197,11 @@ func WriteJSON(w io.Writer, v any) error {
 	return err
 }
 
-// EscapeJSON is analyzer.EscapeJSON: the one escaping path, for JSON.
-func EscapeJSON(b []byte) []byte { return analyzer.EscapeJSON(b) }
+// EscapeJSON is shellsafe.EscapeJSON: the one escaping path, for JSON.
+func EscapeJSON(b []byte) []byte { return shellsafe.EscapeJSON(b) }
 
 // Clean escapes, in place, every string reachable from ptr (a pointer to a struct)
-// as the text formats do (analyzer.EscapeLine): for output that is not a report, such
+// as the text formats do (shellsafe.EscapeLine): for output that is not a report, such
 // as nsanalyze diff.
 func Clean(ptr any) {
 	v := reflect.ValueOf(ptr)
@@ -223,7 +224,7 @@ func orNone(s string) string {
 	return s
 }
 
-func evidenceLoc(e analyzer.Evidence) string {
+func evidenceLoc(e findings.Evidence) string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d", e.File, e.Line)
 	}
@@ -231,14 +232,14 @@ func evidenceLoc(e analyzer.Evidence) string {
 }
 
 // restEvidence is the evidence of a cause not already quoted by its chain.
-func restEvidence(c analyzer.Cause) []analyzer.Evidence {
+func restEvidence(c findings.Cause) []findings.Evidence {
 	shown := map[string]bool{}
 	for _, l := range c.Chain {
 		for _, e := range l.Evidence {
 			shown[evidenceLoc(e)] = true
 		}
 	}
-	var rest []analyzer.Evidence
+	var rest []findings.Evidence
 	for _, e := range c.Evidence {
 		if !shown[evidenceLoc(e)] {
 			rest = append(rest, e)
@@ -247,14 +248,14 @@ func restEvidence(c analyzer.Cause) []analyzer.Evidence {
 	return rest
 }
 
-func objectName(o analyzer.ObjectRef) string {
+func objectName(o findings.ObjectRef) string {
 	if o.Namespace != "" {
 		return o.Namespace + "/" + o.Name
 	}
 	return o.Name
 }
 
-func objectLine(o analyzer.ObjectRef) string {
+func objectLine(o findings.ObjectRef) string {
 	s := o.Kind + " " + objectName(o)
 	if len(o.Finalizers) > 0 {
 		s += " finalizers=" + strings.Join(o.Finalizers, ",")
@@ -265,7 +266,7 @@ func objectLine(o analyzer.ObjectRef) string {
 	return s
 }
 
-func evidenceMeta(e analyzer.Evidence) string {
+func evidenceMeta(e findings.Evidence) string {
 	extra := ""
 	if e.Field != "" {
 		extra = " " + e.Object + " ." + e.Field
@@ -293,17 +294,17 @@ func clipText(s string, n int) string {
 
 // timelineGroup folds the timeline's repeated lines: same component, kind and text.
 type timelineGroup struct {
-	analyzer.TimelineEvent
+	findings.TimelineEvent
 	Count int
 	Last  time.Time
 }
 
-func groupTimeline(evs []analyzer.TimelineEvent) []timelineGroup {
+func groupTimeline(evs []findings.TimelineEvent) []timelineGroup {
 	var out []timelineGroup
 	idx := map[string]int{}
 	for _, e := range evs {
 		key := e.Component + "\x00" + e.Kind + "\x00" + e.Text
-		if i, ok := idx[key]; ok && e.Kind == analyzer.EventError {
+		if i, ok := idx[key]; ok && e.Kind == findings.EventError {
 			out[i].Count++
 			out[i].Last = e.Time
 			continue

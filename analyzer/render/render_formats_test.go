@@ -15,7 +15,7 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // The golden files of every format live in testdata/ and are rewritten with the
@@ -37,7 +37,7 @@ var formatBundles = []string{
 
 // fixtureReport analyses a fixture bundle the way the command does, with a relative
 // bundle path so the output does not depend on where the test runs.
-func fixtureReport(t *testing.T, rel string) *analyzer.Report {
+func fixtureReport(t *testing.T, rel string) *findings.Report {
 	t.Helper()
 	_, r := fixtureRecords(t, rel)
 	return r
@@ -84,7 +84,7 @@ func firstDiff(want, got []byte) string {
 	return ""
 }
 
-func render(t *testing.T, r *analyzer.Report, format string, o Options) []byte {
+func render(t *testing.T, r *findings.Report, format string, o Options) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := RenderWith(&buf, r, format, o); err != nil {

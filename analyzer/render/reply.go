@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // Reply writes the note a support engineer pastes into the customer's ticket (-o reply):
@@ -15,7 +15,7 @@ import (
 // two or three commands that suffice instead; for a diagnosed one, the cause and the
 // first safe step. It reads the report's structured fields only (Report.NextStep,
 // Problems, Remediation).
-func Reply(w io.Writer, r *analyzer.Report) error {
+func Reply(w io.Writer, r *findings.Report) error {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
 	code := func(cmds ...string) {
@@ -61,7 +61,7 @@ func Reply(w io.Writer, r *analyzer.Report) error {
 		p("What holds it: %s\n\n", pr.Root)
 		if len(pr.Remediation) > 0 {
 			s := pr.Remediation[0]
-			what := map[string]string{analyzer.ChangesNothing: "it only reads", analyzer.ChangesWorkload: "it restarts a controller; nothing stored is lost"}[s.Changes]
+			what := map[string]string{findings.ChangesNothing: "it only reads", findings.ChangesWorkload: "it restarts a controller; nothing stored is lost"}[s.Changes]
 			if what == "" {
 				what = "it changes the cluster: " + s.Risk
 			}

@@ -4,7 +4,8 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/strwalk"
 )
 
@@ -14,7 +15,7 @@ import (
 // overrides, zero-width characters, bytes that are not UTF-8 and line breaks are shown
 // as Go escapes (`\x1b`, `\u202e`, `\n`). JSON needs no such copy: the encoder escapes
 // controls itself (and writes invalid UTF-8 as U+FFFD); see JSON for the rest.
-func printable(r *analyzer.Report) *analyzer.Report {
+func printable(r *findings.Report) *findings.Report {
 	c := *r
 	// a read-only pass first: a report whose strings are all printable (most) is not
 	// copied slice by slice to change nothing
@@ -32,32 +33,32 @@ const InvalidNameMark = " (not a valid Kubernetes name)"
 // markNames shows the namespace and object names of the (already copied and
 // escaped) report that Kubernetes would refuse with every character outside ASCII
 // escaped and InvalidNameMark after them: "t\u043ebedeleted" is not "tobedeleted".
-func markNames(c *analyzer.Report) {
-	mark := func(kind analyzer.NameKind, s *string) {
+func markNames(c *findings.Report) {
+	mark := func(kind shellsafe.NameKind, s *string) {
 		// an escaped name holds a backslash, which no valid name does: invalid either way
-		if *s != "" && !analyzer.ValidName(kind, *s) {
-			*s = analyzer.EscapeNonASCII(*s) + InvalidNameMark
+		if *s != "" && !shellsafe.ValidName(kind, *s) {
+			*s = shellsafe.EscapeNonASCII(*s) + InvalidNameMark
 		}
 	}
-	c.Problems = append([]analyzer.Problem(nil), c.Problems...)
+	c.Problems = append([]findings.Problem(nil), c.Problems...)
 	for i := range c.Problems {
 		p := &c.Problems[i]
-		p.Namespaces = append([]analyzer.ProblemNamespace(nil), p.Namespaces...)
+		p.Namespaces = append([]findings.ProblemNamespace(nil), p.Namespaces...)
 		for j := range p.Namespaces {
-			mark(analyzer.NamespaceName, &p.Namespaces[j].Name)
+			mark(shellsafe.NamespaceName, &p.Namespaces[j].Name)
 		}
 	}
-	c.Namespaces = append([]analyzer.NamespaceReport(nil), c.Namespaces...)
+	c.Namespaces = append([]findings.NamespaceReport(nil), c.Namespaces...)
 	for i := range c.Namespaces {
 		ns := &c.Namespaces[i]
-		mark(analyzer.NamespaceName, &ns.Name)
-		ns.Causes = append([]analyzer.Cause(nil), ns.Causes...)
+		mark(shellsafe.NamespaceName, &ns.Name)
+		ns.Causes = append([]findings.Cause(nil), ns.Causes...)
 		for j := range ns.Causes {
-			objs := append([]analyzer.ObjectRef(nil), ns.Causes[j].Objects...)
+			objs := append([]findings.ObjectRef(nil), ns.Causes[j].Objects...)
 			for k := range objs {
-				mark(analyzer.NamespaceName, &objs[k].Namespace)
+				mark(shellsafe.NamespaceName, &objs[k].Namespace)
 				if objs[k].Kind != "APIService" && objs[k].Kind != "CustomResourceDefinition" {
-					mark(analyzer.ObjectName, &objs[k].Name)
+					mark(shellsafe.ObjectName, &objs[k].Name)
 				}
 			}
 			ns.Causes[j].Objects = objs
@@ -142,8 +143,8 @@ func (m *mapper) walk(v reflect.Value) {
 }
 
 // isControl reports whether r must never reach a terminal or a page raw (see
-// analyzer.Unsafe: C0 but newline and tab, DEL, C1, bidi overrides, zero-width).
-func isControl(r rune) bool { return analyzer.Unsafe(r) }
+// shellsafe.Unsafe: C0 but newline and tab, DEL, C1, bidi overrides, zero-width).
+func isControl(r rune) bool { return shellsafe.Unsafe(r) }
 
 // needsCleaning: a string holds an unsafe character, a byte that is not UTF-8, or a
 // line break (no value of a report spans lines: a name with a newline would forge
@@ -151,11 +152,11 @@ func isControl(r rune) bool { return analyzer.Unsafe(r) }
 func needsCleaning(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 && c != '\t' || c >= 0x7f {
-			return analyzer.NeedsEscape(s) || strings.ContainsAny(s, "\n\r")
+			return shellsafe.NeedsEscape(s) || strings.ContainsAny(s, "\n\r")
 		}
 	}
 	return false // printable ASCII and tabs: one pass
 }
 
-// cleanString is the one escaping path of every output stream (analyzer.EscapeLine).
-func cleanString(s string) string { return analyzer.EscapeLine(s) }
+// cleanString is the one escaping path of every output stream (shellsafe.EscapeLine).
+func cleanString(s string) string { return shellsafe.EscapeLine(s) }

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
-
-	"github.com/nsanalyze/nsanalyze/analyzer"
 )
 
 // TestControlCharactersEscaped: a namespace name and a condition message carrying
@@ -15,10 +14,10 @@ import (
 // caller's report is not changed.
 func TestControlCharactersEscaped(t *testing.T) {
 	evil := "evil\x1b[2Jns"
-	r := &analyzer.Report{SchemaVersion: analyzer.SchemaVersion, Namespaces: []analyzer.NamespaceReport{{
-		Name: evil, Verdict: "v\x1b]0;pwned\x07", Causes: []analyzer.Cause{{Type: apidiscovery.Name, Summary: "s\r\x9b",
-			Evidence: []analyzer.Evidence{{File: "f", Line: 1, Text: "line\x1b[1A"}}}},
-		Conditions: []analyzer.ConditionReport{{Type: "T", Status: "True", Message: "m\x1b[8m"}}}}}
+	r := &findings.Report{SchemaVersion: findings.SchemaVersion, Namespaces: []findings.NamespaceReport{{
+		Name: evil, Verdict: "v\x1b]0;pwned\x07", Causes: []findings.Cause{{Type: apidiscovery.Name, Summary: "s\r\x9b",
+			Evidence: []findings.Evidence{{File: "f", Line: 1, Text: "line\x1b[1A"}}}},
+		Conditions: []findings.ConditionReport{{Type: "T", Status: "True", Message: "m\x1b[8m"}}}}}
 	for _, format := range []string{"text", "markdown", "html"} {
 		var buf bytes.Buffer
 		if err := Render(&buf, r, format); err != nil {

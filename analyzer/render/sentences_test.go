@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/fixtures"
 )
 
@@ -142,7 +142,7 @@ func TestSentencesReadRight(t *testing.T) {
 
 // checkStuckStated fails when the capture time is an estimate but the report states how
 // long a namespace has been stuck without "at least".
-func checkStuckStated(t *testing.T, r *analyzer.Report, f, out string) {
+func checkStuckStated(t *testing.T, r *findings.Report, f, out string) {
 	t.Helper()
 	if r.Bundle.CapturedAtSource == "" {
 		return

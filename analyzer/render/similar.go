@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // Problems of one kind are summarised, not repeated: when a report has more problems
@@ -26,7 +26,7 @@ func similarKey(p *problemView) string {
 	if p.Fingerprint == "" {
 		return ""
 	}
-	cause, segs, err := analyzer.ParseFingerprint(p.Fingerprint)
+	cause, segs, err := findings.ParseFingerprint(p.Fingerprint)
 	if err != nil {
 		return ""
 	}
@@ -34,7 +34,7 @@ func similarKey(p *problemView) string {
 	b.WriteString(cause)
 	for i, s := range segs {
 		switch s.Key {
-		case analyzer.FPBackend, analyzer.FPController, analyzer.FPNode:
+		case findings.FPBackend, findings.FPController, findings.FPNode:
 			b.WriteString("/" + s.Key + "=" + s.Value)
 		default:
 			if i > 0 && segs[i-1].Key == s.Key {
@@ -100,7 +100,7 @@ func holdsShort(p *problemView) string {
 	case 1:
 		return "namespace " + p.Namespaces[0].Name
 	}
-	return analyzer.Count(len(p.Namespaces)) + " namespaces"
+	return findings.Count(len(p.Namespaces)) + " namespaces"
 }
 
 // similarHead says what the folded problems are: "199 more problems like P1 (P2–P200):
@@ -112,25 +112,25 @@ func similarHead(p *problemView) string {
 		ids[i] = s.ID
 	}
 	return fmt.Sprintf("%s more problem%s like %s (%s): the same kind of root, each about its own %s:",
-		analyzer.Count(n), plural(n), p.ID, idRanges(ids, 6), similarWhat(p))
+		findings.Count(n), plural(n), p.ID, idRanges(ids, 6), similarWhat(p))
 }
 
 // similarWhat names what differs between similar problems, from the fingerprint's
 // identity keys: "APIService", "finalizer", ...
 func similarWhat(p *problemView) string {
-	_, segs, err := analyzer.ParseFingerprint(p.Fingerprint)
+	_, segs, err := findings.ParseFingerprint(p.Fingerprint)
 	if err == nil {
 		for _, s := range segs {
 			switch s.Key {
-			case analyzer.FPAPIService:
+			case findings.FPAPIService:
 				return "APIService and backend"
-			case analyzer.FPGroup:
+			case findings.FPGroup:
 				return "group/version and backend"
-			case analyzer.FPWebhook:
+			case findings.FPWebhook:
 				return "webhook and backend"
-			case analyzer.FPFinalizer:
+			case findings.FPFinalizer:
 				return "finalizer and objects"
-			case analyzer.FPKind:
+			case findings.FPKind:
 				return "objects"
 			}
 		}
@@ -175,7 +175,7 @@ func idRanges(ids []string, max int) string {
 			j++
 		}
 		if len(parts) == max {
-			return strings.Join(parts, ", ") + fmt.Sprintf(" and %s more", analyzer.Count(len(ids)-shownIDs))
+			return strings.Join(parts, ", ") + fmt.Sprintf(" and %s more", findings.Count(len(ids)-shownIDs))
 		}
 		switch {
 		case j == i:
@@ -201,7 +201,7 @@ func idNum(id string) int {
 
 // problemIDs lists a namespace's problems once each, compactly (ns.Problems repeats an
 // ID for each of its causes that share that problem).
-func problemIDs(ns *analyzer.NamespaceReport) string {
+func problemIDs(ns *findings.NamespaceReport) string {
 	if len(ns.Problems) == 0 {
 		return "no problem found"
 	}
@@ -229,7 +229,7 @@ const verdictShown = 3
 
 // verdict is a namespace's verdict as the reports show it: whole when it has few
 // causes; else its distinct problems' roots, the first verdictShown, then how many more.
-func (v *view) verdict(ns *analyzer.NamespaceReport) string {
+func (v *view) verdict(ns *findings.NamespaceReport) string {
 	ids := distinct(ns.Problems)
 	if len(ns.Causes) <= verdictShown || len(ids) == 0 {
 		return ns.Verdict
@@ -237,17 +237,17 @@ func (v *view) verdict(ns *analyzer.NamespaceReport) string {
 	if len(ids) == 1 {
 		p := v.byID[ids[0]]
 		if p == nil {
-			return analyzer.FitText(ns.Verdict, 600) // composed to fit, its decisive end kept
+			return findings.FitText(ns.Verdict, 600) // composed to fit, its decisive end kept
 		}
-		return fmt.Sprintf("%s causes, one root (%s): %s", analyzer.Count(len(ns.Causes)), p.ID, p.Root)
+		return fmt.Sprintf("%s causes, one root (%s): %s", findings.Count(len(ns.Causes)), p.ID, p.Root)
 	}
 	var parts []string
 	for _, id := range ids[:min(len(ids), verdictShown)] {
 		if p := v.byID[id]; p != nil {
-			parts = append(parts, id+": "+strings.TrimSuffix(analyzer.FitText(p.Root, 240), "."))
+			parts = append(parts, id+": "+strings.TrimSuffix(findings.FitText(p.Root, 240), "."))
 		}
 	}
-	s := fmt.Sprintf("Several independent blockers (%s problems); all must be fixed. %s.", analyzer.Count(len(ids)), strings.Join(parts, "; "))
+	s := fmt.Sprintf("Several independent blockers (%s problems); all must be fixed. %s.", findings.Count(len(ids)), strings.Join(parts, "; "))
 	if rest := len(ids) - verdictShown; rest > 0 {
 		s += " " + moreLine(rest, "problems")
 	}
@@ -256,7 +256,7 @@ func (v *view) verdict(ns *analyzer.NamespaceReport) string {
 
 // afterSteps is a namespace's own last resort, waiting for the steps of its problems:
 // "only after the steps of P1 and P2", compactly for many problems.
-func afterSteps(s analyzer.RemediationStep, ns *analyzer.NamespaceReport) string {
+func afterSteps(s findings.RemediationStep, ns *findings.NamespaceReport) string {
 	ids := distinct(ns.Problems)
 	list := strings.Join(ids, " and ")
 	if len(ids) > 3 {
@@ -267,8 +267,8 @@ func afterSteps(s analyzer.RemediationStep, ns *analyzer.NamespaceReport) string
 
 // gatedWhy is a last resort's explanation with its gate written as gate, when it waits
 // for the steps above it (RemediationStep.Gate); any other rung's Why as it is.
-func gatedWhy(s analyzer.RemediationStep, gate string) string {
-	if s.Gate != analyzer.GateAfterSteps {
+func gatedWhy(s findings.RemediationStep, gate string) string {
+	if s.Gate != findings.GateAfterSteps {
 		return s.Why
 	}
 	return "Last resort, " + gate + ": " + s.Does

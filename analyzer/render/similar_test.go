@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 func TestIDRanges(t *testing.T) {
@@ -30,7 +30,7 @@ func TestIDRanges(t *testing.T) {
 }
 
 func TestSimilarKey(t *testing.T) {
-	key := func(fp string) string { return similarKey(&problemView{Problem: analyzer.Problem{Fingerprint: fp}}) }
+	key := func(fp string) string { return similarKey(&problemView{Problem: findings.Problem{Fingerprint: fp}}) }
 	same := [][2]string{
 		{"api-discovery-failure/apiservice=v1beta1.a.example.com/backend=service-not-found", "api-discovery-failure/apiservice=v1beta1.b.example.com/backend=service-not-found"},
 		{"finalizers-remaining/finalizer=op00.example.com/cleanup/controller=unknown", "finalizers-remaining/finalizer=op19.example.com/cleanup/controller=unknown"},
@@ -58,23 +58,23 @@ func TestSimilarKey(t *testing.T) {
 
 // manyProblems is a report of one namespace held by n problems of one kind (each its
 // own APIService) and one of another kind.
-func manyProblems(n int) *analyzer.Report {
-	r := &analyzer.Report{Namespaces: []analyzer.NamespaceReport{{Name: "team-a", Phase: "Terminating"}}}
+func manyProblems(n int) *findings.Report {
+	r := &findings.Report{Namespaces: []findings.NamespaceReport{{Name: "team-a", Phase: "Terminating"}}}
 	for i := 0; i < n; i++ {
 		id := fmt.Sprintf("P%d", i+1)
-		r.Problems = append(r.Problems, analyzer.Problem{ID: id, CauseType: "api-discovery-failure",
+		r.Problems = append(r.Problems, findings.Problem{ID: id, CauseType: "api-discovery-failure",
 			Fingerprint: fmt.Sprintf("api-discovery-failure/apiservice=v1beta1.g%d.example.com/backend=service-not-found", i),
 			Root:        fmt.Sprintf("Service metrics/adapter-%d: the Service does not exist.", i),
-			Namespaces:  []analyzer.ProblemNamespace{{Name: "team-a"}}})
+			Namespaces:  []findings.ProblemNamespace{{Name: "team-a"}}})
 		r.Namespaces[0].Problems = append(r.Namespaces[0].Problems, id)
-		r.Namespaces[0].Causes = append(r.Namespaces[0].Causes, analyzer.Cause{Type: "api-discovery-failure"})
+		r.Namespaces[0].Causes = append(r.Namespaces[0].Causes, findings.Cause{Type: "api-discovery-failure"})
 	}
 	id := fmt.Sprintf("P%d", n+1)
-	r.Problems = append(r.Problems, analyzer.Problem{ID: id, CauseType: "finalizers-remaining",
+	r.Problems = append(r.Problems, findings.Problem{ID: id, CauseType: "finalizers-remaining",
 		Fingerprint: "finalizers-remaining/finalizer=a.io/x/controller=absent", Root: "finalizer a.io/x: its controller is gone.",
-		Namespaces: []analyzer.ProblemNamespace{{Name: "team-a"}}})
+		Namespaces: []findings.ProblemNamespace{{Name: "team-a"}}})
 	r.Namespaces[0].Problems = append(r.Namespaces[0].Problems, id)
-	r.Namespaces[0].Causes = append(r.Namespaces[0].Causes, analyzer.Cause{Type: "finalizers-remaining"})
+	r.Namespaces[0].Causes = append(r.Namespaces[0].Causes, findings.Cause{Type: "finalizers-remaining"})
 	r.Namespaces[0].Verdict = strings.Repeat("Root: something. Also: ", n)
 	return r
 }
@@ -112,20 +112,20 @@ func TestFoldSimilar(t *testing.T) {
 }
 
 func TestGroupGapsFolds(t *testing.T) {
-	r := &analyzer.Report{Namespaces: []analyzer.NamespaceReport{{Name: "team-a"}, {Name: "team-b"}}}
+	r := &findings.Report{Namespaces: []findings.NamespaceReport{{Name: "team-a"}, {Name: "team-b"}}}
 	r.Coverage = append(r.Coverage,
-		analyzer.Gap{Kind: analyzer.GapControllerManagerLog, Missing: "no kube-controller-manager log", Collect: "kubectl -n kube-system logs -l component=kube-controller-manager --tail=-1   # or the node's /var/log/pods/kube-system_kube-controller-manager-*"},
-		analyzer.Gap{Kind: analyzer.GapAPIServerLog, Missing: "no kube-apiserver log", Collect: "kubectl -n kube-system logs -l component=kube-apiserver --tail=-1"})
+		findings.Gap{Kind: findings.GapControllerManagerLog, Missing: "no kube-controller-manager log", Collect: "kubectl -n kube-system logs -l component=kube-controller-manager --tail=-1   # or the node's /var/log/pods/kube-system_kube-controller-manager-*"},
+		findings.Gap{Kind: findings.GapAPIServerLog, Missing: "no kube-apiserver log", Collect: "kubectl -n kube-system logs -l component=kube-apiserver --tail=-1"})
 	for i := 0; i < 25; i++ {
 		pod := fmt.Sprintf("metrics-server-%06d", i)
 		state := fmt.Sprintf("phase Running, not Ready, node node-01, %d restarts", 40+i)
-		r.Coverage = append(r.Coverage, analyzer.Gap{Kind: analyzer.GapBackendPodLogs, Object: "kube-system/" + pod, Detail: state,
+		r.Coverage = append(r.Coverage, findings.Gap{Kind: findings.GapBackendPodLogs, Object: "kube-system/" + pod, Detail: state,
 			Missing: fmt.Sprintf("logs of pod kube-system/%s, a backend of an APIService or webhook, which is not running normally (%s)", pod, state),
 			Collect: "kubectl -n kube-system logs " + pod + " --all-containers --previous; kubectl -n kube-system describe pod " + pod})
 	}
 	r.Coverage = append(r.Coverage,
-		analyzer.Gap{Kind: analyzer.GapNamespaceObjects, Object: "team-a", Missing: "no object of the stuck namespace team-a was dumped", Collect: "kubectl get all -n team-a -o json"},
-		analyzer.Gap{Kind: analyzer.GapNamespaceObjects, Object: "team-b", Missing: "no object of the stuck namespace team-b was dumped", Collect: "kubectl get all -n team-b -o json"})
+		findings.Gap{Kind: findings.GapNamespaceObjects, Object: "team-a", Missing: "no object of the stuck namespace team-a was dumped", Collect: "kubectl get all -n team-a -o json"},
+		findings.Gap{Kind: findings.GapNamespaceObjects, Object: "team-b", Missing: "no object of the stuck namespace team-b was dumped", Collect: "kubectl get all -n team-b -o json"})
 	gs := groupGaps(r)
 	if len(gs) != 4 {
 		for _, g := range gs {
@@ -151,16 +151,16 @@ func TestGroupGapsFolds(t *testing.T) {
 // group; two gaps of different kinds whose sentences differ only in a name are not
 // folded; gaps about the bundle as a whole (no object) never are.
 func TestGapsReadFieldsNotSentences(t *testing.T) {
-	gap := func(kind, object, missing string) analyzer.Gap {
-		return analyzer.Gap{Kind: kind, Object: object, Missing: missing, Collect: "kubectl get " + kind + " " + object}
+	gap := func(kind, object, missing string) findings.Gap {
+		return findings.Gap{Kind: kind, Object: object, Missing: missing, Collect: "kubectl get " + kind + " " + object}
 	}
-	r := &analyzer.Report{Namespaces: []analyzer.NamespaceReport{{Name: "team-a"}, {Name: "team-b"}}, Coverage: []analyzer.Gap{
-		gap(analyzer.GapNamespaceObjects, "team-a", "no object of the stuck namespace team-a was dumped"),
-		gap(analyzer.GapNamespace, "team-b", "no object of the stuck namespace team-b was dumped"), // another kind, same words
-		gap(analyzer.GapBackendPodLogs, "ns/pod-1", "logs of pod ns/pod-1"),
-		gap(analyzer.GapBackendPodLogs, "ns/pod-2", "logs of pod ns/pod-2"),
-		gap(analyzer.GapCollectorFailed, "", "the bundle collector could not collect pods (a.json:1: x)"),
-		gap(analyzer.GapCollectorFailed, "", "the bundle collector could not collect pods (a.json:2: x)"),
+	r := &findings.Report{Namespaces: []findings.NamespaceReport{{Name: "team-a"}, {Name: "team-b"}}, Coverage: []findings.Gap{
+		gap(findings.GapNamespaceObjects, "team-a", "no object of the stuck namespace team-a was dumped"),
+		gap(findings.GapNamespace, "team-b", "no object of the stuck namespace team-b was dumped"), // another kind, same words
+		gap(findings.GapBackendPodLogs, "ns/pod-1", "logs of pod ns/pod-1"),
+		gap(findings.GapBackendPodLogs, "ns/pod-2", "logs of pod ns/pod-2"),
+		gap(findings.GapCollectorFailed, "", "the bundle collector could not collect pods (a.json:1: x)"),
+		gap(findings.GapCollectorFailed, "", "the bundle collector could not collect pods (a.json:2: x)"),
 	}}
 	shape := func(gs []gapGroup) string {
 		var b strings.Builder
@@ -186,7 +186,7 @@ func TestGapsReadFieldsNotSentences(t *testing.T) {
 // TestOwnEventsReadTheField: which timeline events are the namespace's own is the
 // analyzer's field (TimelineEvent.Own), never whether the text names the namespace.
 func TestOwnEventsReadTheField(t *testing.T) {
-	ns := &analyzer.NamespaceReport{Name: "team-a", Timeline: []analyzer.TimelineEvent{
+	ns := &findings.NamespaceReport{Name: "team-a", Timeline: []findings.TimelineEvent{
 		{Component: "kube-controller-manager", Text: "namespace team-a: deletion failed"}, // names it, not own
 		{Component: "kube-controller-manager", Text: "something happened", Own: true},     // own, names nothing
 	}}
@@ -200,10 +200,10 @@ func TestOwnEventsReadTheField(t *testing.T) {
 // analyzer's field, never the wording of where it came from.
 func TestKubeVersionReadsTheField(t *testing.T) {
 	const kubelet = "(the nodes' kubelet version)"
-	if s := kubeVersion(analyzer.BundleInfo{KubernetesVersion: "v1.30.1", KubernetesVersionSource: "kubelet version of node a (nodes.json:3)"}); strings.Contains(s, kubelet) {
+	if s := kubeVersion(findings.BundleInfo{KubernetesVersion: "v1.30.1", KubernetesVersionSource: "kubelet version of node a (nodes.json:3)"}); strings.Contains(s, kubelet) {
 		t.Errorf("a source sentence without the field: %q", s)
 	}
-	if s := kubeVersion(analyzer.BundleInfo{KubernetesVersion: "v1.30.1", KubernetesVersionSource: "nodes.json:3", KubernetesVersionKubelet: true}); !strings.Contains(s, kubelet) {
+	if s := kubeVersion(findings.BundleInfo{KubernetesVersion: "v1.30.1", KubernetesVersionSource: "nodes.json:3", KubernetesVersionKubelet: true}); !strings.Contains(s, kubelet) {
 		t.Errorf("the field without the sentence: %q", s)
 	}
 }

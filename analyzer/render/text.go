@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // TextWidth is the width the text report is laid out for.
@@ -49,8 +49,8 @@ func ClampWidth(w int) int {
 // Then each problem once (chain, evidence, ladder with one last resort for all its
 // namespaces, timeline, ruled-out causes), then per namespace only what differs, then
 // the latent risks with their fix, coverage gaps and warnings of the whole bundle.
-func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
-	p := &tprinter{w: w, color: o.Color, width: ClampWidth(o.Width), inline: analyzer.InlineCommands(r)}
+func TextWith(w io.Writer, r *findings.Report, o Options) error {
+	p := &tprinter{w: w, color: o.Color, width: ClampWidth(o.Width), inline: findings.InlineCommands(r)}
 	v := newView(r)
 	p.line(p.c(sBold, "nsanalyze report: "+r.Bundle.Path))
 	p.wrap("", "", p.c(sBold, r.Summary))
@@ -58,7 +58,7 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 		generatorLine(r.Generator), kubeVersion(r.Bundle), captureLine(r.Bundle), readLine(r.Bundle)))
 	p.line("")
 	if len(r.Namespaces) == 0 {
-		if r.State == analyzer.StateUnknown {
+		if r.State == findings.StateUnknown {
 			p.wrap("", "", p.c(sYellow+sBold, "Namespace state unknown (inconclusive):")+" "+r.StateReason)
 		} else {
 			p.line(p.c(sGreen+sBold, "No namespace is stuck in Terminating."))
@@ -173,7 +173,7 @@ func TextWith(w io.Writer, r *analyzer.Report, o Options) error {
 func (p *tprinter) problemLine(pv *problemView) {
 	s := pv.CauseType + "] " + shortOf(pv) + fmt.Sprintf(" (%d namespace%s)", len(pv.Namespaces), plural(len(pv.Namespaces)))
 	if n := len(pv.Similar); n > 0 {
-		s += fmt.Sprintf("; and %s more like it", analyzer.Count(n))
+		s += fmt.Sprintf("; and %s more like it", findings.Count(n))
 	}
 	p.wrap(fmt.Sprintf("%-4s", pv.ID)+"[", "      ", s)
 }
@@ -199,7 +199,7 @@ type tprinter struct {
 	width int
 	err   error
 	// inline are the commands the analyzer wrote inside its sentences: each stays whole
-	// on a line (analyzer.InlineCommands)
+	// on a line (findings.InlineCommands)
 	inline []string
 }
 
@@ -339,7 +339,7 @@ func (p *tprinter) sub(title string) {
 	p.line(p.c(sBold, "-- "+title+" "+strings.Repeat("-", max(3, p.width-4-visibleLen(title)))))
 }
 
-func (p *tprinter) evidence(indent string, e analyzer.Evidence) {
+func (p *tprinter) evidence(indent string, e findings.Evidence) {
 	p.wrap(indent, indent+"  ", p.c(sDim, evidenceMeta(e)))
 	text := e.Text
 	if len([]rune(text)) > 400 {

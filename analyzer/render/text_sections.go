@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // firstScreenNames is how many namespaces the first screen lists one per line; more
@@ -67,7 +67,7 @@ func (p *tprinter) firstScreen(v *view, pv *problemView) {
 }
 
 // nsTimes says when a namespace was deleted and how long it has been stuck.
-func (p *tprinter) nsTimes(v *view, pn analyzer.ProblemNamespace) string {
+func (p *tprinter) nsTimes(v *view, pn findings.ProblemNamespace) string {
 	s := pn.Name + ": " + deletedPhrase(pn.DeletionTimestamp, pn.DeletionInferred)
 	if pn.StuckFor != "" {
 		s += ", stuck for " + v.stuckFor(pn.StuckFor)
@@ -83,7 +83,7 @@ func (p *tprinter) command(indent, cmd string) {
 }
 
 // ladder prints remediation steps, numbered from 1.
-func (p *tprinter) ladder(indent string, steps []analyzer.RemediationStep) {
+func (p *tprinter) ladder(indent string, steps []findings.RemediationStep) {
 	for i, s := range steps {
 		num := fmt.Sprintf("%s  %d. [%s] ", indent, i+1, p.risk(s.Risk))
 		p.wrap(num, indent+"     ", s.Why)
@@ -93,11 +93,11 @@ func (p *tprinter) ladder(indent string, steps []analyzer.RemediationStep) {
 
 func (p *tprinter) risk(risk string) string {
 	switch risk {
-	case analyzer.RiskSafe:
+	case findings.RiskSafe:
 		return p.c(sGreen+sBold, risk)
-	case analyzer.RiskCaution:
+	case findings.RiskCaution:
 		return p.c(sYellow+sBold, risk)
-	case analyzer.RiskDestructive:
+	case findings.RiskDestructive:
 		return p.c(sRed+sBold, risk)
 	}
 	return risk
@@ -247,7 +247,7 @@ func (p *tprinter) problem(v *view, pv *problemView) {
 }
 
 // evidenceList prints evidence, at most shownItems of it.
-func (p *tprinter) evidenceList(evs []analyzer.Evidence) {
+func (p *tprinter) evidenceList(evs []findings.Evidence) {
 	shown, more := firstOf(evs, shownItems)
 	for _, e := range shown {
 		p.evidence("  ", e)
@@ -257,23 +257,23 @@ func (p *tprinter) evidenceList(evs []analyzer.Evidence) {
 	}
 }
 
-func (p *tprinter) ruledOut(rs []analyzer.RuledOut) {
+func (p *tprinter) ruledOut(rs []findings.RuledOut) {
 	for _, r := range rs {
 		p.wrap("  - ", "    ", p.c(sDim, r.Type+":")+" "+r.Reason)
 	}
 }
 
 // timeline prints timeline events, one a line, clipped to the width.
-func (p *tprinter) timeline(evs []analyzer.TimelineEvent) {
+func (p *tprinter) timeline(evs []findings.TimelineEvent) {
 	groups, skipped := clipTimeline(groupTimeline(evs))
 	heads, texts, rooms := make([]string, len(groups)), make([]string, len(groups)), make([]int, len(groups))
 	for i, g := range groups {
 		t := g.Time.UTC().Format("2006-01-02 15:04:05")
 		kind := g.Kind
 		switch kind {
-		case analyzer.EventDeletion:
+		case findings.EventDeletion:
 			kind = p.c(sRed+sBold, pad(kind, 9))
-		case analyzer.EventError:
+		case findings.EventError:
 			kind = p.c(sYellow, pad(kind, 9))
 		default:
 			kind = pad(kind, 9)
@@ -302,7 +302,7 @@ func (p *tprinter) timeline(evs []analyzer.TimelineEvent) {
 	}
 }
 
-func finalizersLine(ns *analyzer.NamespaceReport) string {
+func finalizersLine(ns *findings.NamespaceReport) string {
 	f := func(xs []string) string {
 		if len(xs) == 0 {
 			return "none"
@@ -313,7 +313,7 @@ func finalizersLine(ns *analyzer.NamespaceReport) string {
 }
 
 // nsFacts is one line of a namespace's facts: deletion, how long stuck, phase.
-func (v *view) nsFacts(ns *analyzer.NamespaceReport) string {
+func (v *view) nsFacts(ns *findings.NamespaceReport) string {
 	inferred := ns.DeletionInferred
 	s := deletedAt(ns.DeletionTimestamp, inferred)
 	if ns.StuckFor != "" {
@@ -325,7 +325,7 @@ func (v *view) nsFacts(ns *analyzer.NamespaceReport) string {
 // namespace writes what a namespace shows of its own (the detailed form, for a few
 // namespaces): facts, conditions, its own timeline, and its verdict and last resort
 // when it is held by more than one problem.
-func (p *tprinter) namespace(v *view, ns *analyzer.NamespaceReport) {
+func (p *tprinter) namespace(v *view, ns *findings.NamespaceReport) {
 	p.heading("Namespace " + ns.Name + " (" + problemIDs(ns) + ")")
 	if len(ns.Problems) != 1 {
 		p.wrap(p.c(sRed+sBold, "VERDICT")+"  ", "         ", v.verdict(ns))
@@ -373,7 +373,7 @@ func (p *tprinter) namespace(v *view, ns *analyzer.NamespaceReport) {
 }
 
 // nsLastResort writes the /finalize step of a namespace that no single problem's ladder holds.
-func (p *tprinter) nsLastResort(ns *analyzer.NamespaceReport) {
+func (p *tprinter) nsLastResort(ns *findings.NamespaceReport) {
 	if len(ns.Problems) == 1 {
 		return
 	}
@@ -391,7 +391,7 @@ func (p *tprinter) nsLastResort(ns *analyzer.NamespaceReport) {
 // nsCondensed writes a namespace in a line or two: its problems, what differs from
 // the usual (phase, finalizers), its problem conditions and its own timeline digested.
 // Its deletion time and age are listed under its problem.
-func (p *tprinter) nsCondensed(v *view, ns *analyzer.NamespaceReport) {
+func (p *tprinter) nsCondensed(v *view, ns *findings.NamespaceReport) {
 	var parts []string
 	if ns.Phase != "Terminating" {
 		parts = append(parts, "phase "+orNone(ns.Phase))

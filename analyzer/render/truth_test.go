@@ -10,14 +10,14 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // rungsOf returns every rung a report holds, with where it is: the namespaces' ladders
 // (the problems' rungs are theirs), the chains' fixes, the latent risks' fixes and the
 // watch commands of the namespaces still being deleted.
-func rungsOf(r *analyzer.Report) map[string][]analyzer.RemediationStep {
-	out := map[string][]analyzer.RemediationStep{}
+func rungsOf(r *findings.Report) map[string][]findings.RemediationStep {
+	out := map[string][]findings.RemediationStep{}
 	for _, p := range r.Problems {
 		out["problem "+p.ID] = p.Remediation
 		for _, l := range p.Chain {
@@ -41,7 +41,7 @@ func rungsOf(r *analyzer.Report) map[string][]analyzer.RemediationStep {
 // TestReportsTrue analyses every fixture and peer bundle once and checks, over every
 // report, what issue #31 asks of every sentence a support engineer pastes (reportLies):
 //   - every rung's label follows from what it changes (RiskOf(Changes)), and Changes is
-//     at least what its command does (analyzer.CommandChanges): a deletion is never safe;
+//     at least what its command does (findings.CommandChanges): a deletion is never safe;
 //   - /finalize only where spec.finalizers holds the namespace: never for a namespace
 //     whose spec.finalizers is empty and whose own metadata.finalizers hold it, and its
 //     reason says it empties spec.finalizers, not that it "removes the namespace";
@@ -71,7 +71,7 @@ func TestReportsTrue(t *testing.T) {
 }
 
 // renderAll renders r in every format a person reads.
-func renderAll(t *testing.T, r *analyzer.Report) map[string]string {
+func renderAll(t *testing.T, r *findings.Report) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, f := range []string{"text", "markdown", "html", "reply"} {
@@ -82,21 +82,21 @@ func renderAll(t *testing.T, r *analyzer.Report) map[string]string {
 
 // reportLies lists what in r, and in its renderings (format → bytes), breaks a rule of
 // TestReportsTrue.
-func reportLies(r *analyzer.Report, out map[string]string) []string {
+func reportLies(r *findings.Report, out map[string]string) []string {
 	var lies []string
 	lie := func(format string, args ...any) { lies = append(lies, fmt.Sprintf(format, args...)) }
 	for where, steps := range rungsOf(r) {
 		for i, s := range steps {
-			if want := analyzer.RiskOf(s.Changes); s.Risk != want {
+			if want := findings.RiskOf(s.Changes); s.Risk != want {
 				lie("%s rung %d: risk %s but it changes %q (risk %s): %s", where, i+1, s.Risk, s.Changes, want, s.Command)
 			}
-			if got := analyzer.CommandChanges(s.Command); analyzer.MoreChange(s.Changes, got) != s.Changes {
+			if got := findings.CommandChanges(s.Command); findings.MoreChange(s.Changes, got) != s.Changes {
 				lie("%s rung %d: declares it changes %q, its command changes %q: %s", where, i+1, s.Changes, got, s.Command)
 			}
-			if s.Risk == analyzer.RiskSafe && strings.Contains(" "+s.Command, " delete ") && !strings.Contains(s.Command, "--dry-run") {
+			if s.Risk == findings.RiskSafe && strings.Contains(" "+s.Command, " delete ") && !strings.Contains(s.Command, "--dry-run") {
 				lie("%s rung %d: a deletion labelled safe: %s", where, i+1, s.Command)
 			}
-			if analyzer.CommentOnly(s.Command) && !strings.HasPrefix(s.Command, "# no command:") {
+			if findings.CommentOnly(s.Command) && !strings.HasPrefix(s.Command, "# no command:") {
 				lie("%s rung %d: a comment, not a command: %s", where, i+1, s.Command)
 			}
 		}
@@ -136,8 +136,8 @@ func reportLies(r *analyzer.Report, out map[string]string) []string {
 				lie("%s %s cut: %s", p.ID, what, s)
 			}
 		}
-		if r.State == analyzer.StateStuck && (p.Short == "" || utf8.RuneCountInString(p.Short) > analyzer.MaxShort) {
-			lie("%s: short form empty or over %d characters: %q", p.ID, analyzer.MaxShort, p.Short)
+		if r.State == findings.StateStuck && (p.Short == "" || utf8.RuneCountInString(p.Short) > findings.MaxShort) {
+			lie("%s: short form empty or over %d characters: %q", p.ID, findings.MaxShort, p.Short)
 		}
 		if cut := clipProse(p.Root, 160); strings.HasSuffix(cut, "…") {
 			for _, f := range []string{"text", "markdown", "html"} {
@@ -147,9 +147,9 @@ func reportLies(r *analyzer.Report, out map[string]string) []string {
 			}
 		}
 	}
-	inconclusive := r.State == analyzer.StateUnknown
+	inconclusive := r.State == findings.StateUnknown
 	for _, p := range r.Problems {
-		inconclusive = inconclusive || p.CauseType == analyzer.CauseUndetermined
+		inconclusive = inconclusive || p.CauseType == findings.CauseUndetermined
 	}
 	switch {
 	case inconclusive && (r.NextStep == nil || r.NextStep.Command == ""):
@@ -211,55 +211,55 @@ func TestReportsTrueCatches(t *testing.T) {
 	for _, c := range []struct {
 		name, bundle string
 		want         string // a part of the lie
-		breakIt      func(r *analyzer.Report, out map[string]string)
+		breakIt      func(r *findings.Report, out map[string]string)
 	}{
-		{"label", conclusive, "risk safe but it changes", func(r *analyzer.Report, _ map[string]string) {
+		{"label", conclusive, "risk safe but it changes", func(r *findings.Report, _ map[string]string) {
 			s := &r.Problems[0].Remediation[len(r.Problems[0].Remediation)-1]
-			s.Risk, s.Changes = analyzer.RiskSafe, analyzer.ChangesData
+			s.Risk, s.Changes = findings.RiskSafe, findings.ChangesData
 		}},
-		{"changes", conclusive, "its command changes", func(r *analyzer.Report, _ map[string]string) {
+		{"changes", conclusive, "its command changes", func(r *findings.Report, _ map[string]string) {
 			s := &r.Problems[0].Remediation[0]
-			s.Command, s.Changes, s.Risk = "kubectl delete crd widgets.example.com", analyzer.ChangesNothing, analyzer.RiskSafe
+			s.Command, s.Changes, s.Risk = "kubectl delete crd widgets.example.com", findings.ChangesNothing, findings.RiskSafe
 		}},
-		{"deletion safe", conclusive, "a deletion labelled safe", func(r *analyzer.Report, _ map[string]string) {
+		{"deletion safe", conclusive, "a deletion labelled safe", func(r *findings.Report, _ map[string]string) {
 			s := &r.Problems[0].Remediation[0]
-			s.Command, s.Risk = "kubectl delete pod x", analyzer.RiskSafe
+			s.Command, s.Risk = "kubectl delete pod x", findings.RiskSafe
 		}},
-		{"comment only", conclusive, "a comment, not a command", func(r *analyzer.Report, _ map[string]string) {
+		{"comment only", conclusive, "a comment, not a command", func(r *findings.Report, _ map[string]string) {
 			r.Problems[0].Remediation[0].Command = "# restart the operator"
 		}},
-		{"finalize for metadata", conclusive, "offers /finalize", func(r *analyzer.Report, _ map[string]string) {
+		{"finalize for metadata", conclusive, "offers /finalize", func(r *findings.Report, _ map[string]string) {
 			ns := &r.Namespaces[0]
 			ns.SpecFinalizers, ns.MetadataFinalizers = nil, []string{"example.com/x"}
-			ns.Remediation = append(ns.Remediation, analyzer.RemediationStep{Command: "kubectl replace --raw /api/v1/namespaces/x/finalize -f -",
-				Changes: analyzer.ChangesData, Risk: analyzer.RiskOf(analyzer.ChangesData)})
+			ns.Remediation = append(ns.Remediation, findings.RemediationStep{Command: "kubectl replace --raw /api/v1/namespaces/x/finalize -f -",
+				Changes: findings.ChangesData, Risk: findings.RiskOf(findings.ChangesData)})
 		}},
-		{"summary cut", conclusive, "summary cut", func(r *analyzer.Report, _ map[string]string) { r.Summary += " and so…" }},
-		{"short form cut", conclusive, "short form cut", func(r *analyzer.Report, _ map[string]string) { r.Problems[0].Short += " and so…" }},
-		{"short form missing", conclusive, "short form empty", func(r *analyzer.Report, _ map[string]string) { r.Problems[0].Short = "" }},
-		{"root printed cut", conclusive, "root printed cut", func(r *analyzer.Report, out map[string]string) {
+		{"summary cut", conclusive, "summary cut", func(r *findings.Report, _ map[string]string) { r.Summary += " and so…" }},
+		{"short form cut", conclusive, "short form cut", func(r *findings.Report, _ map[string]string) { r.Problems[0].Short += " and so…" }},
+		{"short form missing", conclusive, "short form empty", func(r *findings.Report, _ map[string]string) { r.Problems[0].Short = "" }},
+		{"root printed cut", conclusive, "root printed cut", func(r *findings.Report, out map[string]string) {
 			r.Problems[0].Root = strings.Repeat("a long root sentence ", 12)
 			out["text"] += clipProse(r.Problems[0].Root, 160) + "\n"
 		}},
-		{"verdict cut", conclusive, "verdict cut", func(r *analyzer.Report, _ map[string]string) { r.Namespaces[0].Verdict += " and so…" }},
-		{"root cut", conclusive, "root cut", func(r *analyzer.Report, _ map[string]string) { r.Problems[0].Root += " and so…" }},
-		{"no next step", inconclusive, "without the customer's next command", func(r *analyzer.Report, _ map[string]string) { r.NextStep = nil }},
-		{"next step not shown", inconclusive, "html: the next command", func(r *analyzer.Report, out map[string]string) {
+		{"verdict cut", conclusive, "verdict cut", func(r *findings.Report, _ map[string]string) { r.Namespaces[0].Verdict += " and so…" }},
+		{"root cut", conclusive, "root cut", func(r *findings.Report, _ map[string]string) { r.Problems[0].Root += " and so…" }},
+		{"no next step", inconclusive, "without the customer's next command", func(r *findings.Report, _ map[string]string) { r.NextStep = nil }},
+		{"next step not shown", inconclusive, "html: the next command", func(r *findings.Report, out map[string]string) {
 			out["html"] = strings.ReplaceAll(out["html"], html.EscapeString(r.NextStep.Command), "")
 		}},
-		{"new bundle asked", conclusive, "asks for a new bundle", func(r *analyzer.Report, _ map[string]string) {
-			r.NextStep = &analyzer.NextStep{Command: "kubectl get ns"}
+		{"new bundle asked", conclusive, "asks for a new bundle", func(r *findings.Report, _ map[string]string) {
+			r.NextStep = &findings.NextStep{Command: "kubectl get ns"}
 		}},
-		{"verdict not shown", conclusive, "markdown: P1: the verdict on finalizer", func(r *analyzer.Report, out map[string]string) {
+		{"verdict not shown", conclusive, "markdown: P1: the verdict on finalizer", func(r *findings.Report, out map[string]string) {
 			out["markdown"] = strings.ReplaceAll(out["markdown"], "controller: ", "")
 		}},
-		{"event twice", conclusive, "are the same event", func(r *analyzer.Report, _ map[string]string) {
+		{"event twice", conclusive, "are the same event", func(r *findings.Report, _ map[string]string) {
 			ns := &r.Namespaces[0]
 			e := ns.Timeline[0]
 			e.File = "elsewhere.json"
 			ns.Timeline = append(ns.Timeline, e)
 		}},
-		{"row twice", conclusive, "the same timeline row", func(r *analyzer.Report, out map[string]string) {
+		{"row twice", conclusive, "the same timeline row", func(r *findings.Report, out map[string]string) {
 			for _, l := range strings.Split(out["text"], "\n") {
 				if timelineRow.MatchString(l) {
 					out["text"] += l + "\n" + l + "\n"
@@ -283,7 +283,7 @@ func TestReportsTrueCatches(t *testing.T) {
 	}
 }
 
-func hasRung(steps []analyzer.RemediationStep, part string) bool {
+func hasRung(steps []findings.RemediationStep, part string) bool {
 	for _, s := range steps {
 		if strings.Contains(s.Command, part) {
 			return true
@@ -295,37 +295,37 @@ func hasRung(steps []analyzer.RemediationStep, part string) bool {
 // TestCommandChanges pins what CommandChanges reads from the commands the ladders write.
 func TestCommandChanges(t *testing.T) {
 	for _, c := range []struct{ cmd, want string }{
-		{"kubectl get apiservices", analyzer.ChangesNothing},
-		{"kubectl -n kube-system logs -l component=kube-controller-manager --tail=500 | grep -F shop", analyzer.ChangesNothing},
-		{"kubectl delete apiservice v1beta1.metrics.k8s.io", analyzer.ChangesAPISurface},
-		{"kubectl get validatingwebhookconfigurations -o json | jq -r '.items[].metadata.name' | xargs -r kubectl delete validatingwebhookconfiguration", analyzer.ChangesAPISurface},
-		{"kubectl -n shop rollout restart deployment/web", analyzer.ChangesWorkload},
-		{"kubectl -n shop patch pod web-0 --type=merge -p '{\"metadata\":{\"finalizers\":null}}'", analyzer.ChangesObject},
-		{"kubectl get namespace shop -o json | jq '.spec.finalizers = []' | kubectl replace --raw /api/v1/namespaces/shop/finalize -f -", analyzer.ChangesData},
-		{"kubectl delete crd widgets.example.com", analyzer.ChangesData},
-		{"kubectl -n shop delete pod web-0 --grace-period=0 --force", analyzer.ChangesObject},
-		{"for ns in a b; do kubectl get -n \"$ns\" pods; done", analyzer.ChangesNothing},
-		{"echo 'kubectl delete ns x; rm -rf /'", analyzer.ChangesNothing},
-		{"somethingunknown --flag", analyzer.ChangesObject},
-		{"# just words", analyzer.ChangesNothing},
-		{"kubectl get pods # ; kubectl delete ns x", analyzer.ChangesNothing},
-		{"kubectl get pods; kubectl delete ns x", analyzer.ChangesData},
-		{"oc adm must-gather", analyzer.ChangesNothing},
+		{"kubectl get apiservices", findings.ChangesNothing},
+		{"kubectl -n kube-system logs -l component=kube-controller-manager --tail=500 | grep -F shop", findings.ChangesNothing},
+		{"kubectl delete apiservice v1beta1.metrics.k8s.io", findings.ChangesAPISurface},
+		{"kubectl get validatingwebhookconfigurations -o json | jq -r '.items[].metadata.name' | xargs -r kubectl delete validatingwebhookconfiguration", findings.ChangesAPISurface},
+		{"kubectl -n shop rollout restart deployment/web", findings.ChangesWorkload},
+		{"kubectl -n shop patch pod web-0 --type=merge -p '{\"metadata\":{\"finalizers\":null}}'", findings.ChangesObject},
+		{"kubectl get namespace shop -o json | jq '.spec.finalizers = []' | kubectl replace --raw /api/v1/namespaces/shop/finalize -f -", findings.ChangesData},
+		{"kubectl delete crd widgets.example.com", findings.ChangesData},
+		{"kubectl -n shop delete pod web-0 --grace-period=0 --force", findings.ChangesObject},
+		{"for ns in a b; do kubectl get -n \"$ns\" pods; done", findings.ChangesNothing},
+		{"echo 'kubectl delete ns x; rm -rf /'", findings.ChangesNothing},
+		{"somethingunknown --flag", findings.ChangesObject},
+		{"# just words", findings.ChangesNothing},
+		{"kubectl get pods # ; kubectl delete ns x", findings.ChangesNothing},
+		{"kubectl get pods; kubectl delete ns x", findings.ChangesData},
+		{"oc adm must-gather", findings.ChangesNothing},
 	} {
-		if got := analyzer.CommandChanges(c.cmd); got != c.want {
+		if got := findings.CommandChanges(c.cmd); got != c.want {
 			t.Errorf("CommandChanges(%q) = %q, want %q", c.cmd, got, c.want)
 		}
 	}
 }
 
 // managedOrOwnLogs are the platforms whose control-plane logs are not kube-system pods.
-var managedOrOwnLogs = map[string]bool{analyzer.PlatformAKS: true, analyzer.PlatformEKS: true, analyzer.PlatformGKE: true,
-	analyzer.PlatformOpenShift: true, analyzer.PlatformK3s: true, analyzer.PlatformTalos: true}
+var managedOrOwnLogs = map[string]bool{findings.PlatformAKS: true, findings.PlatformEKS: true, findings.PlatformGKE: true,
+	findings.PlatformOpenShift: true, findings.PlatformK3s: true, findings.PlatformTalos: true}
 
 // platformLogTool is the command that reads a control-plane component's log on each
 // platform whose control plane is not kube-system's pods.
-var platformLogTool = map[string]string{analyzer.PlatformAKS: "az", analyzer.PlatformEKS: "aws", analyzer.PlatformGKE: "gcloud",
-	analyzer.PlatformOpenShift: "oc", analyzer.PlatformK3s: "journalctl", analyzer.PlatformTalos: "talosctl"}
+var platformLogTool = map[string]string{findings.PlatformAKS: "az", findings.PlatformEKS: "aws", findings.PlatformGKE: "gcloud",
+	findings.PlatformOpenShift: "oc", findings.PlatformK3s: "journalctl", findings.PlatformTalos: "talosctl"}
 
 // controlPlaneLog is a command that reads a control-plane component's log.
 var controlPlaneLog = regexp.MustCompile(`\blogs?\b.*(?:kube-controller-manager|kube-apiserver)|journalctl|log-analytics|logging read`)
@@ -354,7 +354,7 @@ func TestPlatformLogs(t *testing.T) {
 // checkPlatformCommands checks every command of a report of a platform whose control
 // plane is not kube-system's pods: never those pods' logs, every control-plane log read
 // with the platform's own tool, oc on OpenShift. It returns how many read such a log.
-func checkPlatformCommands(t *testing.T, r *analyzer.Report) (logs int) {
+func checkPlatformCommands(t *testing.T, r *findings.Report) (logs int) {
 	t.Helper()
 	var cmds []string
 	for _, steps := range rungsOf(r) {
@@ -376,7 +376,7 @@ func checkPlatformCommands(t *testing.T, r *analyzer.Report) (logs int) {
 				t.Errorf("%s bundle: a control-plane log command without the platform's own tool %s: %s", r.Bundle.Platform, tool, c)
 			}
 		}
-		if r.Bundle.Platform == analyzer.PlatformOpenShift && strings.HasPrefix(c, "kubectl ") {
+		if r.Bundle.Platform == findings.PlatformOpenShift && strings.HasPrefix(c, "kubectl ") {
 			t.Errorf("OpenShift bundle: a kubectl command where oc is the client: %s", c)
 		}
 	}
@@ -385,13 +385,13 @@ func checkPlatformCommands(t *testing.T, r *analyzer.Report) (logs int) {
 
 // copyReport is a deep copy of r (through its JSON form), to break without touching
 // the report other tests share.
-func copyReport(t *testing.T, r *analyzer.Report) *analyzer.Report {
+func copyReport(t *testing.T, r *findings.Report) *findings.Report {
 	t.Helper()
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c analyzer.Report
+	var c findings.Report
 	if err := json.Unmarshal(b, &c); err != nil {
 		t.Fatal(err)
 	}

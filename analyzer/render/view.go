@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // The renderers share one reading of the report: problems first (the root, the
@@ -19,25 +19,25 @@ const condensedAt = 4
 
 // problemView is one problem with what the renderers need around it.
 type problemView struct {
-	analyzer.Problem
+	findings.Problem
 	// index is the problem's position in the report.
 	index int
 	// Cause is the first namespace's cause of this problem (summary, objects, notes).
-	Cause *analyzer.Cause
+	Cause *findings.Cause
 	// NS are the namespaces the problem holds, in the problem's order.
-	NS []*analyzer.NamespaceReport
+	NS []*findings.NamespaceReport
 	// LastResort are the /finalize steps of the namespaces held by this problem only
 	// (a namespace held by several problems gets its own in its section).
-	LastResort []analyzer.RemediationStep
+	LastResort []findings.RemediationStep
 	LastNames  []string
-	// Client is the platform's kubectl (analyzer.Kubectl): oc on OpenShift.
+	// Client is the platform's kubectl (findings.Kubectl): oc on OpenShift.
 	Client string
 	// Shared are the timeline events of the first namespace that are not its own
 	// (not about the namespace itself) and belong to no other problem: the
 	// cluster-wide story of the problem. Only the problems given a section have them.
-	Shared []analyzer.TimelineEvent
+	Shared []findings.TimelineEvent
 	// RuledOut is the ruled-out list when every namespace of the problem has the same.
-	RuledOut []analyzer.RuledOut
+	RuledOut []findings.RuledOut
 	// Like is the problem this one is folded under: their fingerprints differ only in
 	// the names of what they are about (similar.go). Nil when shown on its own.
 	Like *problemView
@@ -56,7 +56,7 @@ type firstStep struct {
 
 // stepNote says when a rung is also a rung of an earlier problem's ladder (a namespace
 // held by two problems carries both ladders).
-func (p *problemView) stepNote(s analyzer.RemediationStep) string {
+func (p *problemView) stepNote(s findings.RemediationStep) string {
 	if f, ok := p.earlier[s.Command]; ok && f.problem < p.index {
 		return " (The same as " + f.where + ".)"
 	}
@@ -65,7 +65,7 @@ func (p *problemView) stepNote(s analyzer.RemediationStep) string {
 
 // view is the report as the renderers read it.
 type view struct {
-	R        *analyzer.Report
+	R        *findings.Report
 	Problems []*problemView
 	// Shown are the problems the reports show on their own (not folded under a
 	// similar one), in report order: the first screen and the sections read these.
@@ -73,10 +73,10 @@ type view struct {
 	// Full are the first shownProblems of Shown: the problems given a section.
 	Full []*problemView
 	// Own are the namespaces' own timeline events (by namespace name).
-	Own map[string][]analyzer.TimelineEvent
+	Own map[string][]findings.TimelineEvent
 	// RestRuledOut are, per namespace, the causes ruled out for it that none of its
 	// problems shows as ruled out for all its namespaces.
-	RestRuledOut map[string][]analyzer.RuledOut
+	RestRuledOut map[string][]findings.RuledOut
 	Condensed    bool
 	// AtLeast is true when the capture time is estimated (newest timestamp in the
 	// bundle): the time a namespace has been stuck is then a lower bound.
@@ -84,11 +84,11 @@ type view struct {
 	byID    map[string]*problemView
 }
 
-func newView(r *analyzer.Report) *view {
-	v := &view{R: r, Own: map[string][]analyzer.TimelineEvent{}, RestRuledOut: map[string][]analyzer.RuledOut{},
+func newView(r *findings.Report) *view {
+	v := &view{R: r, Own: map[string][]findings.TimelineEvent{}, RestRuledOut: map[string][]findings.RuledOut{},
 		Condensed: len(r.Namespaces) >= condensedAt, AtLeast: r.Bundle.CapturedAt != nil && r.Bundle.CapturedAtSource != "",
 		byID: map[string]*problemView{}}
-	byName := map[string]*analyzer.NamespaceReport{}
+	byName := map[string]*findings.NamespaceReport{}
 	for i := range r.Namespaces {
 		ns := &r.Namespaces[i]
 		byName[ns.Name] = ns
@@ -96,7 +96,7 @@ func newView(r *analyzer.Report) *view {
 	}
 	earlier := map[string]firstStep{}
 	for i := range r.Problems {
-		p := &problemView{Problem: r.Problems[i], index: i, earlier: earlier, Client: analyzer.Kubectl(r.Bundle.Platform)}
+		p := &problemView{Problem: r.Problems[i], index: i, earlier: earlier, Client: findings.Kubectl(r.Bundle.Platform)}
 		for k, s := range r.Problems[i].Remediation {
 			if _, ok := earlier[s.Command]; !ok {
 				earlier[s.Command] = firstStep{i, fmt.Sprintf("step %d of %s", k+1, r.Problems[i].ID)}
@@ -126,7 +126,7 @@ func newView(r *analyzer.Report) *view {
 		if len(p.NS) > 0 {
 			// the causes ruled out for every namespace of the problem are shown once
 			first := p.NS[0]
-			shared := map[analyzer.RuledOut]int{}
+			shared := map[findings.RuledOut]int{}
 			for _, ns := range p.NS {
 				for _, ro := range ns.RuledOut {
 					shared[ro]++
@@ -149,7 +149,7 @@ func newView(r *analyzer.Report) *view {
 		}
 		first := p.NS[0]
 		for _, e := range first.Timeline {
-			if e.Own { // about the namespace itself (analyzer.TimelineEvent.Own)
+			if e.Own { // about the namespace itself (findings.TimelineEvent.Own)
 				continue
 			}
 			// an event of another problem is that problem's story
@@ -160,7 +160,7 @@ func newView(r *analyzer.Report) *view {
 	}
 	for i := range r.Namespaces {
 		ns := &r.Namespaces[i]
-		shown := map[analyzer.RuledOut]bool{}
+		shown := map[findings.RuledOut]bool{}
 		seen := map[string]bool{}
 		for _, id := range ns.Problems {
 			p := v.byID[id]
@@ -182,17 +182,17 @@ func newView(r *analyzer.Report) *view {
 }
 
 // lastResort is a namespace's /finalize step (the destructive rung its ladder ends with).
-func lastResort(ns *analyzer.NamespaceReport) (analyzer.RemediationStep, bool) {
+func lastResort(ns *findings.NamespaceReport) (findings.RemediationStep, bool) {
 	for i := len(ns.Remediation) - 1; i >= 0; i-- {
-		if ns.Remediation[i].Risk == analyzer.RiskDestructive {
+		if ns.Remediation[i].Risk == findings.RiskDestructive {
 			return ns.Remediation[i], true
 		}
 	}
-	return analyzer.RemediationStep{}, false
+	return findings.RemediationStep{}, false
 }
 
-func ownEvents(ns *analyzer.NamespaceReport) []analyzer.TimelineEvent {
-	var out []analyzer.TimelineEvent
+func ownEvents(ns *findings.NamespaceReport) []findings.TimelineEvent {
+	var out []findings.TimelineEvent
 	for _, e := range ns.Timeline {
 		if e.Own {
 			out = append(out, e)
@@ -314,10 +314,10 @@ func (v *view) blastRadius(p *problemView) string {
 // safeSteps are the problem's safe rungs (the first screen shows them), without those
 // an earlier problem's first screen already shows (a namespace held by two problems
 // carries both ladders).
-func safeSteps(p *problemView) []analyzer.RemediationStep {
-	var out []analyzer.RemediationStep
+func safeSteps(p *problemView) []findings.RemediationStep {
+	var out []findings.RemediationStep
 	for _, s := range p.Remediation {
-		if f, done := p.earlier[s.Command]; s.Risk == analyzer.RiskSafe && (!done || f.problem >= p.index) {
+		if f, done := p.earlier[s.Command]; s.Risk == findings.RiskSafe && (!done || f.problem >= p.index) {
 			out = append(out, s)
 		}
 	}
@@ -325,7 +325,7 @@ func safeSteps(p *problemView) []analyzer.RemediationStep {
 }
 
 // readLine says what was read: "read 1 object from 1 file and 2 log files".
-func readLine(b analyzer.BundleInfo) string {
+func readLine(b findings.BundleInfo) string {
 	n := func(k int, what string) string {
 		if k == 1 {
 			return "1 " + what
@@ -337,7 +337,7 @@ func readLine(b analyzer.BundleInfo) string {
 
 // firstSentence is a rung's first screen short form: its Lead (set by the analyzer),
 // else (a report the analyzer did not finish, a hand-built step) its Why whole.
-func firstSentence(s analyzer.RemediationStep) string {
+func firstSentence(s findings.RemediationStep) string {
 	if s.Lead != "" {
 		return s.Lead
 	}
@@ -355,7 +355,7 @@ func stepIndex(p *problemView, command string) int {
 }
 
 // generatorLine names the nsanalyze that wrote the report.
-func generatorLine(g *analyzer.Generator) string {
+func generatorLine(g *findings.Generator) string {
 	if g == nil {
 		return "nsanalyze (version not recorded)"
 	}
@@ -385,7 +385,7 @@ func orUnknown(s string) string {
 }
 
 // kubeVersion is the cluster's Kubernetes version, or says it is not known.
-func kubeVersion(b analyzer.BundleInfo) string {
+func kubeVersion(b findings.BundleInfo) string {
 	if b.KubernetesVersion == "" {
 		return "Kubernetes version not in the bundle"
 	}
@@ -396,7 +396,7 @@ func kubeVersion(b analyzer.BundleInfo) string {
 }
 
 // captureLine says when the bundle was captured and how that was established.
-func captureLine(b analyzer.BundleInfo) string {
+func captureLine(b findings.BundleInfo) string {
 	if b.CapturedAt == nil {
 		return "capture time unknown (no timestamp in the bundle)"
 	}
@@ -415,7 +415,7 @@ const digestComponents = 4
 
 // digest condenses a namespace's own timeline into one line: its deletion, its
 // condition transitions and the error lines about it.
-func digest(evs []analyzer.TimelineEvent) string {
+func digest(evs []findings.TimelineEvent) string {
 	if len(evs) == 0 {
 		return "no timed event of its own"
 	}
@@ -451,11 +451,11 @@ func digest(evs []analyzer.TimelineEvent) string {
 		}
 		var s string
 		switch r.kind {
-		case analyzer.EventDeletion:
+		case findings.EventDeletion:
 			s = "deleted " + when
-		case analyzer.EventCondition:
+		case findings.EventCondition:
 			s = fmt.Sprintf("%d condition%s set %s", r.n, plural(r.n), when)
-		case analyzer.EventError:
+		case findings.EventError:
 			s = fmt.Sprintf("%d error line%s %s", r.n, plural(r.n), when)
 		default:
 			s = fmt.Sprintf("%d %s%s %s", r.n, r.kind, plural(r.n), when)
@@ -464,7 +464,7 @@ func digest(evs []analyzer.TimelineEvent) string {
 			comps, more := firstOf(r.comps, digestComponents)
 			s += " (" + strings.Join(comps, ", ")
 			if more > 0 {
-				s += fmt.Sprintf(" and %s more", analyzer.Count(more))
+				s += fmt.Sprintf(" and %s more", findings.Count(more))
 			}
 			s += ")"
 		}
@@ -506,8 +506,8 @@ func clipProse(s string, n int) string {
 }
 
 // problemConditions are a namespace's conditions that show a problem.
-func problemConditions(ns *analyzer.NamespaceReport) []analyzer.ConditionReport {
-	var out []analyzer.ConditionReport
+func problemConditions(ns *findings.NamespaceReport) []findings.ConditionReport {
+	var out []findings.ConditionReport
 	for _, c := range ns.Conditions {
 		if c.Problem {
 			out = append(out, c)
@@ -537,10 +537,10 @@ type gapGroup struct {
 	detail  string
 }
 
-// groupGaps folds the gaps of one kind that are about an object (analyzer.Gap's Kind
+// groupGaps folds the gaps of one kind that are about an object (findings.Gap's Kind
 // and Object), in the order of their first gap (one pass, a map by kind). It reads the
 // gaps' fields, never their sentences.
-func groupGaps(r *analyzer.Report) []gapGroup {
+func groupGaps(r *findings.Report) []gapGroup {
 	var out []gapGroup
 	idx := map[string]int{}
 	for _, g := range r.Coverage {
@@ -570,9 +570,9 @@ func (g gapGroup) Sentence() string {
 	names, rest := firstOf(g.More, shownItems)
 	s := strings.Join(names, ", ")
 	if rest > 0 {
-		s += fmt.Sprintf(" and %s more (every one is in the JSON report)", analyzer.Count(rest))
+		s += fmt.Sprintf(" and %s more (every one is in the JSON report)", findings.Count(rest))
 	}
-	return fmt.Sprintf("%s (the same for %s more: %s)", g.Missing, analyzer.Count(len(g.More)), s)
+	return fmt.Sprintf("%s (the same for %s more: %s)", g.Missing, findings.Count(len(g.More)), s)
 }
 
 // firstScreenKnown is how many matched known issues a problem's first screen shows
@@ -580,7 +580,7 @@ func (g gapGroup) Sentence() string {
 const firstScreenKnown = 2
 
 // firstKnown returns the known issues a problem's first screen shows, best first.
-func firstKnown(pv *problemView) []analyzer.KnownIssueRef {
+func firstKnown(pv *problemView) []findings.KnownIssueRef {
 	if len(pv.KnownIssues) > firstScreenKnown {
 		return pv.KnownIssues[:firstScreenKnown]
 	}
@@ -589,7 +589,7 @@ func firstKnown(pv *problemView) []analyzer.KnownIssueRef {
 
 // verdictLine is a finalizer's verdict as every format writes it, from its structured
 // fields: the state of its controller, then what clearing it by hand does.
-func verdictLine(fv analyzer.FinalizerVerdict) string {
+func verdictLine(fv findings.FinalizerVerdict) string {
 	return "controller: " + fv.Controller + "; clearing it by hand: " + fv.Clearing + "."
 }
 
@@ -619,12 +619,12 @@ func clipRows(heads, texts []string, rooms []int) []string {
 }
 
 // fitRow composes a timeline row's text to n characters keeping its decisive end
-// (analyzer.FitText drops middle clauses), so two lines that differ only at their end
+// (findings.FitText drops middle clauses), so two lines that differ only at their end
 // ("... failed with: http error: ResponseCode: 503" and "... failed with: could not get
 // list of group versions") never print as the same row; clipProse when the composed
 // text would leave a quotation open.
 func fitRow(s string, n int) string {
-	f := analyzer.FitText(s, n)
+	f := findings.FitText(s, n)
 	if i := strings.LastIndex(f, "…"); i >= 0 && strings.Count(f[:i], `"`)%2 == 1 {
 		return clipProse(s, n)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/ruletest"
@@ -25,7 +26,7 @@ func TestClaimsTwoObjects(t *testing.T) {
 	const extraName, extraFin = "nsanalyze-second-object", "example.com/second-cleanup"
 	checked := 0
 	for _, r := range rules.All {
-		if slices.Contains(r.Yields, analyzer.ClaimsObjects) { // the generic rules: they explain what the others leave
+		if slices.Contains(r.Yields, findings.ClaimsObjects) { // the generic rules: they explain what the others leave
 			continue
 		}
 		dir, want := firstCaseWithCause(t, r)
@@ -40,7 +41,7 @@ func TestClaimsTwoObjects(t *testing.T) {
 				Source: objects.Source{File: "second-object.json", Line: 1}}
 			rec.Objects = append(rec.Objects, extra)
 			rep := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
-			var ns *analyzer.NamespaceReport
+			var ns *findings.NamespaceReport
 			for i := range rep.Namespaces {
 				if rep.Namespaces[i].Name == want.Namespace {
 					ns = &rep.Namespaces[i]
@@ -50,7 +51,7 @@ func TestClaimsTwoObjects(t *testing.T) {
 				t.Fatalf("namespace %s not reported", want.Namespace)
 			}
 			var types []string
-			var fin *analyzer.Cause
+			var fin *findings.Cause
 			for i := range ns.Causes {
 				types = append(types, ns.Causes[i].Type)
 				if ns.Causes[i].Type == finalizers.Name {
@@ -63,10 +64,10 @@ func TestClaimsTwoObjects(t *testing.T) {
 			if fin == nil {
 				t.Fatalf("the second object's finalizer is not reported (causes %v, ruled out %v)", types, ns.RuledOut)
 			}
-			if !slices.Contains(fin.Finalizers, extraFin) || !slices.ContainsFunc(fin.Objects, func(o analyzer.ObjectRef) bool { return o.Name == extraName }) {
+			if !slices.Contains(fin.Finalizers, extraFin) || !slices.ContainsFunc(fin.Objects, func(o findings.ObjectRef) bool { return o.Name == extraName }) {
 				t.Errorf("finalizers-remaining does not name the second object: finalizers %v, objects %v", fin.Finalizers, fin.Objects)
 			}
-			rung := slices.ContainsFunc(ns.Remediation, func(s analyzer.RemediationStep) bool { return strings.Contains(s.Command, extraName) })
+			rung := slices.ContainsFunc(ns.Remediation, func(s findings.RemediationStep) bool { return strings.Contains(s.Command, extraName) })
 			if !rung {
 				t.Errorf("no rung of the ladder acts on the second object")
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/admissionwebhook"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
@@ -15,7 +16,6 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/conversionwebhook"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/namespacefinalizer"
-
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
@@ -51,7 +51,7 @@ func nsJSON(name, meta, spec, phase string, conds ...string) string {
 	return s
 }
 
-func analyzeObjects(t *testing.T, objs ...string) *analyzer.Report {
+func analyzeObjects(t *testing.T, objs ...string) *findings.Report {
 	t.Helper()
 	dir := t.TempDir()
 	list := `{"apiVersion":"v1","kind":"List","items":[` + strings.Join(objs, ",") + `]}`
@@ -65,7 +65,7 @@ func analyzeObjects(t *testing.T, objs ...string) *analyzer.Report {
 	return analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
 }
 
-func causeTypes(nr analyzer.NamespaceReport) []string {
+func causeTypes(nr findings.NamespaceReport) []string {
 	var out []string
 	for _, c := range nr.Causes {
 		out = append(out, c.Type)
@@ -73,7 +73,7 @@ func causeTypes(nr analyzer.NamespaceReport) []string {
 	return out
 }
 
-func findNS(r *analyzer.Report, name string) *analyzer.NamespaceReport {
+func findNS(r *findings.Report, name string) *findings.NamespaceReport {
 	for i := range r.Namespaces {
 		if r.Namespaces[i].Name == name {
 			return &r.Namespaces[i]
@@ -84,7 +84,7 @@ func findNS(r *analyzer.Report, name string) *analyzer.NamespaceReport {
 
 // specific reports whether a cause names anything (a group/version, APIService,
 // finalizer, webhook or object) that only evidence could justify.
-func specific(c analyzer.Cause) bool {
+func specific(c findings.Cause) bool {
 	return len(c.GroupVersions)+len(c.APIServices)+len(c.Finalizers)+len(c.Webhooks) > 0
 }
 
@@ -104,7 +104,7 @@ func TestNoFalseFindings(t *testing.T) {
 			t.Fatal("a namespace with a deletionTimestamp is being deleted, whatever its phase says")
 		}
 		for _, c := range ns.Causes {
-			if c.Type != analyzer.CauseUndetermined && c.Type != "controller-not-running" || specific(c) {
+			if c.Type != findings.CauseUndetermined && c.Type != "controller-not-running" || specific(c) {
 				t.Errorf("cause %s %+v from a namespace that shows no problem", c.Type, c)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/ruletest"
@@ -86,22 +87,22 @@ func TestRunOrderIrrelevant(t *testing.T) {
 // foregroundDeletion is a new cause in the way issue 33 tells of: it explains the
 // objects finalizers-remaining owned (here: every object of the namespace with
 // finalizers), declaring what its constructor says.
-func foregroundDeletion(claims, yields []analyzer.ClaimKind) *analyzer.Rule {
+func foregroundDeletion(claims, yields []findings.ClaimKind) *analyzer.Rule {
 	return &analyzer.Rule{Name: "foreground-deletion", Doc: "test rule", Claims: claims, Yields: yields,
-		Run: func(p *analyzer.Pass) ([]analyzer.Cause, string) {
-			c := analyzer.Cause{Summary: "Objects wait for their dependents.", Objects: []analyzer.ObjectRef{}}
+		Run: func(p *analyzer.Pass) ([]findings.Cause, string) {
+			c := findings.Cause{Summary: "Objects wait for their dependents.", Objects: []findings.ObjectRef{}}
 			for _, o := range p.Index.InNamespace(p.Namespace, "") {
 				if len(o.Finalizers) > 0 && o.Kind != "Namespace" {
-					c.Objects = append(c.Objects, analyzer.ObjectRefOf(o))
+					c.Objects = append(c.Objects, findings.ObjectRefOf(o))
 				}
 			}
 			if len(c.Objects) == 0 {
 				return nil, ""
 			}
-			return []analyzer.Cause{c}, ""
+			return []findings.Cause{c}, ""
 		},
-		Ladder:  func(*analyzer.Pass, *analyzer.Cause) []analyzer.RemediationStep { return nil },
-		Example: func(*analyzer.Pass) analyzer.Cause { return analyzer.Cause{} }}
+		Ladder:  func(*analyzer.Pass, *findings.Cause) []findings.RemediationStep { return nil },
+		Example: func(*analyzer.Pass) findings.Cause { return findings.Cause{} }}
 }
 
 // TestTakeoverDetected: a new rule that claims what another rule explains never does
@@ -136,20 +137,20 @@ func TestTakeoverDetected(t *testing.T) {
 		}
 		return strings.Join(types, ","), warns
 	}
-	all := []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers}
+	all := []findings.ClaimKind{findings.ClaimsObjects, findings.ClaimsFinalizers}
 	before, _ := owners(foregroundDeletion(all, nil))
 	if !strings.Contains(before, "foreground-deletion") || strings.Contains(before, finalizers.Name) {
 		t.Fatalf("declared as specific: owners %s, want foreground-deletion to take the case over", before)
 	}
 	alone := analyzer.Analyze(ruletest.Load(t, rules.All, dir), analyzer.Options{Rules: rules.All})
 	for _, ns := range alone.Namespaces {
-		if ns.Name == want.Namespace && !slices.ContainsFunc(ns.Causes, func(c analyzer.Cause) bool { return c.Type == finalizers.Name }) {
+		if ns.Name == want.Namespace && !slices.ContainsFunc(ns.Causes, func(c findings.Cause) bool { return c.Type == finalizers.Name }) {
 			t.Fatalf("without the new rule, finalizers-remaining does not own the case")
 		}
 	}
 	for _, tc := range []struct {
 		name           string
-		claims, yields []analyzer.ClaimKind
+		claims, yields []findings.ClaimKind
 		warn           string
 	}{
 		{"claims undeclared", nil, nil, "foreground-deletion: a cause claims objects, which the rule does not declare in Claims"},
@@ -165,15 +166,15 @@ func TestTakeoverDetected(t *testing.T) {
 // holder is a specific rule that claims all content and a resource of every stuck
 // namespace: two of them overlap on what they claim, with no declared order.
 func holder(name string) *analyzer.Rule {
-	return &analyzer.Rule{Name: name, Doc: "test rule", Claims: []analyzer.ClaimKind{analyzer.ClaimsContent, analyzer.ClaimsResources},
-		Run: func(p *analyzer.Pass) ([]analyzer.Cause, string) {
-			c := analyzer.Cause{Summary: name + " holds everything back."}
+	return &analyzer.Rule{Name: name, Doc: "test rule", Claims: []findings.ClaimKind{findings.ClaimsContent, findings.ClaimsResources},
+		Run: func(p *analyzer.Pass) ([]findings.Cause, string) {
+			c := findings.Cause{Summary: name + " holds everything back."}
 			c.ClaimContent()
 			c.ClaimResource("widgets.example.com")
-			return []analyzer.Cause{c}, ""
+			return []findings.Cause{c}, ""
 		},
-		Ladder:  func(*analyzer.Pass, *analyzer.Cause) []analyzer.RemediationStep { return nil },
-		Example: func(*analyzer.Pass) analyzer.Cause { return analyzer.Cause{} }}
+		Ladder:  func(*analyzer.Pass, *findings.Cause) []findings.RemediationStep { return nil },
+		Example: func(*analyzer.Pass) findings.Cause { return findings.Cause{} }}
 }
 
 // TestClaimOwnerIndependentOfOrder: when rules the declarations leave unordered claim

@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	genbundle "github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
@@ -78,9 +80,9 @@ func TestRegistry(t *testing.T) {
 		steps := analyzer.ExampleLadder(r)
 		if len(steps) < 2 {
 			t.Errorf("rule %s: its example ladder has %d steps; want its own rungs before the /finalize last resort", r.Name, len(steps))
-		} else if last := steps[len(steps)-1]; last.Risk != analyzer.RiskDestructive || !strings.Contains(last.Command, "/finalize") {
+		} else if last := steps[len(steps)-1]; last.Risk != findings.RiskDestructive || !strings.Contains(last.Command, "/finalize") {
 			t.Errorf("rule %s: the example ladder must end with /finalize", r.Name)
-		} else if steps[0].Risk == analyzer.RiskDestructive {
+		} else if steps[0].Risk == findings.RiskDestructive {
 			t.Errorf("rule %s: the example ladder starts with a destructive step", r.Name)
 		}
 	}
@@ -98,7 +100,7 @@ var causeEnumRE = regexp.MustCompile(`("causeType": \{\s*"type": "string",\s*"en
 // README's "What it detects" table to the registry. With -update-docs it rewrites the
 // enum and the json.md list (the README row, a sentence, is written by hand).
 func TestRegistryDocumented(t *testing.T) {
-	names := []string{analyzer.CauseUndetermined}
+	names := []string{findings.CauseUndetermined}
 	for _, r := range rules.All {
 		names = append(names, r.Name)
 	}
@@ -113,7 +115,7 @@ func TestRegistryDocumented(t *testing.T) {
 		for _, r := range rules.All {
 			ordered = append(ordered, r.Name)
 		}
-		ordered = append(ordered, analyzer.CauseUndetermined)
+		ordered = append(ordered, findings.CauseUndetermined)
 		q, _ := json.Marshal(ordered)
 		raw = causeEnumRE.ReplaceAll(raw, []byte("${1}"+strings.ReplaceAll(string(q), ",", ", ")))
 		if err := os.WriteFile(schemaPath, raw, 0o644); err != nil {
@@ -339,10 +341,10 @@ func TestSlimPodsSameReport(t *testing.T) {
 				rd := redact.New()
 				rd.Records(rec)
 				tokens := rd.Tokens()
-				warnings := analyzer.NameWarnings(rec)
+				warnings := index.NameWarnings(rec)
 				r := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All})
 				b, _ := json.MarshalIndent(struct {
-					Report   *analyzer.Report
+					Report   *findings.Report
 					Tokens   map[string]string
 					Warnings any
 				}{r, tokens, warnings}, "", " ")
@@ -404,10 +406,10 @@ func TestSlimNamespacesSameReport(t *testing.T) {
 				rd := redact.New()
 				rd.Records(rec)
 				tokens := rd.Tokens()
-				warnings := analyzer.NameWarnings(rec)
+				warnings := index.NameWarnings(rec)
 				r := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: asked})
 				b, _ := json.MarshalIndent(struct {
-					Report      *analyzer.Report
+					Report      *findings.Report
 					NotInBundle []string
 					Tokens      map[string]string
 					Warnings    any

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/admissionwebhook"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
@@ -14,12 +16,10 @@ import (
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/conversionwebhook"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/namespacefinalizer"
-
-	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
-func analyze(t *testing.T, rel string) *analyzer.Report {
+func analyze(t *testing.T, rel string) *findings.Report {
 	t.Helper()
 	rec, err := bundle.Load(filepath.Join("..", "..", "fixtures", filepath.FromSlash(rel)), bundle.Options{
 		Keywords: rules.Phrases, KeepObject: rules.KeepObject, Exclude: []string{"raw", "expected.json", "README.md"}})
@@ -80,7 +80,7 @@ func TestRuleChains(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
 			r := analyze(t, tt.fixture)
-			var ns *analyzer.NamespaceReport
+			var ns *findings.NamespaceReport
 			for i := range r.Namespaces {
 				if r.Namespaces[i].Name == tt.namespace {
 					ns = &r.Namespaces[i]
@@ -89,7 +89,7 @@ func TestRuleChains(t *testing.T) {
 			if ns == nil {
 				t.Fatalf("namespace %s not reported", tt.namespace)
 			}
-			var cause *analyzer.Cause
+			var cause *findings.Cause
 			for i := range ns.Causes {
 				if ns.Causes[i].Type == tt.cause {
 					cause = &ns.Causes[i]
@@ -125,7 +125,7 @@ func TestRuleChains(t *testing.T) {
 			// the first rung that changes something (reads may come before it)
 			first := ns.Remediation[0]
 			for _, s := range ns.Remediation {
-				if s.Changes != analyzer.ChangesNothing {
+				if s.Changes != findings.ChangesNothing {
 					first = s
 					break
 				}
@@ -139,7 +139,7 @@ func TestRuleChains(t *testing.T) {
 				if !strings.Contains(last.Command, `{"metadata":{"finalizers":null}}`) || strings.Contains(last.Command, "/finalize") {
 					t.Errorf("last step %+v is not the metadata.finalizers patch", last)
 				}
-			} else if last.Risk != analyzer.RiskDestructive || !strings.Contains(last.Command, "/api/v1/namespaces/"+tt.namespace+"/finalize") {
+			} else if last.Risk != findings.RiskDestructive || !strings.Contains(last.Command, "/api/v1/namespaces/"+tt.namespace+"/finalize") {
 				t.Errorf("last step %+v is not the /finalize last resort", last)
 			}
 		})
@@ -243,7 +243,7 @@ func TestUndetermined(t *testing.T) {
 		t.Fatalf("namespaces %v", r.Namespaces)
 	}
 	ns := r.Namespaces[0]
-	if len(ns.Causes) != 1 || ns.Causes[0].Type != analyzer.CauseUndetermined || ns.Causes[0].Confidence != "low" {
+	if len(ns.Causes) != 1 || ns.Causes[0].Type != findings.CauseUndetermined || ns.Causes[0].Confidence != "low" {
 		t.Fatalf("causes %+v", ns.Causes)
 	}
 	c := ns.Causes[0]
@@ -258,7 +258,7 @@ func TestUndetermined(t *testing.T) {
 			t.Errorf("notes lack %q: %s", want, collect)
 		}
 	}
-	if last := ns.Remediation[len(ns.Remediation)-1]; last.Risk != analyzer.RiskDestructive {
+	if last := ns.Remediation[len(ns.Remediation)-1]; last.Risk != findings.RiskDestructive {
 		t.Errorf("ladder %+v", ns.Remediation)
 	}
 }
@@ -290,7 +290,7 @@ func TestDiscoveryLinesAloneAreALatentRisk(t *testing.T) {
 	stderr := "E0304 17:51:57.765739  204801 memcache.go:255] couldn't get resource list for wardle.example.com/v2alpha1: the server is currently unable to handle the request\n" +
 		"E0304 17:51:57.773603  204801 memcache.go:106] couldn't get resource list for wardle.example.com/v2alpha1: the server is currently unable to handle the request\n"
 	namespaces := `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"default"},"status":{"phase":"Active"}},{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"kube-system"},"status":{"phase":"Active"}}]}`
-	load := func(dir string) *analyzer.Report {
+	load := func(dir string) *findings.Report {
 		rec, err := bundle.Load(dir, bundle.Options{Keywords: rules.Phrases, KeepObject: rules.KeepObject})
 		if err != nil {
 			t.Fatal(err)
@@ -301,7 +301,7 @@ func TestDiscoveryLinesAloneAreALatentRisk(t *testing.T) {
 	write(dir, "kubectl-get-pods.stderr", stderr)
 	write(dir, "namespaces.json", namespaces)
 	r := load(dir)
-	var risks []analyzer.Risk
+	var risks []findings.Risk
 	for _, rk := range r.Risks {
 		if rk.Object == "APIService/v2alpha1.wardle.example.com" {
 			risks = append(risks, rk)

@@ -2,7 +2,8 @@
 // show or to paste: escaping for every output stream (EscapeText, EscapeLine,
 // QuoteName), POSIX shell quoting (Quote, Cmd, Comment) and the Kubernetes name rules
 // (ValidName, NameProblem) that decide whether a name from the bundle may enter a
-// command at all. It is a leaf: it imports nothing of nsanalyze, so the analyzer, the
+// command at all; the rules build their commands with SafeCmd, which takes each name
+// from the bundle as a Name (NS, Obj) and checks it before it enters the command. It is a leaf: it imports nothing of nsanalyze, so the analyzer, the
 // renderers and `nsanalyze collect` share it.
 //
 // Every check is linear in its input and needs no regular expression: ValidName is a

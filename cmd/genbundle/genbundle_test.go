@@ -10,17 +10,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
-
-	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
 // analyze runs the parsers and the analyzer the way cmd/nsanalyze does.
-func analyze(t testing.TB, dir string) *analyzer.Report {
+func analyze(t testing.TB, dir string) *findings.Report {
 	t.Helper()
 	rec, err := bundle.Load(dir, bundle.Options{
 		Keywords:    rules.Phrases,

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
@@ -40,7 +42,7 @@ func loadShape(t testing.TB, shape string, n int) (*bundle.Records, gen.Expected
 // rendering the report in every format, on records already read: the work that must
 // grow linearly with the shape's n (issue 22). Counting work, not time, holds on a
 // busy machine.
-func analysisWork(t testing.TB, rec *bundle.Records) (mallocs, bytes uint64, ops map[string]int64, rep *analyzer.Report) {
+func analysisWork(t testing.TB, rec *bundle.Records) (mallocs, bytes uint64, ops map[string]int64, rep *findings.Report) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -223,8 +225,8 @@ func TestScaleReportSizes(t *testing.T) {
 				if !strings.Contains(text.String(), "while read -r o; do kubectl -n batch ") {
 					t.Errorf("the text report holds no loop for the group of pods")
 				}
-				if !strings.Contains(text.String(), analyzer.Count(tc.n)+" Pods") {
-					t.Errorf("the report does not name the group of %s Pods", analyzer.Count(tc.n))
+				if !strings.Contains(text.String(), findings.Count(tc.n)+" Pods") {
+					t.Errorf("the report does not name the group of %s Pods", findings.Count(tc.n))
 				}
 			}
 			if tc.shape == "finalizers" {
@@ -237,7 +239,7 @@ func TestScaleReportSizes(t *testing.T) {
 				if objs != tc.n {
 					t.Errorf("the JSON report carries %d objects, want every one of the %d", objs, tc.n)
 				}
-				if !strings.Contains(rep.Summary, analyzer.Count(tc.n)+" PipelineRuns (tekton.dev)") {
+				if !strings.Contains(rep.Summary, findings.Count(tc.n)+" PipelineRuns (tekton.dev)") {
 					t.Errorf("summary does not name the group: %s", rep.Summary)
 				}
 				patches := strings.Count(text.String(), "patch")
@@ -317,7 +319,7 @@ func TestScaleHTML(t *testing.T) {
 func TestActiveNamespacesHeld(t *testing.T) {
 	held := func(n int) uint64 {
 		rec, _ := loadShape(t, "activenamespaces", n)
-		ix := analyzer.NewIndex(rec, rules.All)
+		ix := index.New(rec, analyzer.Collectors(rules.All))
 		runtime.GC()
 		runtime.GC()
 		var m runtime.MemStats

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 )
 
@@ -28,7 +28,7 @@ func TestBombsThroughTheCommand(t *testing.T) {
 		t.Skip("-short: the bombs through the command run in make test-long")
 	}
 	root := filepath.Join("..", "..", hostile.BaseBundle)
-	report := func(t *testing.T, dir string, limit time.Duration) (analyzer.Report, int) {
+	report := func(t *testing.T, dir string, limit time.Duration) (findings.Report, int) {
 		t.Helper()
 		var out, errb bytes.Buffer
 		var peak uint64
@@ -59,14 +59,14 @@ func TestBombsThroughTheCommand(t *testing.T) {
 		if peak > 500<<20 {
 			t.Errorf("heap in use peaked at %d MB", peak>>20)
 		}
-		var r analyzer.Report
+		var r findings.Report
 		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 			t.Fatalf("exit %d, the report is not JSON: %v\nstderr: %.2000s", code, err, errb.String())
 		}
 		return r, code
 	}
 	base, baseCode := report(t, root, time.Minute)
-	names := func(r analyzer.Report) []string {
+	names := func(r findings.Report) []string {
 		var out []string
 		for _, ns := range r.Namespaces {
 			out = append(out, ns.Name)
@@ -102,7 +102,7 @@ func TestBombsThroughTheCommand(t *testing.T) {
 					break
 				}
 				for _, c := range ns.Causes {
-					if !slices.ContainsFunc(r.Namespaces[i].Causes, func(x analyzer.Cause) bool { return x.Type == c.Type }) {
+					if !slices.ContainsFunc(r.Namespaces[i].Causes, func(x findings.Cause) bool { return x.Type == c.Type }) {
 						t.Errorf("%s: cause %s lost", ns.Name, c.Type)
 					}
 				}

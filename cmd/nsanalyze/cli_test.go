@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // TestVersion: `nsanalyze version` and `--version` print the module version and the VCS
@@ -47,7 +47,7 @@ func TestVersion(t *testing.T) {
 func TestGeneratorInReports(t *testing.T) {
 	a := realBundle(t, "a-discovery-failure")
 	_, out, _ := runCmd("-o", "json", a)
-	var r analyzer.Report
+	var r findings.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestStdinBundle(t *testing.T) {
 
 	stdin = bytes.NewReader(tarGz(t, a))
 	code, out, errOut := runCmd("-o", "json", "-")
-	var r analyzer.Report
+	var r findings.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("exit %d, not JSON: %v\n%s", code, err, errOut)
 	}
@@ -131,7 +131,7 @@ func TestStdinBundle(t *testing.T) {
 	}
 	stdin = bytes.NewReader(single)
 	code, out, _ = runCmd("-o", "json", "-")
-	r = analyzer.Report{}
+	r = findings.Report{}
 	_ = json.Unmarshal([]byte(out), &r)
 	if code != exitStuck || len(r.Namespaces) != 1 || r.Namespaces[0].Name != "team-a" {
 		t.Errorf("single file on stdin: exit %d, namespaces %+v", code, r.Namespaces)

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/fixtures/damage"
 )
 
@@ -84,7 +84,7 @@ func (c *damageCase) check(t testing.TB, tmp string, d damage.Damage) error {
 	}
 	var out, errb bytes.Buffer
 	code := run([]string{"-o", "json", "-q", c.copyDir}, &out, &errb)
-	var rep analyzer.Report
+	var rep findings.Report
 	got := fmt.Sprintf("exit %d, no report: %s", code, lastLine(errb.String()))
 	if json.Unmarshal(out.Bytes(), &rep) == nil {
 		got = diagnosis(code, &rep)

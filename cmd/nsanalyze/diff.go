@@ -6,12 +6,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer/render"
-
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/render"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
@@ -42,7 +42,7 @@ Flags:
 type Diff struct {
 	SchemaVersion string `json:"schemaVersion"` // "nsanalyze-diff/v1"
 	// Generator names the nsanalyze that wrote the diff.
-	Generator  *analyzer.Generator `json:"generator,omitempty"`
+	Generator  *findings.Generator `json:"generator,omitempty"`
 	Namespaces []string            `json:"namespaces,omitempty"` // the -n filter, when given
 	Old        string              `json:"old"`
 	New        string              `json:"new"`
@@ -53,8 +53,8 @@ type Diff struct {
 	// state (NewStateReason says why): not known to be resolved.
 	NotShown       []NSChange      `json:"notShown,omitempty"`
 	NewStateReason string          `json:"newStateReason,omitempty"`
-	RisksGone      []analyzer.Risk `json:"risksGone"`
-	RisksNew       []analyzer.Risk `json:"risksNew"`
+	RisksGone      []findings.Risk `json:"risksGone"`
+	RisksNew       []findings.Risk `json:"risksNew"`
 }
 
 // NSChange is one namespace in a diff.
@@ -68,7 +68,7 @@ type NSChange struct {
 	Verdict     string   `json:"verdict,omitempty"` // NEW's verdict (OLD's when resolved)
 }
 
-func causeKeys(ns analyzer.NamespaceReport) []string {
+func causeKeys(ns findings.NamespaceReport) []string {
 	var out []string
 	for _, c := range ns.Causes {
 		k := c.Type
@@ -101,10 +101,10 @@ func minus(a, b []string) []string {
 
 // diffReports compares OLD and NEW by namespace name, cause (type and what it names)
 // and latent risk (type and object).
-func diffReports(old, nw *analyzer.Report) *Diff {
+func diffReports(old, nw *findings.Report) *Diff {
 	d := &Diff{SchemaVersion: "nsanalyze-diff/v1", Old: old.Bundle.Path, New: nw.Bundle.Path,
-		Resolved: []NSChange{}, StillStuck: []NSChange{}, NewlyStuck: []NSChange{}, RisksGone: []analyzer.Risk{}, RisksNew: []analyzer.Risk{}}
-	newNS := map[string]analyzer.NamespaceReport{}
+		Resolved: []NSChange{}, StillStuck: []NSChange{}, NewlyStuck: []NSChange{}, RisksGone: []findings.Risk{}, RisksNew: []findings.Risk{}}
+	newNS := map[string]findings.NamespaceReport{}
 	for _, ns := range nw.Namespaces {
 		newNS[ns.Name] = ns
 	}
@@ -129,7 +129,7 @@ func diffReports(old, nw *analyzer.Report) *Diff {
 				AddedCauses: nc, StuckFor: n.StuckFor, Verdict: n.Verdict})
 		}
 	}
-	key := func(r analyzer.Risk) string { return r.Type + "\x00" + r.Object }
+	key := func(r findings.Risk) string { return r.Type + "\x00" + r.Object }
 	oldR, newR := map[string]bool{}, map[string]bool{}
 	for _, r := range old.Risks {
 		oldR[key(r)] = true
@@ -289,7 +289,7 @@ func (o *diffOptions) Validate() error {
 	default:
 		return fmt.Errorf("unknown --output %q for diff (want text, markdown or json)", *o.output)
 	}
-	_, err := exitCodeFor(&analyzer.Report{}, *o.failOn)
+	_, err := exitCodeFor(&findings.Report{}, *o.failOn)
 	return err
 }
 
@@ -312,12 +312,12 @@ func (o *diffOptions) Run(s IOStreams) int {
 			o.shown(p, 0), o.shown(p, 1), o.redacted(p, why))
 		return exitUsage
 	}
-	reports := [2]*analyzer.Report{old.report, nw.report}
+	reports := [2]*findings.Report{old.report, nw.report}
 	if *o.redact {
 		reports[0].Bundle.Path, reports[1].Bundle.Path = "OLD", "NEW"
 	}
 	d := diffReports(reports[0], reports[1])
-	if reports[1].State == analyzer.StateUnknown && !nw.rec.NamespaceListSeen {
+	if reports[1].State == findings.StateUnknown && !nw.rec.NamespaceListSeen {
 		notShown(d, reports[1].StateReason)
 	}
 	d.Generator = generator()
@@ -347,15 +347,15 @@ func (o *diffOptions) shown(p *pipeline, i int) string {
 	if *o.redact {
 		return [2]string{"OLD", "NEW"}[i]
 	}
-	return analyzer.EscapeLine(o.args[i])
+	return shellsafe.EscapeLine(o.args[i])
 }
 
 // redacted is s as a diagnostic prints it.
 func (o *diffOptions) redacted(p *pipeline, s string) string {
-	return analyzer.EscapeLine(p.redactString(s))
+	return shellsafe.EscapeLine(p.redactString(s))
 }
 
-func generatorText(g *analyzer.Generator) string {
+func generatorText(g *findings.Generator) string {
 	if g == nil {
 		return "nsanalyze"
 	}

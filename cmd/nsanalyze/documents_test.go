@@ -16,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // wrappedDiagnosis is what a report concludes: exit code, and each stuck namespace with its
@@ -25,7 +25,7 @@ func wrappedDiagnosis(t *testing.T, dir string) string {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run([]string{"-o", "json", "--exclude", "raw", "--exclude", "expected.json", "--exclude", "README.md", dir}, &out, &errb)
-	var rep analyzer.Report
+	var rep findings.Report
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("%s: report is not JSON: %v\n%s", dir, err, errb.String())
 	}

@@ -7,10 +7,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+	"github.com/spf13/pflag"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-	"github.com/spf13/pflag"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 )
 
 const explainUsage = `Usage:
@@ -28,7 +29,7 @@ type explainJSON struct {
 	Name   string                     `json:"name"`
 	Title  string                     `json:"title"`
 	Doc    string                     `json:"doc,omitempty"`
-	Ladder []analyzer.RemediationStep `json:"ladder,omitempty"`
+	Ladder []findings.RemediationStep `json:"ladder,omitempty"`
 }
 
 // causeDocs returns every cause type with its documentation, in reporting order.

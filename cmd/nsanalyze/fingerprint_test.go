@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
 // -update rewrites testdata/fingerprints.golden (registered once: another test file of
@@ -29,17 +30,17 @@ func updating() bool {
 
 // fixtureFingerprints runs nsanalyze -o json on a fixture bundle (with extra flags) and
 // returns the report.
-func fixtureReport(t *testing.T, dir string, extra ...string) analyzer.Report {
+func fixtureReport(t *testing.T, dir string, extra ...string) findings.Report {
 	t.Helper()
 	_, out, errb := runFixtureJSON(dir, extra...)
-	var rep analyzer.Report
+	var rep findings.Report
 	if err := json.Unmarshal(out, &rep); err != nil {
 		t.Fatalf("%s: report is not JSON: %v\nstderr: %s", dir, err, errb)
 	}
 	return rep
 }
 
-func fingerprints(rep analyzer.Report) []string {
+func fingerprints(rep findings.Report) []string {
 	var fps []string
 	for _, p := range rep.Problems {
 		fps = append(fps, p.Fingerprint)
@@ -49,8 +50,8 @@ func fingerprints(rep analyzer.Report) []string {
 }
 
 // knownIDs lists, per problem (in fingerprint order), the ids of its known issues.
-func knownIDs(rep analyzer.Report) []string {
-	ps := append([]analyzer.Problem{}, rep.Problems...)
+func knownIDs(rep findings.Report) []string {
+	ps := append([]findings.Problem{}, rep.Problems...)
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Fingerprint < ps[j].Fingerprint })
 	var out []string
 	for _, p := range ps {
@@ -114,7 +115,7 @@ func TestFingerprintsAcrossBundles(t *testing.T) {
 		}
 		for _, p := range rep.Problems {
 			fp := p.Fingerprint
-			if _, _, err := analyzer.ParseFingerprint(fp); err != nil || !strings.HasPrefix(fp, p.CauseType) {
+			if _, _, err := findings.ParseFingerprint(fp); err != nil || !strings.HasPrefix(fp, p.CauseType) {
 				t.Errorf("%s: %s: fingerprint %q does not parse as one of cause %s (%v)", rel, p.ID, fp, p.CauseType, err)
 			}
 			bare := hashedName.ReplaceAllString(fp, "~")
@@ -123,10 +124,10 @@ func TestFingerprintsAcrossBundles(t *testing.T) {
 					t.Errorf("%s: fingerprint %q holds %q (an address, a time or a count)", rel, fp, m)
 				}
 			}
-			_, segs, _ := analyzer.ParseFingerprint(fp)
+			_, segs, _ := findings.ParseFingerprint(fp)
 			for _, ns := range rep.Namespaces {
 				for _, s := range segs {
-					if s.Value == ns.Name || strings.Contains(s.Value, ns.Name+"/") && s.Key != analyzer.FPFinalizer {
+					if s.Value == ns.Name || strings.Contains(s.Value, ns.Name+"/") && s.Key != findings.FPFinalizer {
 						t.Errorf("%s: fingerprint %q names namespace %q", rel, fp, ns.Name)
 					}
 				}
@@ -180,7 +181,7 @@ func TestFingerprintsAcrossBundles(t *testing.T) {
 // generic finalizers rule explained) changes a line of testdata/ownership.golden; one
 // that claims it without declaring so leaves a rule warning, which fails the test above
 // (analyzer/rules TestTakeoverDetected).
-func ownership(rel string, rep analyzer.Report) string {
+func ownership(rel string, rep findings.Report) string {
 	var b strings.Builder
 	for _, ns := range rep.Namespaces {
 		var causes, out []string
@@ -265,7 +266,7 @@ func TestKnownIssuesOnFixtures(t *testing.T) {
 	} {
 		t.Run(tc.bundle, func(t *testing.T) {
 			rep := fixtureReport(t, filepath.Join(root, filepath.FromSlash(tc.bundle)))
-			ps := append([]analyzer.Problem{}, rep.Problems...)
+			ps := append([]findings.Problem{}, rep.Problems...)
 			sort.SliceStable(ps, func(i, j int) bool { return ps[i].Fingerprint < ps[j].Fingerprint })
 			var got []string
 			for _, p := range ps {
@@ -298,7 +299,7 @@ func TestKnownIssuesOnFixtures(t *testing.T) {
 	}
 	// a team's own entry fits a hashed customer name; --redact keeps it
 	team := filepath.Join(t.TempDir(), "team.yaml")
-	entry := "- id: acme-guard\n  title: the configmap guard of team A\n  pattern: admission-webhook/webhook=" + analyzer.HashedName("configmap-guard.example.io") +
+	entry := "- id: acme-guard\n  title: the configmap guard of team A\n  pattern: admission-webhook/webhook=" + findings.HashedName("configmap-guard.example.io") +
 		"\n  affects: our clusters\n  url: https://wiki.example.com/kb/guard\n  fix: scale the guard up\n"
 	if err := os.WriteFile(team, []byte(entry), 0o644); err != nil {
 		t.Fatal(err)

@@ -8,13 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/admissionwebhook"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
 	"github.com/nsanalyze/nsanalyze/fixtures"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
-
-	"github.com/nsanalyze/nsanalyze/analyzer"
 )
 
 // expectation is the ground truth every fixture bundle ships as expected.json.
@@ -44,7 +43,7 @@ func causeType(word string) (string, bool) {
 	if ct, ok := legacyCauseWords[word]; ok {
 		return ct, true
 	}
-	if word == analyzer.CauseUndetermined || rules.ByName(word) != nil {
+	if word == findings.CauseUndetermined || rules.ByName(word) != nil {
 		return word, true
 	}
 	return "", false
@@ -98,7 +97,7 @@ func TestFixtures(t *testing.T) {
 			}
 
 			code, out, errb := runFixtureJSON(dir)
-			var rep analyzer.Report
+			var rep findings.Report
 			if err := json.Unmarshal(out, &rep); err != nil {
 				t.Fatalf("report is not JSON: %v\nstderr: %s", err, errb)
 			}
@@ -130,7 +129,7 @@ func TestFixtures(t *testing.T) {
 					}
 					hooks = append(hooks, c.Webhooks...)
 					fins = append(fins, c.Finalizers...)
-					if len(c.Evidence) == 0 && c.Type != analyzer.CauseUndetermined {
+					if len(c.Evidence) == 0 && c.Type != findings.CauseUndetermined {
 						t.Errorf("%s: cause %s has no evidence", ns.Name, c.Type)
 					}
 				}
@@ -139,7 +138,7 @@ func TestFixtures(t *testing.T) {
 					if len(ns.Remediation) == 0 || !strings.Contains(ns.Remediation[len(ns.Remediation)-1].Command, `{"metadata":{"finalizers":null}}`) {
 						t.Errorf("%s: held by metadata.finalizers, the ladder must end with their patch", ns.Name)
 					}
-				} else if len(ns.Remediation) == 0 || ns.Remediation[len(ns.Remediation)-1].Risk != analyzer.RiskDestructive ||
+				} else if len(ns.Remediation) == 0 || ns.Remediation[len(ns.Remediation)-1].Risk != findings.RiskDestructive ||
 					!strings.Contains(ns.Remediation[len(ns.Remediation)-1].Command, "/finalize") {
 					t.Errorf("%s: the remediation ladder must end with the /finalize last resort", ns.Name)
 				}

@@ -9,12 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/admissionwebhook"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
-
-	"github.com/nsanalyze/nsanalyze/analyzer"
 )
 
 func realBundle(t *testing.T, name string) string {
@@ -45,7 +44,7 @@ func TestFailOn(t *testing.T) {
 	if code, _, _ := runCmd("--fail-on", "none", filepath.Join(t.TempDir(), "missing")); code != exitUsage {
 		t.Errorf("unreadable input with --fail-on none: exit %d, want 2", code)
 	}
-	r := &analyzer.Report{Risks: []analyzer.Risk{{Type: apidiscovery.Name}}}
+	r := &findings.Report{Risks: []findings.Risk{{Type: apidiscovery.Name}}}
 	if c, _ := exitCodeFor(r, "risk"); c != 1 {
 		t.Errorf("a latent risk with --fail-on risk: exit %d, want 1", c)
 	}
@@ -102,7 +101,7 @@ func TestRedactFlag(t *testing.T) {
 			t.Errorf("--redact left %q in the JSON report", name)
 		}
 	}
-	var r analyzer.Report
+	var r findings.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Namespaces) != 1 || r.Namespaces[0].Causes[0].Type != admissionwebhook.Name {
 		t.Errorf("redacted report lost its finding: %v", err)
 	}
@@ -162,14 +161,14 @@ func TestDiff(t *testing.T) {
 }
 
 func TestDiffReportsCauses(t *testing.T) {
-	ns := func(name string, causes ...analyzer.Cause) analyzer.NamespaceReport {
-		return analyzer.NamespaceReport{Name: name, Causes: causes}
+	ns := func(name string, causes ...findings.Cause) findings.NamespaceReport {
+		return findings.NamespaceReport{Name: name, Causes: causes}
 	}
-	disc := analyzer.Cause{Type: apidiscovery.Name, APIServices: []string{"v1beta1.metrics.k8s.io"}}
-	fin := analyzer.Cause{Type: finalizers.Name, Finalizers: []string{"example.com/x"}}
-	old := &analyzer.Report{Namespaces: []analyzer.NamespaceReport{ns("a", disc), ns("b", disc)},
-		Risks: []analyzer.Risk{{Type: apidiscovery.Name, Object: "APIService/v1beta1.metrics.k8s.io"}}}
-	nw := &analyzer.Report{Namespaces: []analyzer.NamespaceReport{ns("b", fin), ns("c", fin)}}
+	disc := findings.Cause{Type: apidiscovery.Name, APIServices: []string{"v1beta1.metrics.k8s.io"}}
+	fin := findings.Cause{Type: finalizers.Name, Finalizers: []string{"example.com/x"}}
+	old := &findings.Report{Namespaces: []findings.NamespaceReport{ns("a", disc), ns("b", disc)},
+		Risks: []findings.Risk{{Type: apidiscovery.Name, Object: "APIService/v1beta1.metrics.k8s.io"}}}
+	nw := &findings.Report{Namespaces: []findings.NamespaceReport{ns("b", fin), ns("c", fin)}}
 	d := diffReports(old, nw)
 	if len(d.Resolved) != 1 || d.Resolved[0].Name != "a" {
 		t.Errorf("resolved: %+v", d.Resolved)

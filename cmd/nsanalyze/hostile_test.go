@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 )
 
@@ -366,7 +366,7 @@ func TestHostileRewritesChangeNothing(t *testing.T) {
 // TestHostileNoTerminalEscapes: names and messages from a bundle cannot send escape
 // sequences (clear screen, set title, hyperlinks, 8-bit CSI) or invisible characters
 // (bidi overrides, zero-width) to the terminal of whoever reads the report, the diff or
-// the warnings: no output holds one raw (analyzer.Unsafe), nor a byte that is not UTF-8.
+// the warnings: no output holds one raw (shellsafe.Unsafe), nor a byte that is not UTF-8.
 func TestHostileNoTerminalEscapes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bundle")
 	os.MkdirAll(filepath.Join(dir, "logs"), 0o755)
@@ -378,7 +378,7 @@ func TestHostileNoTerminalEscapes(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "bad\x1b]0;title\x07\u202e\x9b.json"), []byte(`{"apiVersion":"v1","kind":"List","items":[{`), 0o644)
 	check := func(what, s string) {
 		for i, r := range s {
-			if analyzer.Unsafe(r) || r == utf8.RuneError && !strings.HasPrefix(s[i:], "\ufffd") {
+			if shellsafe.Unsafe(r) || r == utf8.RuneError && !strings.HasPrefix(s[i:], "\ufffd") {
 				t.Errorf("%s holds %q at byte %d: %q", what, r, i, s[max(0, i-40):min(len(s), i+40)])
 				return
 			}

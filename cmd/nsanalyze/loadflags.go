@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
-	"github.com/nsanalyze/nsanalyze/analyzer/knownissues"
-	"github.com/nsanalyze/nsanalyze/analyzer/rules"
-
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/knownissues"
+	"github.com/nsanalyze/nsanalyze/analyzer/rules"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )
@@ -47,7 +47,7 @@ func (f *loadFlags) options() (bundle.Options, error) {
 	if err != nil {
 		// the time package quotes the name raw: the whole error is escaped (no ESC or
 		// bidirectional override of the argument reaches the terminal)
-		return bundle.Options{}, fmt.Errorf("invalid --log-timezone %q: %s", *f.logTZ, analyzer.EscapeLine(err.Error()))
+		return bundle.Options{}, fmt.Errorf("invalid --log-timezone %q: %s", *f.logTZ, shellsafe.EscapeLine(err.Error()))
 	}
 	cat, err := loadCatalog(*f.knownIssues)
 	if err != nil {
@@ -83,7 +83,7 @@ func loadCatalog(files []string) (*knownissues.Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the shipped known-issue catalog: %v", err)
 	}
-	causes := []string{analyzer.CauseUndetermined}
+	causes := []string{findings.CauseUndetermined}
 	for _, r := range rules.All {
 		causes = append(causes, r.Name)
 	}

@@ -14,8 +14,9 @@ import (
 	"github.com/sirupsen/logrus"
 	"github.com/spf13/pflag"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
@@ -184,7 +185,7 @@ func (a *analyzeOptions) Validate() error {
 	if !slices.Contains(render.OutputFormats, *a.output) {
 		return fmt.Errorf("unknown --output %q (want one of %s)", *a.output, strings.Join(render.OutputFormats, ", "))
 	}
-	_, err := exitCodeFor(&analyzer.Report{}, *a.failOn)
+	_, err := exitCodeFor(&findings.Report{}, *a.failOn)
 	return err
 }
 
@@ -239,6 +240,6 @@ func reportPipelineError(s IOStreams, err error) int {
 		fmt.Fprintf(s.ErrOut, "error: %s\n", pe.msg)
 		return pe.code
 	}
-	fmt.Fprintf(s.ErrOut, "error: %s\n", analyzer.EscapeLine(err.Error()))
+	fmt.Fprintf(s.ErrOut, "error: %s\n", shellsafe.EscapeLine(err.Error()))
 	return exitUsage
 }

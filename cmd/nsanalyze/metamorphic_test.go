@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/apidiscovery"
 	"github.com/nsanalyze/nsanalyze/fixtures/damage"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
@@ -46,7 +46,7 @@ var fixtureKept = map[string]map[string]string{
 }
 
 // diagnosis is what a report concludes, independent of how the input looked.
-func diagnosis(code int, rep *analyzer.Report) string {
+func diagnosis(code int, rep *findings.Report) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "exit %d, state %s\n", code, rep.State)
 	for _, ns := range rep.Namespaces {
@@ -174,11 +174,11 @@ func damagedCopy(t testing.TB, dir string, files []string, tr damage.Transform, 
 	return out
 }
 
-func analyzeDir(t testing.TB, dir string, extra ...string) (int, *analyzer.Report) {
+func analyzeDir(t testing.TB, dir string, extra ...string) (int, *findings.Report) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(append(append([]string{"-o", "json", "-q"}, extra...), dir), &out, &errb)
-	var rep analyzer.Report
+	var rep findings.Report
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("report is not JSON: %v\nstderr: %s", err, errb.String())
 	}
@@ -205,7 +205,7 @@ func TestMetamorphicFixtures(t *testing.T) {
 		cases++
 		t.Logf("%s: %v", rel, files)
 		code, out, errb := runFixtureJSON(dir)
-		var rep analyzer.Report
+		var rep findings.Report
 		if err := json.Unmarshal(out, &rep); err != nil {
 			t.Fatalf("%s: report is not JSON: %v\nstderr: %s", rel, err, errb)
 		}

@@ -14,7 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/cmd/genbundle/gen"
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 )
@@ -152,19 +153,19 @@ func (e *pasteEnv) paste(cmd string) (problems []string, calls []call) {
 }
 
 // reportCommands lists every command of a report, with where it was found.
-func reportCommands(r *analyzer.Report) [][2]string {
+func reportCommands(r *findings.Report) [][2]string {
 	var out [][2]string
 	add := func(where, cmd string) {
 		if cmd != "" {
 			out = append(out, [2]string{where, cmd})
 		}
 	}
-	ladder := func(where string, steps []analyzer.RemediationStep) {
+	ladder := func(where string, steps []findings.RemediationStep) {
 		for i, s := range steps {
 			add(fmt.Sprintf("%s.remediation[%d]", where, i), s.Command)
 		}
 	}
-	chain := func(where string, links []analyzer.Link) {
+	chain := func(where string, links []findings.Link) {
 		for i, l := range links {
 			if l.Fix != nil {
 				add(fmt.Sprintf("%s.chain[%d].fix", where, i), l.Fix.Command)
@@ -195,7 +196,7 @@ func reportCommands(r *analyzer.Report) [][2]string {
 }
 
 // reportNames are the names of a report a command may quote.
-func reportNames(r *analyzer.Report) []string {
+func reportNames(r *findings.Report) []string {
 	seen := map[string]bool{}
 	for _, ns := range r.Namespaces {
 		seen[ns.Name] = true
@@ -222,7 +223,7 @@ func reportNames(r *analyzer.Report) []string {
 	return out
 }
 
-func analyzeForPaste(t *testing.T, dir string, extra ...string) *analyzer.Report {
+func analyzeForPaste(t *testing.T, dir string, extra ...string) *findings.Report {
 	t.Helper()
 	var out, errb bytes.Buffer
 	args := append(append([]string{"-o", "json", "-q"}, extra...), dir)
@@ -230,7 +231,7 @@ func analyzeForPaste(t *testing.T, dir string, extra ...string) *analyzer.Report
 	if code == exitUsage {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var r analyzer.Report
+	var r findings.Report
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("report is not JSON: %v\nstderr: %s", err, errb.String())
 	}
@@ -239,7 +240,7 @@ func analyzeForPaste(t *testing.T, dir string, extra ...string) *analyzer.Report
 
 // checkPaste pastes every command of r; hostile is the invalid name of the bundle
 // ("" for a fixture). It returns the number of commands.
-func checkPaste(t *testing.T, e *pasteEnv, r *analyzer.Report, hostileName string) int {
+func checkPaste(t *testing.T, e *pasteEnv, r *findings.Report, hostileName string) int {
 	t.Helper()
 	names := reportNames(r)
 	cmds := reportCommands(r)
@@ -251,7 +252,7 @@ func checkPaste(t *testing.T, e *pasteEnv, r *analyzer.Report, hostileName strin
 			words = append(words, c.argv...)
 		}
 		for _, n := range names {
-			if n == hostileName || !strings.Contains(cmd, analyzer.ShellQuote(n)) {
+			if n == hostileName || !strings.Contains(cmd, shellsafe.Quote(n)) {
 				continue
 			}
 			found := false
@@ -273,8 +274,8 @@ func checkPaste(t *testing.T, e *pasteEnv, r *analyzer.Report, hostileName strin
 			if part && !whole {
 				problems = append(problems, "the hostile name reached a stub split or changed")
 			}
-			if whole || strings.Contains(cmd, analyzer.ShellQuote(hostileName)) {
-				problems = append(problems, "a command uses the invalid name (it must not: analyzer.SafeCmd / KubectlName)")
+			if whole || strings.Contains(cmd, shellsafe.Quote(hostileName)) {
+				problems = append(problems, "a command uses the invalid name (it must not: shellsafe.SafeCmd / KubectlName)")
 			}
 		}
 		if len(problems) > 0 {
@@ -309,7 +310,7 @@ func TestPasteFixtures(t *testing.T) {
 			if code == exitUsage {
 				t.Fatalf("exit %d: %s", code, errb)
 			}
-			r := new(analyzer.Report)
+			r := new(findings.Report)
 			if err := json.Unmarshal(out, r); err != nil {
 				t.Fatalf("report is not JSON: %v\nstderr: %s", err, errb)
 			}

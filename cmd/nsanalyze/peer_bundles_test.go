@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 )
 
@@ -42,18 +42,18 @@ type peerExpectation struct {
 
 var peerBundles = []peerExpectation{
 	{path: "cid-aks/bundle", layouts: []string{"cluster-info-dump"}, version: "v1.16.7", captured: "2020-06-07T08:01:03Z",
-		state: analyzer.StateUnknown, exit: 3,
+		state: findings.StateUnknown, exit: 3,
 		components:    map[string]string{"kube-system/metrics-server-6df44d5569-hx8dv/logs.txt": "metrics-server"},
 		notComponents: []string{"kubectl"}},
 	{path: "cid-minikube/bundle", layouts: []string{"cluster-info-dump"}, version: "v1.13.3", captured: "2019-03-08T08:59:27Z",
-		state: analyzer.StateUnknown, exit: 3,
+		state: findings.StateUnknown, exit: 3,
 		components: map[string]string{"kube-system/kube-apiserver-minikube/logs.txt": "kube-apiserver",
 			"kube-system/kube-addon-manager-minikube/logs.txt": ""},
 		notComponents: []string{"kubectl"}},
 	{path: "insights-sample/bundle/insights-archive-sample", layouts: []string{"insights-operator"}, version: "v1.20.0+2817867",
-		state: analyzer.StateUnknown, exit: 3, notComponents: []string{"kubectl"}},
+		state: findings.StateUnknown, exit: 3, notComponents: []string{"kubectl"}},
 	{path: "mg-aws/bundle/must-gather-aws.tar.xz", layouts: []string{"kubectl-get", "kubectl-text", "must-gather"}, version: "v1.21.1+38b3ecc",
-		captured: "2021-08-03T10:14:13.632016778Z", recorded: true, state: analyzer.StateUnknown, exit: 3,
+		captured: "2021-08-03T10:14:13.632016778Z", recorded: true, state: findings.StateUnknown, exit: 3,
 		components: map[string]string{"api_priority_and_fairness/queues": "-",
 			// OpenShift's controller manager, an installer and a sidecar are not the components their pods are named after
 			"namespaces/openshift-controller-manager/pods/controller-manager-fxcgb/controller-manager/controller-manager/logs/current.log":                                "openshift-controller-manager",
@@ -63,31 +63,31 @@ var peerBundles = []peerExpectation{
 		warnings: []string{`^\S+/monitoring/alert\.stderr: empty file \(871 warnings of this kind, in 871 files; also `},
 		coverage: []string{`^a listing of all namespaces: this must-gather .* covers only 56 namespaces \(default, kube-system, `}},
 	{path: "omc-inspect/bundle/must-gather-multipleNS.sample", layouts: []string{"oc-adm-inspect"}, captured: "2023-01-10T01:35:44Z",
-		state: analyzer.StateUnknown, exit: 3,
+		state: findings.StateUnknown, exit: 3,
 		coverage: []string{`^a listing of all namespaces: this oc adm inspect .* covers only 2 namespaces \(openshift-etcd, openshift-kube-apiserver\)`}},
 	{path: "sbctl-kurl/bundle/support-bundle", layouts: []string{"troubleshoot"}, version: "v1.23.5", captured: "2024-02-17T06:16:47Z",
-		state: analyzer.StateNoneStuck, exit: 0,
+		state: findings.StateNoneStuck, exit: 0,
 		components: map[string]string{"cluster-resources/pods/logs/velero/velero-6996dd565b-xl44t/velero.log": "velero",
 			"cluster-resources/pods/logs/velero/velero-6996dd565b-xl44t/velero-previous.log": "velero"},
 		// Longhorn v1beta1 keeps status.conditions as a map: a real type mismatch, said once
 		warnings:      []string{`^cluster-resources/custom-resources/\S+\.longhorn\.io/longhorn-system\.yaml:1: object has a field of the wrong type \(status\.conditions: object\), the rest of it was read \(6 warnings of this kind, in 4 files`},
 		notComponents: []string{"kubectl"}},
 	{path: "sono-0.10/bundle/results-0.10.tar.gz", layouts: []string{"sonobuoy"}, version: "v1.8.4", captured: "2017-12-13T17:07:33Z", recorded: true,
-		state: analyzer.StateUnknown, exit: 3,
+		state: findings.StateUnknown, exit: 3,
 		warnings: []string{`^\S+: empty file \(4 warnings of this kind, in 4 files`}},
 	{path: "sono-e2e-4fail/bundle/results-4-e2e-failures.tar.gz", layouts: []string{"sonobuoy"}, version: "v1.21.1",
-		captured: "2021-08-17T17:43:58Z", recorded: true, state: analyzer.StateDeleting, exit: 0, deleting: []string{"crd-publish-openapi-8311"},
+		captured: "2021-08-17T17:43:58Z", recorded: true, state: findings.StateDeleting, exit: 0, deleting: []string{"crd-publish-openapi-8311"},
 		components: map[string]string{"plugins/systemd-logs/results/kind-control-plane/systemd_logs": "", "meta/run.log": ""}},
 	{path: "ts-analyze-fixture/bundle/support-bundle", layouts: []string{"troubleshoot"}, version: "v1.19.3", captured: "2025-03-13T20:09:35Z",
-		state: analyzer.StateNoneStuck, exit: 0},
+		state: findings.StateNoneStuck, exit: 0},
 	{path: "ts-baseline-2025/bundle/baseline.tar.gz", layouts: []string{"kubectl-get", "troubleshoot"}, version: "v1.31.2+k3s1", captured: "2025-12-10T17:26:43Z",
-		state: analyzer.StateNoneStuck, exit: 0,
+		state: findings.StateNoneStuck, exit: 0,
 		warnings: []string{`^collectd/rrd/primary-node/archive\.tar: empty tar archive`, `^copy-from-host-example/primary-node/archive\.tar: empty tar archive`}},
 	{path: "ts-k3s-realdir-2025/bundle/support-bundle-2025-09-11T15_54_39", layouts: []string{"troubleshoot"}, version: "v1.33.4+k3s1",
-		captured: "2025-09-11T20:55:09.13904Z", state: analyzer.StateNoneStuck, exit: 0,
+		captured: "2025-09-11T20:55:09.13904Z", state: findings.StateNoneStuck, exit: 0,
 		coverage: []string{`^the bundle collector could not collect pod-disruption-budgets in namespaces default, kube-node-lease, kube-public, kube-system \(cluster-resources/pod-disruption-budgets-errors\.json:2: the server could not find the requested resource\)`}},
 	{path: "ts-kots-2021/bundle/support-bundle-2021-03-24T00_39_51.tar.gz", layouts: []string{"kubectl-get", "troubleshoot"}, version: "v1.20.2+k3s1",
-		captured: "2021-03-24T00:39:26Z", state: analyzer.StateNoneStuck, exit: 0},
+		captured: "2021-03-24T00:39:26Z", state: findings.StateNoneStuck, exit: 0},
 }
 
 // TestPeerBundles reads every real third-party bundle of ../shared/peer-bundles and
@@ -106,7 +106,7 @@ func TestPeerBundles(t *testing.T) {
 			t.Parallel() // independent bundles, analysed concurrently (the race detector sees it)
 			var out, errb bytes.Buffer
 			code := run([]string{"-o", "json", filepath.Join(peerBundlesDir, filepath.FromSlash(pb.path))}, &out, &errb)
-			var rep analyzer.Report
+			var rep findings.Report
 			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 				t.Fatalf("report is not JSON: %v\nstderr: %s", err, errb.String())
 			}
@@ -135,7 +135,7 @@ func TestPeerBundles(t *testing.T) {
 			for _, d := range rep.Deleting {
 				deleting = append(deleting, d.Name)
 				for _, w := range d.Watch {
-					if w.Risk != analyzer.RiskSafe || strings.Contains(w.Command, "/finalize") {
+					if w.Risk != findings.RiskSafe || strings.Contains(w.Command, "/finalize") {
 						t.Errorf("deleting namespace %s: a %s step %q", d.Name, w.Risk, w.Command)
 					}
 				}

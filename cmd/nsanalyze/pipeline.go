@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	ipipeline "github.com/nsanalyze/nsanalyze/cmd/internal/pipeline"
 	"io"
 	"os"
 	"sort"
@@ -11,8 +10,10 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
+	ipipeline "github.com/nsanalyze/nsanalyze/cmd/internal/pipeline"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
@@ -50,7 +51,7 @@ type side struct {
 	// spools maps a spool file to "-", so no message names the temporary copy.
 	spools map[string]string
 	rec    *bundle.Records
-	report *analyzer.Report
+	report *findings.Report
 	// missing are the -n names the bundle does not hold (before --redact).
 	missing []string
 	// archives are the folders among the side's bundles that hold several archives,
@@ -99,7 +100,7 @@ func (p *pipeline) run(sides ...*side) error {
 			}
 			err.msg = rd.String(err.msg)
 		}
-		err.msg = analyzer.EscapeLine(err.msg)
+		err.msg = shellsafe.EscapeLine(err.msg)
 		return err
 	}
 	for _, s := range sides {

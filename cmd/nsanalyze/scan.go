@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,7 +20,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	redactpkg "github.com/nsanalyze/nsanalyze/analyzer/redact"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
 
@@ -76,7 +77,7 @@ type ScanResult struct {
 	Risks         int                 `json:"risks"`
 	Warnings      int                 `json:"warnings"`
 	Timings       ScanTimings         `json:"timings"`
-	Generator     *analyzer.Generator `json:"generator,omitempty"`
+	Generator     *findings.Generator `json:"generator,omitempty"`
 }
 
 // ScanProblem is a problem of a bundle, as the scan keeps it.
@@ -292,7 +293,7 @@ func scanOne(path string, opts bundle.Options, load *loadFlags, redact bool) (r 
 		if redact {
 			msg = redactScanError(msg, path, shown, p.rd)
 		}
-		r.State, r.ExitCode, r.Error = "error", exitUsage, analyzer.EscapeLine(msg)
+		r.State, r.ExitCode, r.Error = "error", exitUsage, shellsafe.EscapeLine(msg)
 		return r
 	}
 	report := sd.report
@@ -442,7 +443,7 @@ func readResults(path string, stderr io.Writer) ([]ScanResult, error) {
 		}
 		var r ScanResult
 		if err := json.Unmarshal(line, &r); err != nil || r.SchemaVersion != ScanSchemaVersion || r.Path == "" {
-			fmt.Fprintf(stderr, "warning: %s:%d: not a scan result line, ignored (its bundle is analysed again)\n", analyzer.EscapeLine(path), n)
+			fmt.Fprintf(stderr, "warning: %s:%d: not a scan result line, ignored (its bundle is analysed again)\n", shellsafe.EscapeLine(path), n)
 			continue
 		}
 		out = append(out, r)
@@ -525,7 +526,7 @@ func writeScanTable(w io.Writer, all []ScanResult, skipped int) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	fmt.Fprintf(bw, "%d bundles: %d stuck, %d none stuck, %d unknown, %d could not be analysed", len(all),
-		states[analyzer.StateStuck], states[analyzer.StateNoneStuck], states[analyzer.StateUnknown], states["error"])
+		states[findings.StateStuck], states[findings.StateNoneStuck], states[findings.StateUnknown], states["error"])
 	if skipped > 0 {
 		fmt.Fprintf(bw, " (%d already in the results, not analysed again)", skipped)
 	}
@@ -544,7 +545,7 @@ func writeScanTable(w io.Writer, all []ScanResult, skipped int) {
 		if known == "" {
 			known = "- (none fits)"
 		}
-		fmt.Fprintf(bw, "%7d %8d  %-*s  %s  (%s)\n", r.bundles, r.problems, width, analyzer.EscapeLine(known), r.fp, analyzer.EscapeLine(r.example))
+		fmt.Fprintf(bw, "%7d %8d  %-*s  %s  (%s)\n", r.bundles, r.problems, width, shellsafe.EscapeLine(known), r.fp, shellsafe.EscapeLine(r.example))
 	}
 }
 
@@ -552,7 +553,7 @@ func writeScanTable(w io.Writer, all []ScanResult, skipped int) {
 func writeScanErrors(w io.Writer, all []ScanResult, errs int) {
 	for _, r := range all {
 		if r.State == "error" {
-			fmt.Fprintf(w, "\ncould not be analysed: %s: %s", analyzer.EscapeLine(r.Path), analyzer.EscapeLine(r.Error))
+			fmt.Fprintf(w, "\ncould not be analysed: %s: %s", shellsafe.EscapeLine(r.Path), shellsafe.EscapeLine(r.Error))
 		}
 	}
 	if errs > 0 {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // IOStreams are a command's standard streams, as kubectl's genericiooptions.IOStreams:
@@ -71,7 +71,7 @@ func fdIsRuntimeDevNull(fd int) bool {
 
 // writeFailure reports what could not be written; its exit code is exitWrite.
 func writeFailure(errOut io.Writer, what string, err error) int {
-	fmt.Fprintf(errOut, "error: cannot write %s: %s\n", what, analyzer.EscapeLine(redact.Secrets(err.Error())))
+	fmt.Fprintf(errOut, "error: cannot write %s: %s\n", what, shellsafe.EscapeLine(redact.Secrets(err.Error())))
 	return exitWrite
 }
 

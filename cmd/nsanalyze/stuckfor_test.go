@@ -8,14 +8,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 )
 
-func nsReport(t *testing.T, dir, name string) analyzer.NamespaceReport {
+func nsReport(t *testing.T, dir, name string) findings.NamespaceReport {
 	t.Helper()
 	var out, errb bytes.Buffer
 	run([]string{"-o", "json", dir}, &out, &errb)
-	var rep analyzer.Report
+	var rep findings.Report
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("report is not JSON: %v\n%s", err, errb.String())
 	}
@@ -25,7 +25,7 @@ func nsReport(t *testing.T, dir, name string) analyzer.NamespaceReport {
 		}
 	}
 	t.Fatalf("%s not stuck in the report: %s", name, out.String())
-	return analyzer.NamespaceReport{}
+	return findings.NamespaceReport{}
 }
 
 // TestTableAgeAndFirstFailure: a `kubectl get ns` row (Terminating, AGE 23m) and the

@@ -13,8 +13,9 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // isTerminal reports whether w is a character device (a terminal), without cgo or x/term.
@@ -46,7 +47,7 @@ func useColor(mode string, stdout io.Writer, getenv func(string) string) (bool, 
 }
 
 // exitCodeFor maps a report to the exit code chosen by --fail-on.
-func exitCodeFor(r *analyzer.Report, failOn string) (int, error) {
+func exitCodeFor(r *findings.Report, failOn string) (int, error) {
 	switch failOn {
 	case "none":
 		return exitNotStuck, nil
@@ -54,7 +55,7 @@ func exitCodeFor(r *analyzer.Report, failOn string) (int, error) {
 		if len(r.Namespaces) > 0 {
 			return exitStuck, nil
 		}
-		if r.State == analyzer.StateUnknown {
+		if r.State == findings.StateUnknown {
 			return exitInconclusive, nil
 		}
 		return exitNotStuck, nil
@@ -62,7 +63,7 @@ func exitCodeFor(r *analyzer.Report, failOn string) (int, error) {
 		if len(r.Namespaces) > 0 || len(r.Risks) > 0 {
 			return exitStuck, nil
 		}
-		if r.State == analyzer.StateUnknown {
+		if r.State == findings.StateUnknown {
 			return exitInconclusive, nil
 		}
 		return exitNotStuck, nil
@@ -190,7 +191,7 @@ func humanBytes(n int64) string {
 // bundle raw: warnings quote member and file names, object names and messages from
 // the bundle, which may hold terminal escapes (clear the screen, set the window title),
 // 8-bit CSI, bidirectional overrides or zero-width characters. The message and every
-// field are escaped as the report is (analyzer.EscapeLine) before the wrapped formatter
+// field are escaped as the report is (shellsafe.EscapeLine) before the wrapped formatter
 // (logrus' own colours included) writes them.
 // Secrets are removed from every diagnostic (redact.Secrets); under --redact the
 // filter is the report's redactor, so stderr names what the report names, tokenised.
@@ -204,18 +205,18 @@ func (f escapingFormatter) Format(e *logrus.Entry) ([]byte, error) {
 		f.filter = redact.Secrets
 	}
 	c := *e
-	c.Message = analyzer.EscapeLine(f.filter(e.Message))
+	c.Message = shellsafe.EscapeLine(f.filter(e.Message))
 	c.Data = make(logrus.Fields, len(e.Data))
 	for k, v := range e.Data {
 		switch x := v.(type) {
 		case string:
-			v = analyzer.EscapeLine(f.filter(x))
+			v = shellsafe.EscapeLine(f.filter(x))
 		case error:
-			v = analyzer.EscapeLine(f.filter(x.Error()))
+			v = shellsafe.EscapeLine(f.filter(x.Error()))
 		case fmt.Stringer:
-			v = analyzer.EscapeLine(f.filter(x.String()))
+			v = shellsafe.EscapeLine(f.filter(x.String()))
 		}
-		c.Data[analyzer.EscapeLine(k)] = v
+		c.Data[shellsafe.EscapeLine(k)] = v
 	}
 	return f.next.Format(&c)
 }

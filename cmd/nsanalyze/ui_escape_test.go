@@ -8,7 +8,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // TestLoggerEscapesOnTerminal: on a terminal logrus writes messages and fields raw
@@ -23,7 +23,7 @@ func TestLoggerEscapesOnTerminal(t *testing.T) {
 		log.WithField("file", hostile).WithError(errors.New(hostile)).Warn("cannot read " + hostile)
 		out := sgr.ReplaceAllString(buf.String(), "")
 		for i, r := range out {
-			if analyzer.Unsafe(r) || r == 0xfffd {
+			if shellsafe.Unsafe(r) || r == 0xfffd {
 				t.Errorf("colors %v: raw %q at %d in %q", forceColors, r, i, out)
 				break
 			}
@@ -43,7 +43,7 @@ func TestExplainPrintsNothingUnsafe(t *testing.T) {
 		run([]string{"explain", arg}, &out, &errb)
 		for _, s := range []string{out.String(), errb.String()} {
 			for i, r := range s {
-				if analyzer.Unsafe(r) {
+				if shellsafe.Unsafe(r) {
 					t.Errorf("explain %q: raw %q at %d", arg, r, i)
 					break
 				}

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
 )
 
@@ -56,13 +56,13 @@ func currentBuild() buildInfo {
 }
 
 // generator identifies this nsanalyze in the reports it writes.
-func generator() *analyzer.Generator {
+func generator() *findings.Generator {
 	b := currentBuild()
 	rev := b.Revision
 	if rev != "" && b.Modified {
 		rev += "-dirty"
 	}
-	return &analyzer.Generator{Name: "nsanalyze", Version: b.Version, Revision: rev}
+	return &findings.Generator{Name: "nsanalyze", Version: b.Version, Revision: rev}
 }
 
 // printVersion answers `nsanalyze version` and `nsanalyze --version`.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
 )
 
@@ -35,7 +35,7 @@ func (e *errWriter) Write(p []byte) (int, error) {
 // streamed (one namespace at a time, nothing built whole); the other formats are
 // rendered into memory first, so a rendering error never empties the output: the
 // report is then written as text, with the error on stderr.
-func writeReport(stdout io.Writer, log *logrus.Logger, report *analyzer.Report, format string, o render.Options) error {
+func writeReport(stdout io.Writer, log *logrus.Logger, report *findings.Report, format string, o render.Options) error {
 	ew := &errWriter{w: stdout}
 	if format == "json" {
 		bw := bufio.NewWriterSize(ew, 64<<10)

@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )
@@ -49,7 +51,7 @@ func collectDenials(e *logs.Entry, detail string) []string {
 }
 
 // findDenials gathers the denials of the namespace's condition and controller lines.
-func findDenials(p *analyzer.Pass) (out []*denial, ev []analyzer.Evidence) {
+func findDenials(p *analyzer.Pass) (out []*denial, ev []findings.Evidence) {
 	byKey := map[string]*denial{}
 	add := func(ds []kubemsg.AdmissionDenial, e *logs.Entry) {
 		for _, d := range ds {
@@ -68,7 +70,7 @@ func findDenials(p *analyzer.Pass) (out []*denial, ev []analyzer.Evidence) {
 	if c := p.ConditionTrue(kubemsg.CondContentFailure); c != nil {
 		if ds := kubemsg.ParseAdmissionDenials(c.Message); len(ds) > 0 {
 			add(ds, nil)
-			ev = append(ev, analyzer.ConditionEvidence(p.Object, c))
+			ev = append(ev, findings.ConditionEvidence(p.Object, c))
 		}
 	}
 	for _, e := range p.Index.NamespaceDeletionFailed[p.Namespace] {
@@ -103,7 +105,7 @@ func looseContentFailure(detail string) string {
 }
 
 // denialLinks builds the chain and summary of the denials found for a namespace.
-func denialLinks(p *analyzer.Pass, cause *analyzer.Cause, ds []*denial, ev []analyzer.Evidence, http []*logs.Entry) (summaries []string, lines []*logs.Entry) {
+func denialLinks(p *analyzer.Pass, cause *findings.Cause, ds []*denial, ev []findings.Evidence, http []*logs.Entry) (summaries []string, lines []*logs.Entry) {
 	ix := p.Index
 	for _, x := range ds {
 		d := x.d
@@ -118,9 +120,9 @@ func denialLinks(p *analyzer.Pass, cause *analyzer.Cause, ds []*denial, ev []ana
 		if why == "" {
 			why = "without explanation"
 		}
-		cause.Chain = append(cause.Chain, analyzer.Link{Component: "namespace controller (kube-controller-manager)", Fault: true, Code: analyzer.ErrorCode(why),
+		cause.Chain = append(cause.Chain, findings.Link{Component: "namespace controller (kube-controller-manager)", Fault: true, Code: findings.ErrorCode(why),
 			Finding:  fmt.Sprintf("deleting content is refused: %s denies the call: %s", d.Named(), why),
-			Evidence: append(append([]analyzer.Evidence{}, ev...), analyzer.SampleLines(x.lines, 4)...)})
+			Evidence: append(append([]findings.Evidence{}, ev...), findings.SampleLines(x.lines, 4)...)})
 		name := d.Webhook
 		if name != "" {
 			cause.Webhooks = appendUnique(cause.Webhooks, name)
@@ -136,18 +138,18 @@ func denialLinks(p *analyzer.Pass, cause *analyzer.Cause, ds []*denial, ev []ana
 				comp += " (webhook " + name + ")"
 			}
 		}
-		link := analyzer.Link{Component: comp, Fault: true,
+		link := findings.Link{Component: comp, Fault: true,
 			Finding: fmt.Sprintf("%s: the policy itself refuses the namespace controller's delete (%s)", denyFinding, why)}
 		if name != "" {
 			if cfg, wh := ix.FindWebhook(name); cfg != nil {
-				cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(cfg))
+				cause.Objects = append(cause.Objects, findings.ObjectRefOf(cfg))
 				link.Finding = fmt.Sprintf("%s: %s %s (failurePolicy %s, rules %s) refuses the namespace controller's delete (%s)",
-					denyFinding, cfg.Kind, cfg.Name, orDash(wh.FailurePolicy), analyzer.FmtRules(wh.Rules), why)
-				link.Evidence = []analyzer.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: cfg.Ref() + " webhook " + name}}
+					denyFinding, cfg.Kind, cfg.Name, orDash(wh.FailurePolicy), mechanism.FmtRules(wh.Rules), why)
+				link.Evidence = []findings.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: cfg.Ref() + " webhook " + name}}
 				s = fmt.Sprintf("%s (%s %s)", s, cfg.Kind, cfg.Name)
 			}
 		}
-		link.Fix = &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: policyCommand(d),
+		link.Fix = &findings.RemediationStep{Risk: findings.RiskSafe, Command: policyCommand(d),
 			Why: "The policy refuses what the namespace controller must do: exempt the namespace being deleted (or the controller's service account system:serviceaccount:kube-system:namespace-controller) from it, or change the rule; the controller's next retry then deletes the content."}
 		cause.Chain = append(cause.Chain, link)
 		summaries = append(summaries, fmt.Sprintf("%s denies the namespace controller's deletes: %s", s, why))
@@ -164,13 +166,13 @@ func denialLinks(p *analyzer.Pass, cause *analyzer.Cause, ds []*denial, ev []ana
 			cs = append(cs, fmt.Sprintf("%d× %d", n, c))
 		}
 		sort.Strings(cs)
-		analyzer.SortEntries(http)
+		findings.SortEntries(http)
 		f := fmt.Sprintf("the namespace controller's DELETE calls of %s in the namespace are refused (%s: Forbidden or Invalid, what an admission webhook or policy answers when it denies)",
-			strings.Join(analyzer.SortedKeys(res), ", "), strings.Join(cs, ", "))
-		link := analyzer.Link{Component: "kube-apiserver (request log)", Fault: true, Finding: f, Evidence: analyzer.SampleLines(http, 4)}
+			strings.Join(findings.SortedKeys(res), ", "), strings.Join(cs, ", "))
+		link := findings.Link{Component: "kube-apiserver (request log)", Fault: true, Finding: f, Evidence: findings.SampleLines(http, 4)}
 		if len(ds) == 0 {
-			link.Fix = &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: policyCommand(kubemsg.AdmissionDenial{}),
-				Why: "Find the webhook (or policy engine) that intercepts DELETE of " + strings.Join(analyzer.SortedKeys(res), ", ") +
+			link.Fix = &findings.RemediationStep{Risk: findings.RiskSafe, Command: policyCommand(kubemsg.AdmissionDenial{}),
+				Why: "Find the webhook (or policy engine) that intercepts DELETE of " + strings.Join(findings.SortedKeys(res), ", ") +
 					" and exempt the namespace or the controller's service account from it; a 403 may also be RBAC: check the namespace controller's ClusterRole system:controller:namespace-controller."}
 		}
 		cause.Chain = append(cause.Chain, link)
@@ -188,15 +190,15 @@ func denialLinks(p *analyzer.Pass, cause *analyzer.Cause, ds []*denial, ev []ana
 func policyCommand(d kubemsg.AdmissionDenial) string {
 	switch {
 	case d.Engine == "gatekeeper":
-		return analyzer.Cmd("kubectl", "get", "constraints", "-o", "wide")
+		return shellsafe.Cmd("kubectl", "get", "constraints", "-o", "wide")
 	case d.Engine == "kyverno" && d.Policy != "":
-		return analyzer.Cmd("kubectl", "get", "clusterpolicies.kyverno.io,policies.kyverno.io", "-A", "--field-selector", "metadata.name="+d.Policy)
+		return shellsafe.Cmd("kubectl", "get", "clusterpolicies.kyverno.io,policies.kyverno.io", "-A", "--field-selector", "metadata.name="+d.Policy)
 	case d.Engine == "kyverno":
-		return analyzer.Cmd("kubectl", "get", "clusterpolicies.kyverno.io,policies.kyverno.io", "-A")
+		return shellsafe.Cmd("kubectl", "get", "clusterpolicies.kyverno.io,policies.kyverno.io", "-A")
 	case d.Engine == "kubewarden" && d.Policy != "":
-		return analyzer.Cmd("kubectl", "get", "clusteradmissionpolicies.policies.kubewarden.io,admissionpolicies.policies.kubewarden.io", "-A", "--field-selector", "metadata.name="+d.Policy)
+		return shellsafe.Cmd("kubectl", "get", "clusteradmissionpolicies.policies.kubewarden.io,admissionpolicies.policies.kubewarden.io", "-A", "--field-selector", "metadata.name="+d.Policy)
 	}
-	return analyzer.Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "wide")
+	return shellsafe.Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "wide")
 }
 
 func containsEntry(es []*logs.Entry, e *logs.Entry) bool {

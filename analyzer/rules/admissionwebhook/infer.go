@@ -5,7 +5,8 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -14,7 +15,7 @@ import (
 // without controller logs: a fail-closed webhook that intercepts DELETE of a resource
 // type still present in the namespace, and whose backend the bundle shows broken, is a
 // probable cause (low confidence: nothing shows the call failing).
-func inferBlockingWebhook(p *analyzer.Pass) *analyzer.Cause {
+func inferBlockingWebhook(p *analyzer.Pass) *findings.Cause {
 	if p.Condition(kubemsg.CondContentFailure) != nil {
 		return nil
 	}
@@ -36,18 +37,18 @@ func inferBlockingWebhook(p *analyzer.Pass) *analyzer.Cause {
 	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
 		for _, cfg := range p.Index.ByKind[kind] {
 			for _, wh := range cfg.Webhooks {
-				if wh.FailurePolicy != "Fail" || wh.Service == nil || !analyzer.InterceptsDelete(wh) || !rulesCover(wh.Rules, present) {
+				if wh.FailurePolicy != "Fail" || wh.Service == nil || !mechanism.InterceptsDelete(wh) || !rulesCover(wh.Rules, present) {
 					continue
 				}
-				broken, why := p.Index.BackendBroken(wh.Service)
+				broken, why := mechanism.BackendBroken(p.Index, wh.Service)
 				if !broken {
 					continue
 				}
-				f := fmt.Sprintf("%s %s: failurePolicy Fail, rules %s, service %s/%s %s", cfg.Kind, cfg.Name, analyzer.FmtRules(wh.Rules), wh.Service.Namespace, wh.Service.Name, why)
-				c := &analyzer.Cause{Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
-					Objects: []analyzer.ObjectRef{analyzer.ObjectRefOf(cfg)}, Webhooks: []string{wh.Name},
-					Evidence: []analyzer.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: f}}}
-				c.Chain = append([]analyzer.Link{{Component: "webhook " + wh.Name, Finding: f, Evidence: c.Evidence}}, p.Index.BackendChain(wh.Service)...)
+				f := fmt.Sprintf("%s %s: failurePolicy Fail, rules %s, service %s/%s %s", cfg.Kind, cfg.Name, mechanism.FmtRules(wh.Rules), wh.Service.Namespace, wh.Service.Name, why)
+				c := &findings.Cause{Confidence: "low", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
+					Objects: []findings.ObjectRef{findings.ObjectRefOf(cfg)}, Webhooks: []string{wh.Name},
+					Evidence: []findings.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: f}}}
+				c.Chain = append([]findings.Link{{Component: "webhook " + wh.Name, Finding: f, Evidence: c.Evidence}}, mechanism.BackendChain(p.Index, wh.Service)...)
 				c.Summary = fmt.Sprintf("Probably %s (webhook %q, failurePolicy Fail): it intercepts DELETE of resources still in the namespace and its backend %s, so the namespace controller's deletes would be rejected. No condition or log line in the bundle confirms it.", cfg.Ref(), wh.Name, why)
 				c.Notes = []string{"collect: kubectl get namespace " + p.Namespace + " -o json (its conditions name the failing webhook) and the kube-controller-manager log"}
 				c.Inline = []string{"kubectl get namespace " + p.Namespace + " -o json"}

@@ -6,7 +6,10 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -36,7 +39,7 @@ Evidence: the condition, kube-controller-manager's "deletion of namespace ... fa
 lines, kube-apiserver's "Failed calling webhook, failing closed" and "rejected by
 webhook" lines and its request log, and the webhook configuration with its backend
 Service, endpoints and pods.`,
-	Lines: []analyzer.Match{{Phrases: []string{"ailed calling webhook", "failed calling admission webhook"}, // admission webhooks (both capitalisations; 1.8-1.12 wording)
+	Lines: []index.Match{{Phrases: []string{"ailed calling webhook", "failed calling admission webhook"}, // admission webhooks (both capitalisations; 1.8-1.12 wording)
 		Keys: collect},
 		// denials, in Kubernetes' and the policy engines' words, and the request log of
 		// the namespace controller's calls (its user agent: its service account or client name)
@@ -44,7 +47,7 @@ Service, endpoints and pods.`,
 			":kube-system:namespace-controller", "/namespace-controller"}, Keys: collectDenials}},
 	Kinds:   []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration", "Service", "Endpoints", "EndpointSlice", "Pod", "Node"},
 	Run:     runAdmissionWebhook,
-	Claims:  []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers, analyzer.ClaimsContent},
+	Claims:  []findings.ClaimKind{findings.ClaimsObjects, findings.ClaimsFinalizers, findings.ClaimsContent},
 	Ladder:  ladder,
 	Risks:   risks,
 	Example: example,
@@ -59,11 +62,11 @@ func collect(_ *logs.Entry, detail string) []string {
 	return keys
 }
 
-func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
+func runAdmissionWebhook(p *analyzer.Pass) ([]findings.Cause, string) {
 	ix := p.Index
 	names := map[string]string{} // webhook -> detail
 	var order []string
-	var ev []analyzer.Evidence
+	var ev []findings.Evidence
 	add := func(ws []kubemsg.WebhookFailure) {
 		for _, w := range ws {
 			if _, ok := names[w.Webhook]; !ok {
@@ -75,7 +78,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	if c := p.ConditionTrue(kubemsg.CondContentFailure); c != nil {
 		if ws := kubemsg.ParseWebhookFailures(c.Message); len(ws) > 0 {
 			add(ws)
-			ev = append(ev, analyzer.ConditionEvidence(p.Object, c))
+			ev = append(ev, findings.ConditionEvidence(p.Object, c))
 		}
 	}
 	var nsLines []*logs.Entry
@@ -88,8 +91,8 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	denials, denialEv := findDenials(p)
 	http := p.Lines(keyHTTP(p.Namespace))
 	if len(order) == 0 && (len(denials) > 0 || len(http) > 0) {
-		cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{},
-			Finalizers: []string{}, Objects: []analyzer.ObjectRef{}, Webhooks: []string{}}
+		cause := findings.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{},
+			Finalizers: []string{}, Objects: []findings.ObjectRef{}, Webhooks: []string{}}
 		summaries, lines := denialLinks(p, &cause, denials, denialEv, http)
 		if len(denials) > 0 && (len(denialEv) > 0 && len(lines) > 0 || len(http) > 0) {
 			cause.Confidence = "high"
@@ -98,20 +101,20 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		cause.Evidence = denialEv
 		cause.AttachLines(lines, p.Deletion, "refused deletes", 8)
 		cause.ClaimContent() // the objects it guards stay: the deletes are refused
-		return []analyzer.Cause{cause}, ""
+		return []findings.Cause{cause}, ""
 	}
 	if len(order) == 0 {
 		if c := p.Condition(kubemsg.CondContentFailure); c != nil && c.Status != "True" {
-			return nil, analyzer.CondState(c) + ": every delete call succeeded"
+			return nil, mechanism.CondState(c) + ": every delete call succeeded"
 		}
 		if c := inferBlockingWebhook(p); c != nil {
 			c.ClaimContent() // the objects it guards stay
-			return []analyzer.Cause{*c}, ""
+			return []findings.Cause{*c}, ""
 		}
 		return nil, "no webhook failure in the namespace's conditions or in the controller's log lines for it"
 	}
-	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{},
-		Finalizers: []string{}, Objects: []analyzer.ObjectRef{}, Webhooks: order}
+	cause := findings.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{},
+		Finalizers: []string{}, Objects: []findings.ObjectRef{}, Webhooks: order}
 	var lines []*logs.Entry
 	lines = append(lines, nsLines...)
 	var summaries []string
@@ -126,11 +129,11 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		lines = append(lines, kasOnly...)
 		detail := names[name]
 		cl := kubemsg.ClassifyError(detail)
-		chain := []analyzer.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true, Code: analyzer.ErrorCode(detail),
-			Finding: fmt.Sprintf("deleting content fails: webhook %q rejects the call: %s", name, detail), Evidence: append(append([]analyzer.Evidence{}, ev...), analyzer.SampleLines(nsLines, 4)...)}}
+		chain := []findings.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true, Code: findings.ErrorCode(detail),
+			Finding: fmt.Sprintf("deleting content fails: webhook %q rejects the call: %s", name, detail), Evidence: append(append([]findings.Evidence{}, ev...), findings.SampleLines(nsLines, 4)...)}}
 		if len(kasOnly) > 0 {
-			analyzer.SortEntries(kasOnly)
-			chain = append(chain, analyzer.Link{Component: "kube-apiserver (admission)", Fault: true, Code: analyzer.ClassCode(cl.Code), Finding: fmt.Sprintf("%d %s: calling webhook %q fails (%s: %s)", len(kasOnly), analyzer.Plural(len(kasOnly), "lines", "line"), name, cl.Code, cl.Meaning), Evidence: analyzer.SampleLines(kasOnly, 4)})
+			findings.SortEntries(kasOnly)
+			chain = append(chain, findings.Link{Component: "kube-apiserver (admission)", Fault: true, Code: findings.ClassCode(cl.Code), Finding: fmt.Sprintf("%d %s: calling webhook %q fails (%s: %s)", len(kasOnly), findings.Plural(len(kasOnly), "lines", "line"), name, cl.Code, cl.Meaning), Evidence: findings.SampleLines(kasOnly, 4)})
 		}
 		cfg, wh := ix.FindWebhook(name)
 		s := fmt.Sprintf("admission webhook %q", name)
@@ -139,9 +142,9 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			if !ix.Has("ValidatingWebhookConfiguration") && !ix.Has("MutatingWebhookConfiguration") {
 				f += " (collect: kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json)"
 			}
-			chain = append(chain, analyzer.Link{Component: "webhook " + name, Finding: f,
+			chain = append(chain, findings.Link{Component: "webhook " + name, Finding: f,
 				Inline: []string{"kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json"},
-				Facts:  []analyzer.Fact{analyzer.F("webhook "+name, analyzer.FactNotInBundle)}})
+				Facts:  []findings.Fact{findings.F("webhook "+name, findings.FactNotInBundle)}})
 			if back, deadlock := calledBackend(p, name, detail, ev); back != nil {
 				chain = append(chain, back...)
 				if deadlock != "" {
@@ -149,25 +152,25 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 				}
 			}
 		} else {
-			cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(cfg))
-			f := fmt.Sprintf("%s %s: failurePolicy %s, rules %s", cfg.Kind, cfg.Name, wh.FailurePolicy, analyzer.FmtRules(wh.Rules))
+			cause.Objects = append(cause.Objects, findings.ObjectRefOf(cfg))
+			f := fmt.Sprintf("%s %s: failurePolicy %s, rules %s", cfg.Kind, cfg.Name, wh.FailurePolicy, mechanism.FmtRules(wh.Rules))
 			if wh.Service != nil {
 				f += fmt.Sprintf(", service %s/%s%s", wh.Service.Namespace, wh.Service.Name, wh.Service.Path)
 			} else if wh.URL != "" {
 				f += ", url " + wh.URL
 			}
-			chain = append(chain, analyzer.Link{Component: "webhook " + name, Finding: f, Evidence: []analyzer.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: f}},
+			chain = append(chain, findings.Link{Component: "webhook " + name, Finding: f, Evidence: []findings.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: f}},
 				Fault: wh.FailurePolicy == "Fail",
-				Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", strings.ToLower(cfg.Kind), cfg.Name, "-o", "yaml"),
+				Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", strings.ToLower(cfg.Kind), cfg.Name, "-o", "yaml"),
 					Why: fmt.Sprintf("Restore the backend of webhook %q so its calls succeed; the namespace controller's next retry then deletes the content.", name)}})
 			s = fmt.Sprintf("%s %s (webhook %q, failurePolicy %s)", cfg.Kind, cfg.Name, name, wh.FailurePolicy)
 			if wh.Service != nil {
-				chain = append(chain, ix.BackendChain(wh.Service)...)
+				chain = append(chain, mechanism.BackendChain(ix, wh.Service)...)
 				if p.Stuck[wh.Service.Namespace] {
-					chain = append(chain, analyzer.Link{Component: "deadlock", Fault: true, Code: analyzer.CodeInTerminatingNamespace,
-						Facts: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(wh.Service.Namespace), analyzer.FactDeleting)},
-						Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "delete", strings.ToLower(cfg.Kind), cfg.Name),
-							Premise: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(wh.Service.Namespace), analyzer.FactDeleting)},
+					chain = append(chain, findings.Link{Component: "deadlock", Fault: true, Code: findings.CodeInTerminatingNamespace,
+						Facts: []findings.Fact{findings.F(findings.NamespaceSubject(wh.Service.Namespace), findings.FactDeleting)},
+						Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "delete", strings.ToLower(cfg.Kind), cfg.Name),
+							Premise: []findings.Fact{findings.F(findings.NamespaceSubject(wh.Service.Namespace), findings.FactDeleting)},
 							Why:     "The webhook's backend is in a namespace being deleted and can never answer again: delete (or narrow with a namespaceSelector) the webhook configuration; reinstall it with its backend if it is still needed."},
 						Finding: fmt.Sprintf("the webhook's backend lives in namespace %q, which is itself being deleted: the webhook can never answer again; delete or narrow the webhook configuration", wh.Service.Namespace)})
 					s += fmt.Sprintf(" whose backend is in namespace %s, itself being deleted (self-inflicted deadlock)", wh.Service.Namespace)
@@ -189,11 +192,11 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	cause.Evidence = ev
 	cause.AttachLines(lines, p.Deletion, "webhook call failures", 8)
 	cause.ClaimContent() // the objects it guards stay: the deletes are refused
-	return []analyzer.Cause{cause}, ""
+	return []findings.Cause{cause}, ""
 }
 
-func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
-	var steps []analyzer.RemediationStep
+func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
+	var steps []findings.RemediationStep
 	if p != nil {
 		for _, name := range c.Webhooks {
 			if cfg, _ := p.Index.FindWebhook(name); cfg == nil {
@@ -212,19 +215,19 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 	for _, o := range c.Objects {
 		kind := strings.ToLower(o.Kind)
 		if denied[o.Kind+"/"+o.Name] {
-			steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
-				Command: analyzer.Cmd("kubectl", "get", kind, o.Name, "-o", "yaml"),
+			steps = append(steps, findings.RemediationStep{Risk: findings.RiskSafe,
+				Command: shellsafe.Cmd("kubectl", "get", kind, o.Name, "-o", "yaml"),
 				Why:     "Read the webhook whose policy refuses the namespace controller's deletes (read-only): exempt the namespace in the policy, or the controller's user (system:serviceaccount:kube-system:namespace-controller), and its next retry succeeds."})
-			steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution,
-				Command: analyzer.Cmd("kubectl", "delete", kind, o.Name),
+			steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution,
+				Command: shellsafe.Cmd("kubectl", "delete", kind, o.Name),
 				Why:     "Removes the webhook whose policy refuses the deletes (or narrow it with a namespaceSelector, or exempt the namespace in the policy): the policy is off until it is reinstalled."})
 			continue
 		}
-		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
-			Command: analyzer.Cmd("kubectl", "get", kind, o.Name, "-o", "yaml") + "   # restore the webhook's backend Service/pods",
+		steps = append(steps, findings.RemediationStep{Risk: findings.RiskSafe,
+			Command: shellsafe.Cmd("kubectl", "get", kind, o.Name, "-o", "yaml") + "   # restore the webhook's backend Service/pods",
 			Why:     "Fix the webhook's backend; the namespace controller's next retry then succeeds."})
-		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution,
-			Command: analyzer.Cmd("kubectl", "delete", kind, o.Name),
+		steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution,
+			Command: shellsafe.Cmd("kubectl", "delete", kind, o.Name),
 			Why:     "Removes the webhook (or patch its failurePolicy to Ignore, or exclude the namespace with a namespaceSelector): the policy it enforces is off until it is reinstalled."})
 	}
 	return steps
@@ -233,24 +236,24 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 // FindConfigCmd prints the kind/name of the webhook configuration that holds a
 // webhook (read-only): the first step when the bundle does not have it.
 func FindConfigCmd(webhook string) string {
-	return analyzer.Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "json") + " | " +
-		analyzer.Cmd("jq", "-r", "--arg", "w", webhook, `.items[]|select(any(.webhooks[]?; .name == $w)) | (.kind | ascii_downcase) + "/" + .metadata.name`)
+	return shellsafe.Cmd("kubectl", "get", "validatingwebhookconfigurations,mutatingwebhookconfigurations", "-o", "json") + " | " +
+		shellsafe.Cmd("jq", "-r", "--arg", "w", webhook, `.items[]|select(any(.webhooks[]?; .name == $w)) | (.kind | ascii_downcase) + "/" + .metadata.name`)
 }
 
 // calledBackend follows the Service a failed call went to (read from its error) when
 // the webhook configuration is not in the bundle; deadlock is the namespace of that
 // Service when it is itself being deleted.
-func calledBackend(p *analyzer.Pass, name, detail string, ev []analyzer.Evidence) (links []analyzer.Link, deadlock string) {
+func calledBackend(p *analyzer.Pass, name, detail string, ev []findings.Evidence) (links []findings.Link, deadlock string) {
 	svc, ok := kubemsg.ParseCalledService(detail)
 	if !ok {
 		return nil, ""
 	}
 	ref := &objects.ServiceReference{Namespace: svc.Namespace, Name: svc.Name}
-	links = p.Index.CalledServiceChain(ref, svc.NotFound, fmt.Sprintf("the call's error says service %q not found", ref.Name), ev)
+	links = mechanism.CalledServiceChain(p.Index, ref, svc.NotFound, fmt.Sprintf("the call's error says service %q not found", ref.Name), ev)
 	if p.Stuck[ref.Namespace] {
 		deadlock = ref.Namespace
-		links = append(links, analyzer.DeadlockLink("the webhook's backend", ref.Namespace, fmt.Sprintf("Service %s/%s, from the call's URL", ref.Namespace, ref.Name),
-			&analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: FindConfigCmd(name),
+		links = append(links, mechanism.DeadlockLink("the webhook's backend", ref.Namespace, fmt.Sprintf("Service %s/%s, from the call's URL", ref.Namespace, ref.Name),
+			&findings.RemediationStep{Risk: findings.RiskSafe, Command: FindConfigCmd(name),
 				Why: fmt.Sprintf("Find the webhook configuration that holds webhook %q (it is not in the bundle; this prints its kind/name and changes nothing): its backend is in namespace %s, which is being deleted, so the next step, deleting that configuration, is the fix.", name, ref.Namespace)}, ev))
 	}
 	return links, deadlock
@@ -259,37 +262,37 @@ func calledBackend(p *analyzer.Pass, name, detail string, ev []analyzer.Evidence
 // findThenAct is the ladder of a webhook whose configuration the bundle lacks: find it
 // (read-only), then delete it: the fix when its backend's namespace is being deleted,
 // a workaround otherwise.
-func findThenAct(c *analyzer.Cause, name string) []analyzer.RemediationStep {
-	find := analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: FindConfigCmd(name),
+func findThenAct(c *findings.Cause, name string) []findings.RemediationStep {
+	find := findings.RemediationStep{Risk: findings.RiskSafe, Command: FindConfigCmd(name),
 		Why: fmt.Sprintf("Find the webhook configuration that holds webhook %q (it is not in the bundle; this prints its kind/name and changes nothing), then restore the backend it calls so the namespace controller's next retry succeeds.", name)}
 	del := FindConfigCmd(name) + " | xargs -r kubectl delete"
 	for _, l := range c.Chain {
 		for _, f := range l.Facts {
-			if l.Component == "deadlock" && f.Is == analyzer.FactDeleting {
+			if l.Component == "deadlock" && f.Is == findings.FactDeleting {
 				ns := strings.TrimPrefix(f.Subject, "namespace ")
-				return []analyzer.RemediationStep{find, {Risk: analyzer.RiskSafe, Command: del, Premise: []analyzer.Fact{f},
+				return []findings.RemediationStep{find, {Risk: findings.RiskSafe, Command: del, Premise: []findings.Fact{f},
 					Why: fmt.Sprintf("Delete the webhook configuration found above: its backend lives in namespace %s, which is being deleted, so the webhook can never answer again; this is the fix. Reinstall it with its backend in a namespace that stays, if it is still needed.", ns)}}
 			}
 		}
 	}
-	return []analyzer.RemediationStep{find, {Risk: analyzer.RiskCaution, Command: del,
+	return []findings.RemediationStep{find, {Risk: findings.RiskCaution, Command: del,
 		Why: "Deletes the webhook configuration found above (or patch its failurePolicy to Ignore, or exclude the namespace with a namespaceSelector): the policy it enforces is off until it is reinstalled."}}
 }
 
 // risks lists fail-closed webhooks that intercept deletes and whose backend is broken.
-func risks(ix *analyzer.Index, reported map[string]bool) []analyzer.Risk {
-	var out []analyzer.Risk
+func risks(ix *index.Index, reported map[string]bool) []findings.Risk {
+	var out []findings.Risk
 	for _, kind := range []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"} {
 		for _, cfg := range ix.ByKind[kind] {
 			for _, wh := range cfg.Webhooks {
-				if wh.FailurePolicy != "Fail" || wh.Service == nil || reported["webhook/"+wh.Name] || !analyzer.InterceptsDelete(wh) {
+				if wh.FailurePolicy != "Fail" || wh.Service == nil || reported["webhook/"+wh.Name] || !mechanism.InterceptsDelete(wh) {
 					continue
 				}
-				if broken, why := ix.BackendBroken(wh.Service); broken {
-					c := analyzer.Cause{Objects: []analyzer.ObjectRef{analyzer.ObjectRefOf(cfg)}}
-					out = append(out, analyzer.Risk{Type: Name, Object: cfg.Ref(),
+				if broken, why := mechanism.BackendBroken(ix, wh.Service); broken {
+					c := findings.Cause{Objects: []findings.ObjectRef{findings.ObjectRefOf(cfg)}}
+					out = append(out, findings.Risk{Type: Name, Object: cfg.Ref(),
 						Summary:  fmt.Sprintf("Webhook %q (%s %s, failurePolicy Fail) intercepts deletes and its backend %s/%s %s: deleting a namespace with matching objects will hang.", wh.Name, cfg.Kind, cfg.Name, wh.Service.Namespace, wh.Service.Name, why),
-						Evidence: []analyzer.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: cfg.Ref() + " webhook " + wh.Name}},
+						Evidence: []findings.Evidence{{File: cfg.Source.File, Line: cfg.Source.Line, Object: cfg.Ref(), Text: cfg.Ref() + " webhook " + wh.Name}},
 						Fix:      ladder(nil, &c)})
 				}
 			}
@@ -298,10 +301,10 @@ func risks(ix *analyzer.Index, reported map[string]bool) []analyzer.Risk {
 	return out
 }
 
-func example(p *analyzer.Pass) analyzer.Cause {
+func example(p *analyzer.Pass) findings.Cause {
 	p.Index.ByKind["ValidatingWebhookConfiguration"] = append(p.Index.ByKind["ValidatingWebhookConfiguration"], &objects.Object{
 		APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: "WEBHOOK-CONFIGURATION",
 		Webhooks: []objects.Webhook{{Name: "WEBHOOK.example.com", FailurePolicy: "Fail"}}})
-	return analyzer.Cause{Webhooks: []string{"WEBHOOK.example.com"},
-		Objects: []analyzer.ObjectRef{{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: "WEBHOOK-CONFIGURATION"}}}
+	return findings.Cause{Webhooks: []string{"WEBHOOK.example.com"},
+		Objects: []findings.ObjectRef{{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: "WEBHOOK-CONFIGURATION"}}}
 }

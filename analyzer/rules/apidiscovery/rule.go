@@ -5,7 +5,10 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
-
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -33,7 +36,7 @@ Evidence: the NamespaceDeletionDiscoveryFailure condition, kube-controller-manag
 1.31; "stale GroupVersion discovery" with aggregated discovery), kube-apiserver's
 "<apiservice> failed with: ..." and "changing APIService availability" lines, and the
 APIService objects' Available condition.`,
-	Lines: []analyzer.Match{
+	Lines: []index.Match{
 		{Phrases: []string{
 			"unable to retrieve the complete list of server APIs", // client-go discovery (KCM quota, pre-1.16 namespace controller, kubectl)
 			"failed to discover some groups",                      // KCM garbage collector
@@ -52,7 +55,7 @@ APIService objects' Available condition.`,
 	},
 	Kinds:   []string{"APIService", "Service", "Endpoints", "EndpointSlice", "Pod", "Node", "Deployment", "StatefulSet", "DaemonSet"},
 	Run:     runAPIDiscovery,
-	Claims:  []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers, analyzer.ClaimsGroups},
+	Claims:  []findings.ClaimKind{findings.ClaimsObjects, findings.ClaimsFinalizers, findings.ClaimsGroups},
 	Ladder:  ladder,
 	Risks:   risks,
 	Example: example,
@@ -133,14 +136,14 @@ func discoveryLines(p *analyzer.Pass, key string) []discoveryLine {
 type gvFinding struct {
 	gv       string
 	errText  string
-	evidence []analyzer.Evidence
+	evidence []findings.Evidence
 }
 
-func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
+func runAPIDiscovery(p *analyzer.Pass) ([]findings.Cause, string) {
 	ix := p.Index
 	found := map[string]*gvFinding{}
 	var order []string
-	add := func(gv, errText string, ev ...analyzer.Evidence) {
+	add := func(gv, errText string, ev ...findings.Evidence) {
 		f, ok := found[gv]
 		if !ok {
 			f = &gvFinding{gv: gv, errText: errText}
@@ -149,7 +152,7 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		}
 		f.evidence = append(f.evidence, ev...)
 	}
-	var causeEvidence []analyzer.Evidence
+	var causeEvidence []findings.Evidence
 	var lines []*logs.Entry
 	confidence := ""
 	wideOnly := false
@@ -157,7 +160,7 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 
 	cond := p.Condition(kubemsg.CondDiscoveryFailure)
 	if cond != nil && cond.Status == "True" {
-		ev := analyzer.ConditionEvidence(p.Object, cond)
+		ev := findings.ConditionEvidence(p.Object, cond)
 		causeEvidence = append(causeEvidence, ev)
 		confidence = "medium"
 		fs := kubemsg.ParseDiscoveryFailure(cond.Message)
@@ -187,7 +190,7 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	// namespace controller that did not name the namespace, kubectl output). They
 	// support the namespace's own evidence; when there is none, they are the evidence.
 	if cond != nil && cond.Status != "True" && len(nsLines) == 0 {
-		return nil, analyzer.CondState(cond) + ": discovery succeeded on the controller's last pass"
+		return nil, mechanism.CondState(cond) + ": discovery succeeded on the controller's last pass"
 	}
 	specific := len(found) > 0
 	var wide []*logs.Entry
@@ -217,7 +220,7 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	if len(found) == 0 && cond == nil {
 		// No condition and no log line: an unavailable APIService still blocks every deletion.
-		for _, name := range analyzer.SortedKeys(ix.APIServices) {
+		for _, name := range findings.SortedKeys(ix.APIServices) {
 			a := ix.APIServices[name]
 			if c := a.Condition("Available"); c != nil && c.Status != "True" && a.APIService != nil && a.APIService.Service != nil {
 				add(kubemsg.GroupVersionOfAPIService(name), c.Reason+": "+c.Message)
@@ -233,7 +236,7 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			return nil, "no NamespaceDeletionDiscoveryFailure condition, no discovery error in the logs and no unavailable APIService in the bundle"
 		}
 		if cond.Status == "True" {
-			return []analyzer.Cause{unnamedDiscovery(cond, causeEvidence, notes)}, ""
+			return []findings.Cause{unnamedDiscovery(cond, causeEvidence, notes)}, ""
 		}
 		return nil, ""
 	}
@@ -241,11 +244,11 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	// one cause per failing backend: the group/versions whose APIServices point at the
 	// same Service are one fault (one chain, one root, one ladder); the others, and
 	// those whose APIService is not in the bundle, one cause each
-	var causes []analyzer.Cause
+	var causes []findings.Cause
 	for _, gvs := range byBackend(ix, order) {
 		var names []string
-		var heads [][]analyzer.Link
-		var backend []analyzer.Link
+		var heads [][]findings.Link
+		var backend []findings.Link
 		var summaries []string
 		var kasAll []*logs.Entry
 		for i, gv := range gvs {
@@ -263,7 +266,7 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			summaries = append(summaries, summary)
 			kasAll = append(kasAll, kasLines...)
 		}
-		var chain []analyzer.Link
+		var chain []findings.Link
 		for _, h := range heads {
 			chain = append(chain, h...)
 		}
@@ -279,14 +282,14 @@ func runAPIDiscovery(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			chain[0].Finding = "discovery of " + strings.Join(gvs, " and ") + " fails: " + strings.Join(errs, "; ")
 		}
 		chain = append(chain, backend...)
-		cause := analyzer.Cause{Confidence: confidence, Finalizers: []string{}, Objects: []analyzer.ObjectRef{},
+		cause := findings.Cause{Confidence: confidence, Finalizers: []string{}, Objects: []findings.ObjectRef{},
 			GroupVersions: gvs, APIServices: names, Chain: chain, Notes: notes}
-		ev := append([]analyzer.Evidence{}, causeEvidence...)
+		ev := append([]findings.Evidence{}, causeEvidence...)
 		for _, name := range names {
 			if a := ix.APIServices[name]; a != nil {
-				cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(a))
+				cause.Objects = append(cause.Objects, findings.ObjectRefOf(a))
 				if c := a.Condition("Available"); c != nil && c.Status != "True" && len(causeEvidence) == 0 {
-					ev = append(ev, analyzer.ConditionEvidence(a, c)) // the only evidence: the APIService's own condition
+					ev = append(ev, findings.ConditionEvidence(a, c)) // the only evidence: the APIService's own condition
 				}
 			}
 		}
@@ -345,9 +348,9 @@ func kubectlWording(wide []*logs.Entry, server string) string {
 }
 
 // backendOf names the Service an APIService points at ("Service ns/name"), or "".
-func backendOf(ix *analyzer.Index, name string) string {
+func backendOf(ix *index.Index, name string) string {
 	if a := ix.APIServices[name]; a != nil && a.APIService != nil && a.APIService.Service != nil {
-		return analyzer.ServiceSubject(a.APIService.Service)
+		return findings.ServiceSubject(a.APIService.Service)
 	}
 	return ""
 }
@@ -355,8 +358,8 @@ func backendOf(ix *analyzer.Index, name string) string {
 // mergeSiblings makes one link of the links of several APIServices (and of their
 // kube-apiserver lines) that share a backend: they are one step of the chain, side by
 // side, not one behind the other.
-func mergeSiblings(chain []analyzer.Link) []analyzer.Link {
-	var out []analyzer.Link
+func mergeSiblings(chain []findings.Link) []findings.Link {
+	var out []findings.Link
 	at := map[string]int{}
 	for _, l := range chain {
 		kind := l.Component
@@ -394,13 +397,13 @@ func mergeSiblings(chain []analyzer.Link) []analyzer.Link {
 // byBackend groups failing group/versions by the Service their APIService points at
 // (in the order first seen); a group/version whose APIService is not in the bundle, or
 // names no Service, is a group of its own.
-func byBackend(ix *analyzer.Index, order []string) [][]string {
+func byBackend(ix *index.Index, order []string) [][]string {
 	var out [][]string
 	at := map[string]int{}
 	for _, gv := range order {
 		key := "gv:" + gv
 		if a := ix.APIServices[kubemsg.APIServiceName(gv)]; a != nil && a.APIService != nil && a.APIService.Service != nil {
-			key = "svc:" + analyzer.ServiceSubject(a.APIService.Service)
+			key = "svc:" + findings.ServiceSubject(a.APIService.Service)
 		}
 		if i, ok := at[key]; ok {
 			out[i] = append(out[i], gv)
@@ -425,12 +428,12 @@ func anyGV(fs []kubemsg.GroupVersionError, found map[string]*gvFinding) bool {
 // the deepest component the bundle has evidence for: head is the namespace controller,
 // kube-apiserver and APIService links, backend the links of the Service it points at
 // (and of the network path), which APIServices sharing the Service share.
-func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyzer.Evidence, nsLines, wide []*logs.Entry) (head, backend []analyzer.Link, summary string, kasLines []*logs.Entry) {
+func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []findings.Evidence, nsLines, wide []*logs.Entry) (head, backend []findings.Link, summary string, kasLines []*logs.Entry) {
 	ix := p.Index
-	kcm := analyzer.Link{Component: "namespace controller (kube-controller-manager)", Fault: true,
-		Finding: fmt.Sprintf("discovery of %s fails: %s", gv, errText), Code: analyzer.ErrorCode(errText)}
+	kcm := findings.Link{Component: "namespace controller (kube-controller-manager)", Fault: true,
+		Finding: fmt.Sprintf("discovery of %s fails: %s", gv, errText), Code: findings.ErrorCode(errText)}
 	kcm.Evidence = append(kcm.Evidence, condEv...)
-	kcm.Evidence = append(kcm.Evidence, analyzer.SampleLines(filterGV(append(append([]*logs.Entry{}, nsLines...), wide...), gv), 4)...)
+	kcm.Evidence = append(kcm.Evidence, findings.SampleLines(filterGV(append(append([]*logs.Entry{}, nsLines...), wide...), gv), 4)...)
 	head = append(head, kcm)
 
 	summary = "APIService " + name
@@ -438,7 +441,7 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 	network := false
 	if len(kasLines) > 0 {
 		sorted := append([]*logs.Entry{}, kasLines...)
-		analyzer.SortEntries(sorted)
+		findings.SortEntries(sorted)
 		classes := map[string]kubemsg.ErrorClass{}
 		var order []string
 		for _, e := range sorted {
@@ -451,20 +454,20 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 				classes[c.Code] = c
 			}
 		}
-		finding := fmt.Sprintf("kube-apiserver reports APIService %s failing (%d %s)", name, len(sorted), analyzer.Plural(len(sorted), "lines", "line"))
+		finding := fmt.Sprintf("kube-apiserver reports APIService %s failing (%d %s)", name, len(sorted), findings.Plural(len(sorted), "lines", "line"))
 		for _, code := range order {
 			finding += "; " + code + ": " + classes[code].Meaning
 		}
-		agg := analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: finding, Evidence: analyzer.SampleLines(sorted, 6), Fault: true}
+		agg := findings.Link{Component: "kube-apiserver (aggregator)", Finding: finding, Evidence: findings.SampleLines(sorted, 6), Fault: true}
 		if len(order) > 0 {
-			agg.Code = analyzer.ClassCode(order[0])
+			agg.Code = findings.ClassCode(order[0])
 		}
 		head = append(head, agg)
 		_, timeout := classes["timeout"]
 		_, noRoute := classes["no-route"]
 		network = timeout || noRoute // the network path is the deepest link: after the backend's links
 	} else if ix.HasLogsOf("kube-apiserver") {
-		head = append(head, analyzer.Link{Component: "kube-apiserver (aggregator)", Finding: "the kube-apiserver log in the bundle has no line about APIService " + name})
+		head = append(head, findings.Link{Component: "kube-apiserver (aggregator)", Finding: "the kube-apiserver log in the bundle has no line about APIService " + name})
 	}
 	defer func() {
 		if network {
@@ -486,25 +489,25 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 			inline = []string{"kubectl get apiservices -o json"}
 		}
 		// not in the bundle: a gap, not a proven fault (the ladder says what to look at)
-		head = append(head, analyzer.Link{Component: "APIService " + name, Finding: f, Inline: inline, Facts: []analyzer.Fact{analyzer.F("APIService "+name, analyzer.FactNotInBundle)}})
+		head = append(head, findings.Link{Component: "APIService " + name, Finding: f, Inline: inline, Facts: []findings.Fact{findings.F("APIService "+name, findings.FactNotInBundle)}})
 		if owner != "" {
 			summary += " (usually " + owner + ")"
 		}
 		summary += " cannot serve it (" + kubemsg.ClassifyError(errText).Code + ")"
 		return head, backend, summary, kasLines
 	}
-	link := analyzer.Link{Component: "APIService " + name, Facts: []analyzer.Fact{analyzer.F("APIService "+name, analyzer.FactInBundle)}}
+	link := findings.Link{Component: "APIService " + name, Facts: []findings.Fact{findings.F("APIService "+name, findings.FactInBundle)}}
 	if c := a.Condition("Available"); c != nil {
 		link.Finding = fmt.Sprintf("Available=%s reason=%s", c.Status, c.Reason)
 		if c.Message != "" {
 			link.Finding += ": " + c.Message
 		}
 		if !c.LastTransitionTime.IsZero() {
-			link.Finding += " (since " + analyzer.FmtTime(c.LastTransitionTime) + ")"
+			link.Finding += " (since " + findings.FmtTime(c.LastTransitionTime) + ")"
 		}
-		link.Evidence = append(link.Evidence, analyzer.ConditionEvidence(a, c))
+		link.Evidence = append(link.Evidence, findings.ConditionEvidence(a, c))
 		link.Fault = c.Status != "True"
-		link.Code = analyzer.ErrorCode(c.Reason + " " + c.Message)
+		link.Code = findings.ErrorCode(c.Reason + " " + c.Message)
 		summary += fmt.Sprintf(" is Available=%s (%s)", c.Status, c.Reason)
 		if cl := kubemsg.ClassifyError(c.Reason + " " + c.Message); cl.Code != "unknown" {
 			link.Finding += " — " + cl.Meaning
@@ -526,24 +529,24 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 		return head, backend, summary, kasLines
 	}
 	svcRef := a.APIService.Service
-	port := analyzer.Port(svcRef)
+	port := mechanism.Port(svcRef)
 	summary += fmt.Sprintf(", backed by Service %s/%s", svcRef.Namespace, svcRef.Name)
-	backend = ix.BackendChain(svcRef)
+	backend = mechanism.BackendChain(ix, svcRef)
 	if c := a.Condition("Available"); c != nil && c.Status != "True" && c.Reason == "ServiceNotFound" &&
-		len(backend) > 0 && analyzer.HasFact(backend[0].Facts, analyzer.ServiceSubject(svcRef), analyzer.FactServiceUnknown) {
+		len(backend) > 0 && findings.HasFact(backend[0].Facts, findings.ServiceSubject(svcRef), findings.FactServiceUnknown) {
 		// the Service is not in the bundle, but the aggregator's condition says it does not exist
-		backend[0] = analyzer.ServiceMissingLink(svcRef, "APIService "+name+" reports ServiceNotFound", []analyzer.Evidence{analyzer.ConditionEvidence(a, c)})
+		backend[0] = mechanism.ServiceMissingLink(svcRef, "APIService "+name+" reports ServiceNotFound", []findings.Evidence{findings.ConditionEvidence(a, c)})
 	}
 	// a backend in a namespace being deleted is the deepest link: why the Service or its
 	// pods are gone, and why they cannot come back
 	if p.Stuck[svcRef.Namespace] {
-		backend = append(backend, analyzer.Link{Component: "deadlock", Fault: true, Code: analyzer.CodeInTerminatingNamespace,
-			Facts: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(svcRef.Namespace), analyzer.FactDeleting)},
-			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "delete", "apiservice", name),
-				Premise: []analyzer.Fact{analyzer.F(analyzer.NamespaceSubject(svcRef.Namespace), analyzer.FactDeleting)},
+		backend = append(backend, findings.Link{Component: "deadlock", Fault: true, Code: findings.CodeInTerminatingNamespace,
+			Facts: []findings.Fact{findings.F(findings.NamespaceSubject(svcRef.Namespace), findings.FactDeleting)},
+			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "delete", "apiservice", name),
+				Premise: []findings.Fact{findings.F(findings.NamespaceSubject(svcRef.Namespace), findings.FactDeleting)},
 				Why:     fmt.Sprintf("The backend lives in namespace %s, which is being deleted: delete the APIService to break the cycle; reinstall its server in a namespace that stays, if it is still needed.", svcRef.Namespace)},
 			Finding:  fmt.Sprintf("the APIService's backend Service lives in namespace %q, which is itself being deleted: its pods are gone or going, so discovery can never recover on its own. Delete the APIService (or recreate the backend elsewhere) to break the cycle", svcRef.Namespace),
-			Evidence: []analyzer.Evidence{analyzer.FieldEvidence(a, "spec.service", fmt.Sprintf("spec.service: %s/%s:%d", svcRef.Namespace, svcRef.Name, port))}})
+			Evidence: []findings.Evidence{findings.FieldEvidence(a, "spec.service", fmt.Sprintf("spec.service: %s/%s:%d", svcRef.Namespace, svcRef.Name, port))}})
 		summary += fmt.Sprintf(" in namespace %s, which is itself being deleted (self-inflicted deadlock)", svcRef.Namespace)
 	}
 	return head, backend, summary, kasLines
@@ -551,15 +554,15 @@ func apiServiceChain(p *analyzer.Pass, gv, name, errText string, condEv []analyz
 
 // conditionFacts are what an APIService's Available condition establishes about its
 // Service: the aggregator checks that the Service exists and has endpoints.
-func conditionFacts(ref *objects.ServiceReference, c *objects.Condition) []analyzer.Fact {
+func conditionFacts(ref *objects.ServiceReference, c *objects.Condition) []findings.Fact {
 	if c.Status == "True" {
 		return nil
 	}
 	switch c.Reason {
 	case "ServiceNotFound":
-		return []analyzer.Fact{analyzer.F(analyzer.ServiceSubject(ref), analyzer.FactServiceMissing)}
+		return []findings.Fact{findings.F(findings.ServiceSubject(ref), findings.FactServiceMissing)}
 	case "MissingEndpoints":
-		return []analyzer.Fact{analyzer.F(analyzer.ServiceSubject(ref), analyzer.FactNoReadyEndpoints)}
+		return []findings.Fact{findings.F(findings.ServiceSubject(ref), findings.FactNoReadyEndpoints)}
 	}
 	return nil
 }
@@ -567,13 +570,13 @@ func conditionFacts(ref *objects.ServiceReference, c *objects.Condition) []analy
 // networkLinks adds what the bundle says about the network path from the control
 // plane to the pod network when the aggregator's calls time out or find no route:
 // cloud route-controller failures and cloud permission errors.
-func networkLinks(p *analyzer.Pass) []analyzer.Link {
+func networkLinks(p *analyzer.Pass) []findings.Link {
 	ix := p.Index
 	routeLines, denials := ix.CloudLines(kubemsg.CloudRoute)
 	if len(routeLines)+len(denials) == 0 {
 		// a hypothesis from the error class, not a proven fault: never the root
-		return []analyzer.Link{{Component: "network path (control plane → pod network)",
-			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "nodes", "-o", "wide") + " && " + analyzer.CloudLogsCommand,
+		return []findings.Link{{Component: "network path (control plane → pod network)",
+			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "nodes", "-o", "wide") + " && " + mechanism.CloudLogsCommand,
 				Why: "kube-apiserver's calls to the backend time out or find no route: check the routes from the control-plane hosts to the pod network (cloud route table, CNI, firewalls, security groups)."},
 			Finding: "the calls time out or find no route, which points at the network path (routes, CNI, firewalls) rather than at the backend pods; the bundle has no cloud-controller-manager or CNI log line about routes or permissions (collect: cloud-controller-manager and CNI logs, the node's routing table (ip route), the cloud route table)"}}
 	}
@@ -581,18 +584,18 @@ func networkLinks(p *analyzer.Pass) []analyzer.Link {
 	// filed as a refusal: the permission link says it; the route link shows the others
 	comp := "cloud-controller-manager (route controller)"
 	first := append(append([]*logs.Entry{}, routeLines...), denials...)
-	analyzer.SortEntries(first)
+	findings.SortEntries(first)
 	if c := first[0].Component; c != "" && c != "cloud-controller-manager" {
 		comp = c
 	}
-	var out []analyzer.Link
+	var out []findings.Link
 	if len(routeLines) > 0 {
-		out = append(out, analyzer.Link{Component: comp, Fault: true, Evidence: analyzer.SampleLines(routeLines, 3), Code: analyzer.CodeNoRoute,
-			Finding: "the route controller cannot create the routes to the pod network, so kube-apiserver cannot reach pods on other nodes. " + analyzer.LineSpan(routeLines) + ".",
-			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "get", "nodes", "-o", "custom-columns=NAME:.metadata.name,PODCIDR:.spec.podCIDR,NETWORK:.status.conditions[?(@.type==\"NetworkUnavailable\")].reason"),
+		out = append(out, findings.Link{Component: comp, Fault: true, Evidence: findings.SampleLines(routeLines, 3), Code: findings.CodeNoRoute,
+			Finding: "the route controller cannot create the routes to the pod network, so kube-apiserver cannot reach pods on other nodes. " + mechanism.LineSpan(routeLines) + ".",
+			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "nodes", "-o", "custom-columns=NAME:.metadata.name,PODCIDR:.spec.podCIDR,NETWORK:.status.conditions[?(@.type==\"NetworkUnavailable\")].reason"),
 				Why: "Restore the routes from the control plane to every node's pod CIDR (the route controller recreates them once it can)."}})
 	}
-	if l, ok := ix.CloudPermissionLink(kubemsg.CloudRoute, "route controller",
+	if l, ok := mechanism.CloudPermissionLink(ix, kubemsg.CloudRoute, "route controller",
 		"The routes come back on its next pass, kube-apiserver reaches the backend again and every stuck namespace finishes on its own."); ok {
 		out = append(out, l)
 	}
@@ -602,23 +605,23 @@ func networkLinks(p *analyzer.Pass) []analyzer.Link {
 func filterGV(es []*logs.Entry, gv string) []*logs.Entry {
 	var out []*logs.Entry
 	for _, e := range es {
-		if analyzer.LineHolds(e, e.Detail(), gv) || strings.Contains(e.Field("groups"), gv) ||
+		if index.LineHolds(e, e.Detail(), gv) || strings.Contains(e.Field("groups"), gv) ||
 			e.Field("groupVersion") == gv || e.Field("gv") == gv { // 1.37+ client-go memcache keys
 			out = append(out, e)
 		}
 	}
-	analyzer.SortEntries(out)
+	findings.SortEntries(out)
 	return out
 }
 
 // unnamedDiscovery is the cause a NamespaceDeletionDiscoveryFailure condition proves
 // when its message does not name the group/version (the paste cut it, "... 1 failing:
 // unable t"): the namespace deleter writes the condition only when discovery failed.
-func unnamedDiscovery(cond *objects.Condition, ev []analyzer.Evidence, notes []string) analyzer.Cause {
-	finding := "NamespaceDeletionDiscoveryFailure is True: " + analyzer.Clip(cond.Message, 160)
-	return analyzer.Cause{Confidence: "low", Finalizers: []string{}, Objects: []analyzer.ObjectRef{},
+func unnamedDiscovery(cond *objects.Condition, ev []findings.Evidence, notes []string) findings.Cause {
+	finding := "NamespaceDeletionDiscoveryFailure is True: " + findings.Clip(cond.Message, 160)
+	return findings.Cause{Confidence: "low", Finalizers: []string{}, Objects: []findings.ObjectRef{},
 		GroupVersions: []string{}, APIServices: []string{},
-		Chain:    []analyzer.Link{{Component: "namespace controller", Finding: finding, Fault: true, Evidence: ev, Code: analyzer.ErrorCode(cond.Message)}},
+		Chain:    []findings.Link{{Component: "namespace controller", Finding: finding, Fault: true, Evidence: ev, Code: findings.ErrorCode(cond.Message)}},
 		Evidence: ev, Notes: notes, Inline: []string{"kubectl get apiservice; kubectl get ns NAME -o yaml"},
 		Summary: "Discovery of some API group/version fails (the namespace's NamespaceDeletionDiscoveryFailure condition), but the message the bundle shows does not name it: " +
 			"the namespace controller cannot list the namespace's content, so it keeps the namespace's \"kubernetes\" finalizer (collect: kubectl get apiservice; kubectl get ns NAME -o yaml)."}

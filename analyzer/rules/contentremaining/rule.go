@@ -5,8 +5,11 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
-
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -30,14 +33,14 @@ an admission or conversion webhook, a failing API group, the controller not runn
 or pods-first deletion already explain are not reported again).`,
 	Kinds:    []string{"Pod", "Node"},
 	Run:      runContentRemaining,
-	Claims:   []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers},
-	Yields:   []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers, analyzer.ClaimsResources, analyzer.ClaimsGroups, analyzer.ClaimsContent},
+	Claims:   []findings.ClaimKind{findings.ClaimsObjects, findings.ClaimsFinalizers},
+	Yields:   []findings.ClaimKind{findings.ClaimsObjects, findings.ClaimsFinalizers, findings.ClaimsResources, findings.ClaimsGroups, findings.ClaimsContent},
 	Requires: []*analyzer.Rule{finalizers.Rule}, // the pods and resources finalizers-remaining claims (it yields objects too)
 	Ladder:   ladder,
 	Example:  example,
 }
 
-func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
+func runContentRemaining(p *analyzer.Pass) ([]findings.Cause, string) {
 	c := p.ConditionTrue(kubemsg.CondContentRemaining)
 	if c == nil && p.Condition(kubemsg.CondContentRemaining) == nil {
 		if lines := p.Index.ContentStillRemains[p.Namespace]; len(lines) > 0 {
@@ -51,12 +54,12 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			if by := p.ClaimedContent(); len(by) > 0 {
 				return nil, p.ExplainedBy(by...)
 			}
-			return []analyzer.Cause{cause}, ""
+			return []findings.Cause{cause}, ""
 		}
 	}
 	if c == nil {
 		if cc := p.Condition(kubemsg.CondContentRemaining); cc != nil {
-			return nil, analyzer.CondState(cc)
+			return nil, mechanism.CondState(cc)
 		}
 		return nil, "no NamespaceContentRemaining condition on the namespace"
 	}
@@ -78,10 +81,10 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	if len(items) > 0 && len(parts) == 0 {
 		return nil, p.ExplainedBy(claimedBy...)
 	}
-	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
-		Objects: []analyzer.ObjectRef{}, Evidence: []analyzer.Evidence{analyzer.ConditionEvidence(p.Object, c)}}
+	cause := findings.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
+		Objects: []findings.ObjectRef{}, Evidence: []findings.Evidence{findings.ConditionEvidence(p.Object, c)}}
 	if f := p.ConditionTrue(kubemsg.CondContentFailure); f != nil {
-		cause.Evidence = append(cause.Evidence, analyzer.ConditionEvidence(p.Object, f))
+		cause.Evidence = append(cause.Evidence, findings.ConditionEvidence(p.Object, f))
 		parts = append(parts, "deletes fail: "+f.Message)
 	}
 	cause.Summary = fmt.Sprintf("Objects remain without finalizers: %s.", strings.Join(parts, ", "))
@@ -90,19 +93,19 @@ func runContentRemaining(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		cause.Summary = fmt.Sprintf("Objects remain: %s; whether they carry finalizers the bundle does not show (no %s condition).", strings.Join(parts, ", "), kubemsg.CondFinalizersRemaining)
 	}
 	terminatingPods(p, &cause, false)
-	return []analyzer.Cause{cause}, ""
+	return []findings.Cause{cause}, ""
 }
 
 // fromPods reports content remaining from the pods the bundle shows Terminating (a
 // deletionTimestamp, or a table's or describe's "Terminating") without finalizers,
 // for namespaces without the NamespaceContentRemaining condition.
-func fromPods(p *analyzer.Pass) (analyzer.Cause, bool) {
-	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
-		Objects: []analyzer.ObjectRef{}}
+func fromPods(p *analyzer.Pass) (findings.Cause, bool) {
+	cause := findings.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{},
+		Objects: []findings.ObjectRef{}}
 	if n := terminatingPods(p, &cause, true); n == 0 {
 		return cause, false
 	}
-	cause.Chain = append([]analyzer.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true,
+	cause.Chain = append([]findings.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true,
 		Finding:  "pods of the namespace were asked to go and are still there: the namespace cannot be removed before them",
 		Evidence: cause.Evidence[:min(len(cause.Evidence), 4)]}}, cause.Chain...)
 	cause.Notes = append(cause.Notes, "collect: kubectl get namespace "+p.Namespace+" -o json (its NamespaceContentRemaining condition counts what remains)")
@@ -113,7 +116,7 @@ func fromPods(p *analyzer.Pass) (analyzer.Cause, bool) {
 // terminatingPods adds the namespace's pods being deleted, and the state of their nodes,
 // to a content-remaining cause; alone says the pods are all the cause shows. It
 // returns how many pods it found.
-func terminatingPods(p *analyzer.Pass, cause *analyzer.Cause, alone bool) int {
+func terminatingPods(p *analyzer.Pass, cause *findings.Cause, alone bool) int {
 	var pods, deadNodes, nodeNames []string
 	nodeCode := ""
 	var terminating []*objects.Object
@@ -122,17 +125,17 @@ func terminatingPods(p *analyzer.Pass, cause *analyzer.Cause, alone bool) int {
 			terminating = append(terminating, o)
 		}
 	}
-	nodeOf := map[*objects.Object]analyzer.PodNode{} // the first pod on each node -> the node
+	nodeOf := map[*objects.Object]index.PodNode{} // the first pod on each node -> the node
 	for _, pn := range p.Index.PodNodes(terminating) {
 		nodeOf[pn.Pod] = pn
 	}
 	for _, o := range terminating {
-		cause.Objects = append(cause.Objects, analyzer.ObjectRefOf(o))
-		pods = append(pods, o.Name+" ("+analyzer.PodState(o)+")")
+		cause.Objects = append(cause.Objects, findings.ObjectRefOf(o))
+		pods = append(pods, o.Name+" ("+mechanism.PodState(o)+")")
 		if o.DeletionTimestamp.IsZero() {
-			cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "status", fmt.Sprintf("Pod %s: shown Terminating (deletion requested; the %s carries no deletion time), %s", o.Name, orDefault(o.Source.Rendering, "rendering"), analyzer.PodState(o))))
+			cause.Evidence = append(cause.Evidence, findings.FieldEvidence(o, "status", fmt.Sprintf("Pod %s: shown Terminating (deletion requested; the %s carries no deletion time), %s", o.Name, orDefault(o.Source.Rendering, "rendering"), mechanism.PodState(o))))
 		} else {
-			cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "metadata.deletionTimestamp", fmt.Sprintf("Pod %s: deletionTimestamp %s, %s", o.Name, analyzer.FmtTime(o.DeletionTimestamp), analyzer.PodState(o))))
+			cause.Evidence = append(cause.Evidence, findings.FieldEvidence(o, "metadata.deletionTimestamp", fmt.Sprintf("Pod %s: deletionTimestamp %s, %s", o.Name, findings.FmtTime(o.DeletionTimestamp), mechanism.PodState(o))))
 		}
 		pn, first := nodeOf[o]
 		if !first {
@@ -147,11 +150,11 @@ func terminatingPods(p *analyzer.Pass, cause *analyzer.Cause, alone bool) int {
 					d += fmt.Sprintf(" (%s: %s)", c.Reason, c.Message)
 				}
 				if !c.LastTransitionTime.IsZero() {
-					d += " since " + analyzer.FmtTime(c.LastTransitionTime)
+					d += " since " + findings.FmtTime(c.LastTransitionTime)
 				}
 				deadNodes = append(deadNodes, d)
-				nodeCode = analyzer.CodeNotReady
-				cause.Evidence = append(cause.Evidence, analyzer.ConditionEvidence(n, c))
+				nodeCode = findings.CodeNotReady
+				cause.Evidence = append(cause.Evidence, findings.ConditionEvidence(n, c))
 			}
 		case pn.Gone:
 			nodeNames = append(nodeNames, pn.Name)
@@ -162,14 +165,14 @@ func terminatingPods(p *analyzer.Pass, cause *analyzer.Cause, alone bool) int {
 		return 0
 	}
 	podText := strings.Join(pods, "; ")
-	if len(terminating) > analyzer.GroupExamples {
+	if len(terminating) > findings.GroupExamples {
 		// many pods: one phrase and one command per node (and finalizers)
-		cause.Groups = p.Index.PodGroups(terminating)
+		cause.Groups = mechanism.PodGroups(p.Index, terminating)
 		var gs []string
-		for _, g := range cause.Groups[:min(len(cause.Groups), analyzer.GroupExamples)] {
-			gs = append(gs, analyzer.PodGroupLine(g))
+		for _, g := range cause.Groups[:min(len(cause.Groups), findings.GroupExamples)] {
+			gs = append(gs, mechanism.PodGroupLine(g))
 		}
-		if rest := len(cause.Groups) - analyzer.GroupExamples; rest > 0 {
+		if rest := len(cause.Groups) - findings.GroupExamples; rest > 0 {
 			gs = append(gs, fmt.Sprintf("and %d more groups", rest))
 		}
 		podText = strings.Join(gs, "; ")
@@ -182,8 +185,8 @@ func terminatingPods(p *analyzer.Pass, cause *analyzer.Cause, alone bool) int {
 	if len(deadNodes) > 0 {
 		cause.Confidence = "high"
 		cause.Summary += " " + strings.Join(deadNodes, "; ") + ": its kubelet never confirms the pods are gone, so they stay until the node returns or is deleted (kubectl delete node), or the pods are force-deleted."
-		cause.Chain = append(cause.Chain, analyzer.Link{Component: "kubelet", Finding: strings.Join(deadNodes, "; "), Fault: true, Code: nodeCode,
-			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd(append([]string{"kubectl", "describe", "node"}, nodeNames...)...),
+		cause.Chain = append(cause.Chain, findings.Link{Component: "kubelet", Finding: strings.Join(deadNodes, "; "), Fault: true, Code: nodeCode,
+			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd(append([]string{"kubectl", "describe", "node"}, nodeNames...)...),
 				Why: "Bring the node's kubelet back (it then confirms the pods are gone), or, if the node is gone for good, delete the Node object: the pods on it are then removed."}})
 	} else if alone {
 		cause.Summary += " Their nodes' state is not in the bundle (collect: kubectl get nodes -o wide)."
@@ -199,12 +202,12 @@ func orDefault(s, d string) string {
 	return s
 }
 
-func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
-	var steps []analyzer.RemediationStep
+func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
+	var steps []findings.RemediationStep
 	if len(c.Groups) > 0 {
 		for _, g := range c.Groups {
-			steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution, Command: analyzer.PodDeleteLoop(g),
-				Why: "Only when the node is gone for good: force-deletes the " + analyzer.PodGroupLine(g) + " (every pod of the namespace being deleted" + onNode(g) + "), without the kubelet's confirmation; if the node comes back, their containers may still run until the kubelet notices."})
+			steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution, Command: mechanism.PodDeleteLoop(g),
+				Why: "Only when the node is gone for good: force-deletes the " + mechanism.PodGroupLine(g) + " (every pod of the namespace being deleted" + onNode(g) + "), without the kubelet's confirmation; if the node comes back, their containers may still run until the kubelet notices."})
 		}
 		return steps
 	}
@@ -212,28 +215,28 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 		if o.Kind != "Pod" {
 			continue
 		}
-		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution,
-			Command: analyzer.Cmd("kubectl", "-n", o.Namespace, "delete", "pod", o.Name, "--grace-period=0", "--force"),
+		steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution,
+			Command: shellsafe.Cmd("kubectl", "-n", o.Namespace, "delete", "pod", o.Name, "--grace-period=0", "--force"),
 			Why:     "Only when the pod's node is gone for good: removes the pod object without the kubelet's confirmation; if the node comes back, its containers may still run until the kubelet notices."})
 	}
 	return steps
 }
 
-func onNode(g analyzer.ObjectGroup) string {
+func onNode(g findings.ObjectGroup) string {
 	if g.Node == "" {
 		return ""
 	}
 	return " on node " + g.Node
 }
 
-func example(p *analyzer.Pass) analyzer.Cause {
-	return analyzer.Cause{Objects: []analyzer.ObjectRef{{APIVersion: "v1", Kind: "Pod", Namespace: p.Namespace, Name: "NAME", Resource: "pods"}}}
+func example(p *analyzer.Pass) findings.Cause {
+	return findings.Cause{Objects: []findings.ObjectRef{{APIVersion: "v1", Kind: "Pod", Namespace: p.Namespace, Name: "NAME", Resource: "pods"}}}
 }
 
 // fromLog reports content remaining from the namespace controller's "unexpected items
 // still remain in namespace: X for gvr: G" lines, for bundles without conditions (the
 // line is the only trace before 1.16, where the controller logged the bare error).
-func fromLog(p *analyzer.Pass, lines []analyzer.ContentLine) []analyzer.Cause {
+func fromLog(p *analyzer.Pass, lines []index.ContentLine) []findings.Cause {
 	var entries []*logs.Entry
 	seen := map[string]bool{}
 	var res []string
@@ -248,12 +251,12 @@ func fromLog(p *analyzer.Pass, lines []analyzer.ContentLine) []analyzer.Cause {
 			res = append(res, r)
 		}
 	}
-	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []analyzer.ObjectRef{}}
+	cause := findings.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []findings.ObjectRef{}}
 	cause.AttachLines(entries, p.Deletion, "remaining items", 6)
 	cause.Summary = fmt.Sprintf("The namespace controller finds %s still in the namespace after deleting them (\"unexpected items still remain\"): objects that do not go although they carry no finalizer the controller waits for, typically pods on a node that stopped reporting, or objects whose deletion keeps failing.", strings.Join(res, ", "))
-	cause.Chain = []analyzer.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true, Evidence: analyzer.SampleLines(entries, 3),
+	cause.Chain = []findings.Link{{Component: "namespace controller (kube-controller-manager)", Fault: true, Evidence: findings.SampleLines(entries, 3),
 		Finding: "items of " + strings.Join(res, ", ") + " remain after every deletion pass",
-		Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd(append([]string{"kubectl", "-n", p.Namespace, "get"}, strings.Join(res, ","), "-o", "wide")...),
+		Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd(append([]string{"kubectl", "-n", p.Namespace, "get"}, strings.Join(res, ","), "-o", "wide")...),
 			Why: "See which objects remain and why they do not go (a pod's node, a stuck volume detach, a failing controller)."}}}
-	return []analyzer.Cause{cause}
+	return []findings.Cause{cause}
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
@@ -14,8 +16,8 @@ import (
 // holds it, and names the finalizers or resources, although not the namespace. The
 // report stays inconclusive on which namespace; this says what holds it and how to
 // find both.
-func risks(ix *analyzer.Index, reported map[string]bool) []analyzer.Risk {
-	var out []analyzer.Risk
+func risks(ix *index.Index, reported map[string]bool) []findings.Risk {
+	var out []findings.Risk
 	seen := map[string]bool{}
 	for _, m := range ix.Unattributed() {
 		// what, and the message as far as it was read (a message in a sentence is
@@ -25,14 +27,14 @@ func risks(ix *analyzer.Index, reported map[string]bool) []analyzer.Risk {
 		case kubemsg.CondFinalizersRemaining:
 			var parts, items []string
 			for _, f := range kubemsg.ParseFinalizersRemaining(m.Text) {
-				parts = append(parts, fmt.Sprintf("finalizer %s (%d resource instance%s)", f.Finalizer, f.Count, analyzer.Plural(f.Count, "s", "")))
+				parts = append(parts, fmt.Sprintf("finalizer %s (%d resource instance%s)", f.Finalizer, f.Count, findings.Plural(f.Count, "s", "")))
 				items = append(items, fmt.Sprintf("%s in %d resource instances", f.Finalizer, f.Count))
 			}
 			msg = "Some content in the namespace has finalizers remaining: " + strings.Join(items, ", ")
 			if len(parts) == 0 {
 				continue
 			}
-			what = "waits for " + strings.Join(parts, ", ") + " to be removed by " + analyzer.Plural(len(parts), "their controllers", "its controller")
+			what = "waits for " + strings.Join(parts, ", ") + " to be removed by " + findings.Plural(len(parts), "their controllers", "its controller")
 		case kubemsg.CondContentRemaining:
 			var parts, items []string
 			for _, r := range kubemsg.ParseContentRemaining(m.Text) {
@@ -51,13 +53,13 @@ func risks(ix *analyzer.Index, reported map[string]bool) []analyzer.Risk {
 			continue
 		}
 		seen[what] = true
-		out = append(out, analyzer.Risk{Type: Name, Unnamed: true,
+		out = append(out, findings.Risk{Type: Name, Unnamed: true,
 			Summary:  fmt.Sprintf("A namespace being deleted %s: the namespace controller writes this condition (%s) only while it deletes a namespace, but the bundle does not say which namespace.", what, m.CondType),
-			Evidence: []analyzer.Evidence{{File: m.File, Line: m.Line, Field: "status.conditions[type=" + m.CondType + "]", Text: m.CondType + "=" + m.CondStatus + " message=" + msg}},
-			Fix: []analyzer.RemediationStep{
-				{Risk: analyzer.RiskSafe, Command: "kubectl get namespaces --field-selector status.phase=Terminating",
+			Evidence: []findings.Evidence{{File: m.File, Line: m.Line, Field: "status.conditions[type=" + m.CondType + "]", Text: m.CondType + "=" + m.CondStatus + " message=" + msg}},
+			Fix: []findings.RemediationStep{
+				{Risk: findings.RiskSafe, Command: "kubectl get namespaces --field-selector status.phase=Terminating",
 					Why: "Which namespaces are being deleted: the condition is one of theirs (kubectl describe namespace NAME shows its conditions)."},
-				{Risk: analyzer.RiskSafe, Command: analyzer.FindAllHoldersCmd(),
+				{Risk: findings.RiskSafe, Command: mechanism.FindAllHoldersCmd(),
 					Why: "Every object that carries finalizers, in every namespace: those in a Terminating namespace are what it waits for; their finalizers go once their controllers run."},
 			}})
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/finalizers"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules/ruletest"
 )
@@ -40,7 +41,7 @@ func TestUnnamedDeletion(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := analyzer.Analyze(ruletest.Load(t, rules, dir), analyzer.Options{Rules: rules})
-			var got []analyzer.Risk
+			var got []findings.Risk
 			for _, rk := range r.Risks {
 				if rk.Unnamed {
 					got = append(got, rk)
@@ -54,7 +55,7 @@ func TestUnnamedDeletion(t *testing.T) {
 					t.Errorf("risk %d: %+v, want %q", i, rk, c.unnamed[i])
 				}
 				for _, s := range rk.Fix {
-					if s.Risk != analyzer.RiskSafe || analyzer.CommandChanges(s.Command) != analyzer.ChangesNothing {
+					if s.Risk != findings.RiskSafe || findings.CommandChanges(s.Command) != findings.ChangesNothing {
 						t.Errorf("a step that is not read-only: %+v", s)
 					}
 				}
@@ -66,7 +67,7 @@ func TestUnnamedDeletion(t *testing.T) {
 				if e := got[0].Evidence[0].Text; !strings.HasSuffix(e, c.quote) {
 					t.Errorf("evidence %q does not end with the message's last words %q", e, c.quote)
 				}
-				if r.State != analyzer.StateUnknown {
+				if r.State != findings.StateUnknown {
 					t.Errorf("state %q: which namespace is not shown", r.State)
 				}
 				if r.NextStep == nil || r.NextStep.Seen == "" || !strings.HasPrefix(r.NextStep.Seen, got[0].Summary) ||

@@ -9,6 +9,10 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -39,12 +43,12 @@ the NamespaceFinalizersRemaining condition naming it, the service controller's
 "failed to delete load balancer" lines and the clouds' refusals attributed to it, the
 Services' DeleteLoadBalancerFailed/SyncLoadBalancerFailed events, and whether
 cloud-controller-manager runs.`,
-	Lines: []analyzer.Match{{Phrases: []string{"error processing service"}, // service controller: "error processing service %v (retrying ...): %v"
+	Lines: []index.Match{{Phrases: []string{"error processing service"}, // service controller: "error processing service %v (retrying ...): %v"
 		Keys: serviceKeys}},
 	Kinds:   []string{"Service", "Deployment", "DaemonSet", "Pod"},
 	Run:     run,
-	Claims:  []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers},
-	Yields:  []analyzer.ClaimKind{analyzer.ClaimsContent}, // a Service not yet deleted while nothing is deleted is not waiting for its load balancer
+	Claims:  []findings.ClaimKind{findings.ClaimsObjects, findings.ClaimsFinalizers},
+	Yields:  []findings.ClaimKind{findings.ClaimsContent}, // a Service not yet deleted while nothing is deleted is not waiting for its load balancer
 	Ladder:  ladder,
 	Example: example,
 }
@@ -64,11 +68,11 @@ func serviceKeys(_ *logs.Entry, d string) []string {
 	return []string{ns + "/" + name}
 }
 
-func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
+func run(p *analyzer.Pass) ([]findings.Cause, string) {
 	ix := p.Index
 	var svcs []*objects.Object
 	for _, o := range ix.InNamespace(p.Namespace, "Service") {
-		if analyzer.Contains(o.Finalizers, Finalizer) && !p.Claimed(o) {
+		if findings.Contains(o.Finalizers, Finalizer) && !p.Claimed(o) {
 			svcs = append(svcs, o)
 		}
 	}
@@ -82,23 +86,23 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	if len(svcs) == 0 && !named {
 		return nil, "" // not applicable: said nothing of, so reports without load balancers do not change
 	}
-	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{Finalizer}, Objects: []analyzer.ObjectRef{}}
+	cause := findings.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{Finalizer}, Objects: []findings.ObjectRef{}}
 	if cond != nil && named {
-		cause.Evidence = append(cause.Evidence, analyzer.ConditionEvidence(p.Object, cond))
+		cause.Evidence = append(cause.Evidence, findings.ConditionEvidence(p.Object, cond))
 		cause.ClaimFinalizer(Finalizer)
 	}
 	var names []string
 	for _, o := range svcs {
-		ref := analyzer.ObjectRefOf(o)
+		ref := findings.ObjectRefOf(o)
 		ref.Resource = "services"
 		cause.Objects = append(cause.Objects, ref)
 		names = append(names, o.Name)
-		typ := "type " + analyzer.OrDefault(svcType(o), "unknown")
+		typ := "type " + findings.OrDefault(svcType(o), "unknown")
 		text := fmt.Sprintf("Service %s (%s): metadata.finalizers %s", o.Name, typ, strings.Join(o.Finalizers, ", "))
 		if !o.DeletionTimestamp.IsZero() {
-			text += ", deletionTimestamp " + analyzer.FmtTime(o.DeletionTimestamp)
+			text += ", deletionTimestamp " + findings.FmtTime(o.DeletionTimestamp)
 		}
-		cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "metadata.finalizers", text))
+		cause.Evidence = append(cause.Evidence, findings.FieldEvidence(o, "metadata.finalizers", text))
 	}
 	what := "Services " + strings.Join(names, ", ")
 	if len(svcs) == 1 {
@@ -106,11 +110,11 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	if len(svcs) == 0 {
 		what = "a Service not in the bundle"
-		collect := analyzer.Cmd("kubectl", "-n", p.Namespace, "get", "services", "-o", "json")
+		collect := shellsafe.Cmd("kubectl", "-n", p.Namespace, "get", "services", "-o", "json")
 		cause.Notes = append(cause.Notes, "collect: "+collect)
 		cause.Inline = append(cause.Inline, collect)
 	}
-	cause.Chain = append(cause.Chain, analyzer.Link{Component: "namespace controller (kube-controller-manager)",
+	cause.Chain = append(cause.Chain, findings.Link{Component: "namespace controller (kube-controller-manager)",
 		Finding: fmt.Sprintf("waits for %s, which keeps %s until its cloud load balancer is deleted", what, Finalizer)})
 
 	// what the service controller says, about these Services or without naming one
@@ -126,36 +130,36 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	events, eventDenial := warningEvents(ix, p.Namespace, names)
 	rest := "It then deletes the load balancer, removes " + Finalizer + " and the namespace finishes on its own."
-	perm, denied := ix.CloudPermissionLink(kubemsg.CloudService, "service controller", rest)
+	perm, denied := mechanism.CloudPermissionLink(ix, kubemsg.CloudService, "service controller", rest)
 	if !denied && eventDenial != nil {
 		// no log line, but the Service's own event quotes the cloud's refusal
-		perm, denied = analyzer.Link{Component: "cloud permissions of the service controller", Fault: true, Evidence: []analyzer.Evidence{*eventDenial}, Code: analyzer.CodePermissionDenied,
+		perm, denied = findings.Link{Component: "cloud permissions of the service controller", Fault: true, Evidence: []findings.Evidence{*eventDenial}, Code: findings.CodePermissionDenied,
 			Finding: "the cloud refuses the service controller's calls (the Service's event quotes the refusal): its IAM role or policy lacks the permissions it needs",
-			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.CloudLogsCommand + " | " + analyzer.Cmd("grep", "-F", "load balancer"),
-				Why: "Restore the cloud service controller's permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + analyzer.Clip(eventDenial.Text, 200) + "). " + rest}}, true
+			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: mechanism.CloudLogsCommand + " | " + shellsafe.Cmd("grep", "-F", "load balancer"),
+				Why: "Restore the cloud service controller's permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + findings.Clip(eventDenial.Text, 200) + "). " + rest}}, true
 	}
 	switch {
 	case denied:
 		cause.Confidence = "high"
-		cause.Chain = append(cause.Chain, analyzer.Link{Component: "cloud-controller-manager (service controller)", Fault: true, Code: analyzer.CodePermissionDenied,
-			Evidence: append(analyzer.SampleLines(lines, 2), events...),
+		cause.Chain = append(cause.Chain, findings.Link{Component: "cloud-controller-manager (service controller)", Fault: true, Code: findings.CodePermissionDenied,
+			Evidence: append(findings.SampleLines(lines, 2), events...),
 			Finding:  "cannot delete the cloud load balancer: the cloud refuses its calls"}, perm)
 		lines = append(lines, denials...)
 	case len(lines)+len(events) > 0:
 		cause.Confidence = "high"
 		quote := ""
 		if len(lines) > 0 {
-			quote = analyzer.Clip(strings.TrimSpace(lines[0].Detail()), 240)
+			quote = findings.Clip(strings.TrimSpace(lines[0].Detail()), 240)
 		} else {
 			quote = events[0].Text
 		}
-		cause.Chain = append(cause.Chain, analyzer.Link{Component: "cloud-controller-manager (service controller)", Fault: true,
-			Evidence: append(analyzer.SampleLines(lines, 3), events...),
-			Finding:  "cannot delete the cloud load balancer: " + quote, Code: analyzer.ErrorCode(quote),
-			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.CloudLogsCommand + " | " + analyzer.Cmd("grep", "-F", "load balancer"),
+		cause.Chain = append(cause.Chain, findings.Link{Component: "cloud-controller-manager (service controller)", Fault: true,
+			Evidence: append(findings.SampleLines(lines, 3), events...),
+			Finding:  "cannot delete the cloud load balancer: " + quote, Code: findings.ErrorCode(quote),
+			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: mechanism.CloudLogsCommand + " | " + shellsafe.Cmd("grep", "-F", "load balancer"),
 				Why: "Fix what the service controller's error names (the load balancer's state in the cloud, its quota, its security groups); it retries and removes the finalizer once the load balancer is gone."}})
 	default:
-		cause.Chain = append(cause.Chain, ix.FinalizerOwnerLink(Finalizer, svcs))
+		cause.Chain = append(cause.Chain, mechanism.FinalizerOwnerLink(ix, Finalizer, svcs))
 	}
 	for _, o := range svcs {
 		cause.ClaimObject(o)
@@ -169,7 +173,7 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		cause.Summary = fmt.Sprintf("%s keeps %s: the service controller has not deleted the cloud load balancer. %s", what, Finalizer, cause.Chain[len(cause.Chain)-1].Finding)
 	}
 	cause.AttachLines(dedupe(lines), p.Deletion, "service controller failures", 6)
-	return []analyzer.Cause{cause}, ""
+	return []findings.Cause{cause}, ""
 }
 
 func svcType(o *objects.Object) string {
@@ -196,14 +200,14 @@ func namesService(e *logs.Entry, ns string, names []string) bool {
 
 // warningEvents cites the Services' load balancer events (DeleteLoadBalancerFailed,
 // SyncLoadBalancerFailed), and the first that quotes a cloud's refusal.
-func warningEvents(ix *analyzer.Index, ns string, names []string) (out []analyzer.Evidence, denial *analyzer.Evidence) {
+func warningEvents(ix *index.Index, ns string, names []string) (out []findings.Evidence, denial *findings.Evidence) {
 	ix.EachOfKind("Event", func(o *objects.Object) bool {
 		ev := o.Event
-		if ev == nil || ev.Involved.Kind != "Service" || ev.Involved.Namespace != ns || !analyzer.Contains(names, ev.Involved.Name) {
+		if ev == nil || ev.Involved.Kind != "Service" || ev.Involved.Namespace != ns || !findings.Contains(names, ev.Involved.Name) {
 			return true
 		}
 		if ev.Reason == "DeleteLoadBalancerFailed" || ev.Reason == "SyncLoadBalancerFailed" {
-			out = append(out, analyzer.FieldEvidence(o, "message", fmt.Sprintf("Event %s on Service %s (x%d): %s", ev.Reason, ev.Involved.Name, max(ev.Count, 1), ev.Message)))
+			out = append(out, findings.FieldEvidence(o, "message", fmt.Sprintf("Event %s on Service %s (x%d): %s", ev.Reason, ev.Involved.Name, max(ev.Count, 1), ev.Message)))
 			if l, _ := kubemsg.ParseCloudLine(ev.Message, ""); l.Denial && denial == nil {
 				denial = &out[len(out)-1]
 			}
@@ -213,28 +217,28 @@ func warningEvents(ix *analyzer.Index, ns string, names []string) (out []analyze
 	return out, denial
 }
 
-func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
-	var steps []analyzer.RemediationStep
+func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
+	var steps []findings.RemediationStep
 	if len(c.Objects) == 0 {
-		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
-			Command: analyzer.Cmd("kubectl", "-n", p.Namespace, "get", "services", "-o", "custom-columns=NAME:.metadata.name,TYPE:.spec.type,FINALIZERS:.metadata.finalizers,LB:.status.loadBalancer.ingress"),
+		steps = append(steps, findings.RemediationStep{Risk: findings.RiskSafe,
+			Command: shellsafe.Cmd("kubectl", "-n", p.Namespace, "get", "services", "-o", "custom-columns=NAME:.metadata.name,TYPE:.spec.type,FINALIZERS:.metadata.finalizers,LB:.status.loadBalancer.ingress"),
 			Why:     "Find the Services that keep " + Finalizer + " and the cloud load balancer each still has (status.loadBalancer.ingress)."})
 	}
 	for _, o := range c.Objects {
-		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskSafe,
-			Command: analyzer.Cmd("kubectl", "-n", o.Namespace, "describe", "service", o.Name),
+		steps = append(steps, findings.RemediationStep{Risk: findings.RiskSafe,
+			Command: shellsafe.Cmd("kubectl", "-n", o.Namespace, "describe", "service", o.Name),
 			Why:     "Its events (DeleteLoadBalancerFailed) and status.loadBalancer.ingress say which cloud load balancer the service controller cannot delete, and why."})
 	}
 	for _, o := range c.Objects {
-		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution,
-			Command: analyzer.Cmd("kubectl", "-n", o.Namespace, "patch", "service", o.Name, "--type=merge", "-p", `{"metadata":{"finalizers":null}}`),
+		steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution,
+			Command: shellsafe.Cmd("kubectl", "-n", o.Namespace, "patch", "service", o.Name, "--type=merge", "-p", `{"metadata":{"finalizers":null}}`),
 			Why:     fmt.Sprintf("Only after deleting the cloud load balancer of Service %s by hand (in the cloud console or CLI): removing %s first leaks the load balancer, which keeps costing and may keep serving traffic.", o.Name, Finalizer)})
 	}
 	return steps
 }
 
-func example(p *analyzer.Pass) analyzer.Cause {
-	return analyzer.Cause{Finalizers: []string{Finalizer}, Objects: []analyzer.ObjectRef{{APIVersion: "v1", Kind: "Service", Namespace: p.Namespace, Name: "NAME",
+func example(p *analyzer.Pass) findings.Cause {
+	return findings.Cause{Finalizers: []string{Finalizer}, Objects: []findings.ObjectRef{{APIVersion: "v1", Kind: "Service", Namespace: p.Namespace, Name: "NAME",
 		Resource: "services", Finalizers: []string{Finalizer}}}}
 }
 

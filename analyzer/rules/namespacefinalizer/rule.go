@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 )
 
 // Name is the cause type this rule reports.
@@ -23,12 +26,12 @@ Rancher's controller.cattle.io/namespace-auth, or foregroundDeletion), need thei
 controller; the namespace is not removed while any remains.`,
 	Kinds:   []string{"Deployment", "StatefulSet", "DaemonSet", "Pod", "CustomResourceDefinition"},
 	Run:     runNamespaceFinalizer,
-	Claims:  []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers},
+	Claims:  []findings.ClaimKind{findings.ClaimsObjects, findings.ClaimsFinalizers},
 	Ladder:  ladder,
 	Example: example,
 }
 
-func runNamespaceFinalizer(p *analyzer.Pass) ([]analyzer.Cause, string) {
+func runNamespaceFinalizer(p *analyzer.Pass) ([]findings.Cause, string) {
 	o := p.Object
 	if o == nil {
 		return nil, ""
@@ -49,29 +52,29 @@ func runNamespaceFinalizer(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		}
 		return nil, fmt.Sprintf("the Namespace carries only the namespace controller's finalizer (spec.finalizers %s, no metadata.finalizers)", strings.Join(o.SpecFinalizers, ", "))
 	}
-	cause := analyzer.Cause{Confidence: "high", GroupVersions: []string{}, APIServices: []string{},
-		Finalizers: extra, Objects: []analyzer.ObjectRef{analyzer.ObjectRefOf(o)}}
+	cause := findings.Cause{Confidence: "high", GroupVersions: []string{}, APIServices: []string{},
+		Finalizers: extra, Objects: []findings.ObjectRef{findings.ObjectRefOf(o)}}
 	if len(o.Finalizers) > 0 {
-		cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "metadata.finalizers", "metadata.finalizers: "+strings.Join(o.Finalizers, ", ")))
+		cause.Evidence = append(cause.Evidence, findings.FieldEvidence(o, "metadata.finalizers", "metadata.finalizers: "+strings.Join(o.Finalizers, ", ")))
 	}
 	if len(o.SpecFinalizers) > 0 {
-		cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(o, "spec.finalizers", "spec.finalizers: "+strings.Join(o.SpecFinalizers, ", ")))
+		cause.Evidence = append(cause.Evidence, findings.FieldEvidence(o, "spec.finalizers", "spec.finalizers: "+strings.Join(o.SpecFinalizers, ", ")))
 	}
 	var owners []string
 	for _, f := range extra {
-		link := p.Index.FinalizerOwnerLink(f, nil)
+		link := mechanism.FinalizerOwnerLink(p.Index, f, nil)
 		cause.Chain = append(cause.Chain, link)
 		owners = append(owners, link.Finding)
 	}
 	cause.Summary = fmt.Sprintf("The Namespace itself carries finalizer%s %s that the namespace controller does not remove. %s",
-		analyzer.Plural(len(extra), "s", ""), strings.Join(extra, ", "), strings.Join(owners, " "))
-	return []analyzer.Cause{cause}, ""
+		findings.Plural(len(extra), "s", ""), strings.Join(extra, ", "), strings.Join(owners, " "))
+	return []findings.Cause{cause}, ""
 }
 
-func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
-	var steps []analyzer.RemediationStep
+func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
+	var steps []findings.RemediationStep
 	for _, f := range c.Finalizers {
-		steps = append(steps, p.Index.OwnerStep(f, p.Namespace, nil))
+		steps = append(steps, mechanism.OwnerStep(p.Index, f, p.Namespace, nil))
 	}
 	var meta []string
 	for _, f := range c.Finalizers {
@@ -80,14 +83,14 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 		}
 	}
 	if len(meta) > 0 {
-		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution,
-			Command: analyzer.Cmd("kubectl", "patch", "namespace", p.Namespace, "--type=merge", "-p", `{"metadata":{"finalizers":null}}`),
+		steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution,
+			Command: shellsafe.Cmd("kubectl", "patch", "namespace", p.Namespace, "--type=merge", "-p", `{"metadata":{"finalizers":null}}`),
 			Why:     "Removes metadata.finalizers " + strings.Join(meta, ", ") + " (this field, unlike spec.finalizers, can be edited directly); the owning controller's cleanup is skipped."})
 	}
 	return steps
 }
 
-func example(p *analyzer.Pass) analyzer.Cause {
+func example(p *analyzer.Pass) findings.Cause {
 	p.Object.Finalizers = []string{"example.com/FINALIZER"}
-	return analyzer.Cause{Finalizers: []string{"example.com/FINALIZER"}}
+	return findings.Cause{Finalizers: []string{"example.com/FINALIZER"}}
 }

@@ -9,6 +9,10 @@ import (
 	"strings"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
+	"github.com/nsanalyze/nsanalyze/analyzer/index"
+	"github.com/nsanalyze/nsanalyze/analyzer/mechanism"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 	"github.com/nsanalyze/nsanalyze/parsers/logs"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
@@ -34,11 +38,11 @@ Evidence: pods of the namespace with a deletionTimestamp and finalizers or on a 
 is not Ready, other objects of the namespace without a deletionTimestamp, the cluster's
 version, and the controller's "failed to delete pods for namespace" and V(5) "pods still
 remain, delaying deletion of other resources" lines.`,
-	Lines: []analyzer.Match{{Phrases: []string{"failed to delete pods for namespace", "pods still remain, delaying deletion"}, // KEP-5080 namespace deleter
+	Lines: []index.Match{{Phrases: []string{"failed to delete pods for namespace", "pods still remain, delaying deletion"}, // KEP-5080 namespace deleter
 		Keys: collect}},
 	Kinds:   []string{"Pod", "Node", "Deployment", "StatefulSet", "DaemonSet", "CustomResourceDefinition"},
 	Run:     run,
-	Claims:  []analyzer.ClaimKind{analyzer.ClaimsObjects, analyzer.ClaimsFinalizers, analyzer.ClaimsContent},
+	Claims:  []findings.ClaimKind{findings.ClaimsObjects, findings.ClaimsFinalizers, findings.ClaimsContent},
 	Ladder:  ladder,
 	Example: example,
 }
@@ -54,7 +58,7 @@ func collect(_ *logs.Entry, d string) []string {
 	return nil
 }
 
-func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
+func run(p *analyzer.Pass) ([]findings.Cause, string) {
 	ix := p.Index
 	lines := p.Lines(p.Namespace)
 	var pods, heldBack []*objects.Object
@@ -67,7 +71,7 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		}
 	}
 	version := ix.KubernetesVersion
-	on := analyzer.MinorAtLeast(version, 33) || len(lines) > 0
+	on := mechanism.MinorAtLeast(version, 33) || len(lines) > 0
 	switch {
 	case len(pods) == 0 && len(lines) == 0:
 		return nil, "no pod of the namespace is being deleted in the bundle and no ordered-deletion line in the logs"
@@ -79,36 +83,36 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 	}
 	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
 	sort.Slice(heldBack, func(i, j int) bool { return heldBack[i].Ref() < heldBack[j].Ref() })
-	cause := analyzer.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []analyzer.ObjectRef{}}
+	cause := findings.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []findings.ObjectRef{}}
 	why := "pods-first deletion (KEP-5080) is on"
-	if analyzer.MinorAtLeast(version, 33) {
+	if mechanism.MinorAtLeast(version, 33) {
 		why += " in " + version
 	}
-	ctrl := analyzer.Link{Component: "namespace controller (kube-controller-manager)", Fault: true,
+	ctrl := findings.Link{Component: "namespace controller (kube-controller-manager)", Fault: true,
 		Finding: fmt.Sprintf("%s: it deletes the namespace's pods first and no other object until they are gone; %d pod(s) remain", why, len(pods))}
 	if len(lines) > 0 {
-		analyzer.SortEntries(lines)
-		ctrl.Evidence = analyzer.SampleLines(lines, 3)
+		findings.SortEntries(lines)
+		ctrl.Evidence = findings.SampleLines(lines, 3)
 	}
 	cause.Chain = append(cause.Chain, ctrl)
 	fins := map[string][]*objects.Object{}
 	var podDescs []string
 	deadNodes := map[string]*objects.Object{}
 	for _, pod := range pods {
-		ref := analyzer.ObjectRefOf(pod)
+		ref := findings.ObjectRefOf(pod)
 		ref.Resource = "pods"
 		cause.Objects = append(cause.Objects, ref)
-		desc := pod.Name + " (" + analyzer.PodState(pod)
+		desc := pod.Name + " (" + mechanism.PodState(pod)
 		if len(pod.Finalizers) > 0 {
 			desc += ", finalizers " + strings.Join(pod.Finalizers, ", ")
 		}
 		desc += ")"
 		podDescs = append(podDescs, desc)
-		text := fmt.Sprintf("Pod %s: deletionTimestamp %s", pod.Name, analyzer.FmtTime(pod.DeletionTimestamp))
+		text := fmt.Sprintf("Pod %s: deletionTimestamp %s", pod.Name, findings.FmtTime(pod.DeletionTimestamp))
 		if len(pod.Finalizers) > 0 {
 			text += ", metadata.finalizers: " + strings.Join(pod.Finalizers, ", ")
 		}
-		cause.Evidence = append(cause.Evidence, analyzer.FieldEvidence(pod, "metadata.deletionTimestamp", text))
+		cause.Evidence = append(cause.Evidence, findings.FieldEvidence(pod, "metadata.deletionTimestamp", text))
 		for _, f := range pod.Finalizers {
 			fins[f] = append(fins[f], pod)
 		}
@@ -120,39 +124,39 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 			}
 		}
 	}
-	if len(pods) > analyzer.GroupExamples {
+	if len(pods) > findings.GroupExamples {
 		// many pods: one phrase and one command per group (finalizers, node)
-		cause.Groups = ix.PodGroups(pods)
+		cause.Groups = mechanism.PodGroups(ix, pods)
 		podDescs = podDescs[:0]
-		for _, g := range cause.Groups[:min(len(cause.Groups), analyzer.GroupExamples)] {
-			podDescs = append(podDescs, analyzer.PodGroupLine(g))
+		for _, g := range cause.Groups[:min(len(cause.Groups), findings.GroupExamples)] {
+			podDescs = append(podDescs, mechanism.PodGroupLine(g))
 		}
-		if rest := len(cause.Groups) - analyzer.GroupExamples; rest > 0 {
+		if rest := len(cause.Groups) - findings.GroupExamples; rest > 0 {
 			podDescs = append(podDescs, fmt.Sprintf("and %d more groups", rest))
 		}
 	}
-	podLink := analyzer.Link{Component: "Pods " + p.Namespace, Fault: len(pods) > 0,
+	podLink := findings.Link{Component: "Pods " + p.Namespace, Fault: len(pods) > 0,
 		Finding: "being deleted but still present: " + strings.Join(podDescs, "; ")}
 	if len(pods) == 0 {
-		collect := analyzer.Cmd("kubectl", "-n", p.Namespace, "get", "pods", "-o", "json")
+		collect := shellsafe.Cmd("kubectl", "-n", p.Namespace, "get", "pods", "-o", "json")
 		podLink.Finding, podLink.Inline = "the pods are not in the bundle (collect: "+collect+")", []string{collect}
 	}
 	cause.Chain = append(cause.Chain, podLink)
-	for _, f := range analyzer.SortedKeys(fins) {
+	for _, f := range findings.SortedKeys(fins) {
 		cause.Finalizers = append(cause.Finalizers, f)
-		cause.Chain = append(cause.Chain, ix.FinalizerOwnerLink(f, fins[f]))
+		cause.Chain = append(cause.Chain, mechanism.FinalizerOwnerLink(ix, f, fins[f]))
 	}
-	for _, name := range analyzer.SortedKeys(deadNodes) {
+	for _, name := range findings.SortedKeys(deadNodes) {
 		n := deadNodes[name]
 		c := n.Condition("Ready")
-		cause.Chain = append(cause.Chain, analyzer.Link{Component: "Node " + name, Fault: true, Evidence: []analyzer.Evidence{analyzer.ConditionEvidence(n, c)},
-			Finding: fmt.Sprintf("Ready=%s (%s) since %s: its kubelet never confirms that the pods are gone", c.Status, c.Reason, analyzer.FmtTime(c.LastTransitionTime)),
-			Fix: &analyzer.RemediationStep{Risk: analyzer.RiskSafe, Command: analyzer.Cmd("kubectl", "describe", "node", name),
+		cause.Chain = append(cause.Chain, findings.Link{Component: "Node " + name, Fault: true, Evidence: []findings.Evidence{findings.ConditionEvidence(n, c)},
+			Finding: fmt.Sprintf("Ready=%s (%s) since %s: its kubelet never confirms that the pods are gone", c.Status, c.Reason, findings.FmtTime(c.LastTransitionTime)),
+			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "describe", "node", name),
 				Why: "Bring the node's kubelet back, or, if the node is gone for good, delete the Node object so its pods are removed."}})
 	}
 	dropped := 0
 	var droppedKinds []string
-	for _, kind := range analyzer.SortedKeys(ix.Records.Dropped[p.Namespace]) {
+	for _, kind := range findings.SortedKeys(ix.Records.Dropped[p.Namespace]) {
 		dropped += ix.Records.Dropped[p.Namespace][kind]
 		droppedKinds = append(droppedKinds, fmt.Sprintf("%d %s", ix.Records.Dropped[p.Namespace][kind], kind))
 	}
@@ -171,11 +175,11 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		if dropped > 0 {
 			names = append(names, strings.Join(droppedKinds, ", ")+" without finalizers")
 		}
-		ev := []analyzer.Evidence{}
+		ev := []findings.Evidence{}
 		for _, o := range heldBack[:min(3, len(heldBack))] {
-			ev = append(ev, analyzer.Evidence{File: o.Source.File, Line: o.Source.Line, Object: o.Ref(), Text: o.Ref() + ": no deletionTimestamp"})
+			ev = append(ev, findings.Evidence{File: o.Source.File, Line: o.Source.Line, Object: o.Ref(), Text: o.Ref() + ": no deletionTimestamp"})
 		}
-		cause.Chain = append(cause.Chain, analyzer.Link{Component: "other objects of " + p.Namespace, Evidence: ev,
+		cause.Chain = append(cause.Chain, findings.Link{Component: "other objects of " + p.Namespace, Evidence: ev,
 			Finding: fmt.Sprintf("%d object(s) held back, not yet deleted (no deletionTimestamp): %s", len(heldBack)+dropped, strings.Join(names, "; "))})
 		if len(pods) > 0 {
 			cause.Confidence = "high"
@@ -197,8 +201,8 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 		sum += fmt.Sprintf("; %d other object(s) wait, not yet deleted", len(heldBack)+dropped)
 	}
 	cause.Summary = sum + "."
-	analyzer.Correlate(lines, p.Deletion).Apply(&cause, p.Deletion, "ordered-deletion lines")
-	return []analyzer.Cause{cause}, ""
+	findings.Correlate(lines, p.Deletion).Apply(&cause, p.Deletion, "ordered-deletion lines")
+	return []findings.Cause{cause}, ""
 }
 
 // conditionsCheck checks the namespace's conditions against its pods. When pods remain,
@@ -208,20 +212,20 @@ func run(p *analyzer.Pass) ([]analyzer.Cause, string) {
 // writes keep their defaults: NamespaceContentRemaining=False "All content successfully
 // removed" and NamespaceFinalizersRemaining=False "All content-preserving finalizers
 // finished", although pods with finalizers remain (kubernetes/kubernetes#138208, open).
-func conditionsCheck(p *analyzer.Pass, pods []*objects.Object) (analyzer.Link, bool) {
+func conditionsCheck(p *analyzer.Pass, pods []*objects.Object) (findings.Link, bool) {
 	if len(pods) == 0 {
-		return analyzer.Link{}, false
+		return findings.Link{}, false
 	}
-	var ev []analyzer.Evidence
+	var ev []findings.Evidence
 	var says []string
 	for _, t := range []string{kubemsg.CondContentRemaining, kubemsg.CondFinalizersRemaining} {
 		if c := p.Condition(t); c != nil && c.Status == "False" {
-			ev = append(ev, analyzer.ConditionEvidence(p.Object, c))
+			ev = append(ev, findings.ConditionEvidence(p.Object, c))
 			says = append(says, fmt.Sprintf("%s=False %q", t, c.Message))
 		}
 	}
 	if len(ev) == 0 {
-		return analyzer.Link{}, false
+		return findings.Link{}, false
 	}
 	withFin := 0
 	for _, pod := range pods {
@@ -233,39 +237,39 @@ func conditionsCheck(p *analyzer.Pass, pods []*objects.Object) (analyzer.Link, b
 	if withFin > 0 {
 		what += fmt.Sprintf(", %d of them with finalizers", withFin)
 	}
-	return analyzer.Link{Component: "namespace conditions", Evidence: ev,
+	return findings.Link{Component: "namespace conditions", Evidence: ev,
 		Finding: fmt.Sprintf("%s, but %s: with pods-first deletion the controller stops at the pods and writes its default conditions without counting what is left (kubernetes/kubernetes#138208), so these conditions are checked against the pods here, not trusted",
 			strings.Join(says, " and "), what)}, true
 }
 
-func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
-	var steps []analyzer.RemediationStep
+func ladder(p *analyzer.Pass, c *findings.Cause) []findings.RemediationStep {
+	var steps []findings.RemediationStep
 	for _, f := range c.Finalizers {
-		st := p.Index.OwnerStep(f, p.Namespace, nil)
+		st := mechanism.OwnerStep(p.Index, f, p.Namespace, nil)
 		st.Why += " Once the pods are gone the namespace controller deletes the rest of the namespace on its next pass."
 		steps = append(steps, st)
 	}
 	for _, g := range c.Groups {
 		if len(g.Finalizers) > 0 {
-			steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution, Command: analyzer.FinalizerLoop(g),
-				Why: fmt.Sprintf("Removes %s from the %s (every pod of the namespace that carries it) without the cleanup its controller would do; the rest of the namespace is then deleted (and its own finalizers may hold it next).", g.Finalizers[0], analyzer.PodGroupLine(g))})
+			steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution, Command: mechanism.FinalizerLoop(g),
+				Why: fmt.Sprintf("Removes %s from the %s (every pod of the namespace that carries it) without the cleanup its controller would do; the rest of the namespace is then deleted (and its own finalizers may hold it next).", g.Finalizers[0], mechanism.PodGroupLine(g))})
 			continue
 		}
-		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution, Command: analyzer.PodDeleteLoop(g),
-			Why: "Only when the node is gone for good: force-deletes the " + analyzer.PodGroupLine(g) + " without the kubelet's confirmation; their containers may still run if the node comes back."})
+		steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution, Command: mechanism.PodDeleteLoop(g),
+			Why: "Only when the node is gone for good: force-deletes the " + mechanism.PodGroupLine(g) + " without the kubelet's confirmation; their containers may still run if the node comes back."})
 	}
 	for _, o := range c.Objects {
 		if o.Kind != "Pod" || len(c.Groups) > 0 {
 			continue
 		}
 		if len(o.Finalizers) > 0 {
-			steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution,
-				Command: analyzer.Cmd("kubectl", "-n", o.Namespace, "patch", "pod", o.Name, "--type=merge", "-p", `{"metadata":{"finalizers":null}}`),
+			steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution,
+				Command: shellsafe.Cmd("kubectl", "-n", o.Namespace, "patch", "pod", o.Name, "--type=merge", "-p", `{"metadata":{"finalizers":null}}`),
 				Why:     fmt.Sprintf("Removes %s from pod %s without the cleanup its controller would do; the rest of the namespace is then deleted (and its own finalizers may hold it next).", strings.Join(o.Finalizers, ", "), o.Name)})
 			continue
 		}
-		steps = append(steps, analyzer.RemediationStep{Risk: analyzer.RiskCaution,
-			Command: analyzer.Cmd("kubectl", "-n", o.Namespace, "delete", "pod", o.Name, "--grace-period=0", "--force"),
+		steps = append(steps, findings.RemediationStep{Risk: findings.RiskCaution,
+			Command: shellsafe.Cmd("kubectl", "-n", o.Namespace, "delete", "pod", o.Name, "--grace-period=0", "--force"),
 			Why:     "Only when the pod's node is gone for good: removes the pod without the kubelet's confirmation; its containers may still run if the node comes back."})
 	}
 	// groups on several nodes may share a command: each once
@@ -280,7 +284,7 @@ func ladder(p *analyzer.Pass, c *analyzer.Cause) []analyzer.RemediationStep {
 	return out
 }
 
-func example(p *analyzer.Pass) analyzer.Cause {
+func example(p *analyzer.Pass) findings.Cause {
 	f := []string{"example.com/FINALIZER"}
-	return analyzer.Cause{Finalizers: f, Objects: []analyzer.ObjectRef{{APIVersion: "v1", Kind: "Pod", Namespace: p.Namespace, Name: "POD", Resource: "pods", Finalizers: f}}}
+	return findings.Cause{Finalizers: f, Objects: []findings.ObjectRef{{APIVersion: "v1", Kind: "Pod", Namespace: p.Namespace, Name: "POD", Resource: "pods", Finalizers: f}}}
 }

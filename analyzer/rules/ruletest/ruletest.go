@@ -32,6 +32,7 @@ import (
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -114,7 +115,7 @@ func runCase(t *testing.T, rule *analyzer.Rule, dir string) {
 		t.Logf("warning: %s", w.String())
 	}
 	r := analyzer.Analyze(rec, analyzer.Options{Rules: only})
-	var ns *analyzer.NamespaceReport
+	var ns *findings.NamespaceReport
 	for i := range r.Namespaces {
 		if r.Namespaces[i].Name == want.Namespace {
 			ns = &r.Namespaces[i]
@@ -127,7 +128,7 @@ func runCase(t *testing.T, rule *analyzer.Rule, dir string) {
 		}
 		t.Fatalf("namespace %q is not reported as stuck (stuck: %v; state %s: %s)", want.Namespace, names, r.State, r.StateReason)
 	}
-	var got []analyzer.Cause
+	var got []findings.Cause
 	for _, c := range ns.Causes {
 		if c.Type == rule.Name {
 			got = append(got, c)
@@ -198,7 +199,7 @@ func runCase(t *testing.T, rule *analyzer.Rule, dir string) {
 	}
 }
 
-func types(cs []analyzer.Cause) []string {
+func types(cs []findings.Cause) []string {
 	var out []string
 	for _, c := range cs {
 		out = append(out, c.Type)
@@ -239,7 +240,7 @@ func Records(objs ...*objects.Object) *bundle.Records {
 // CheckClaims fails when an object of the namespace's report is claimed by two causes,
 // or when an object of the namespace that blocks on its own (being deleted, with
 // finalizers) is claimed by none: every object is explained exactly once.
-func CheckClaims(t testing.TB, ns *analyzer.NamespaceReport, rec *bundle.Records) {
+func CheckClaims(t testing.TB, ns *findings.NamespaceReport, rec *bundle.Records) {
 	t.Helper()
 	by := map[string]string{}
 	for i := range ns.Causes {

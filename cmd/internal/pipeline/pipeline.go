@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/knownissues"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/rules"
@@ -71,7 +72,7 @@ func NewRedactor(paths, namespaces []string) *redact.Redactor {
 // known issues that fit each problem's fingerprint, then secrets scrubbed (always),
 // then, with a Redactor, customer identifiers replaced (the report's, and every name
 // of the records quoted in it); the Redactor then redacts diagnostics the same way.
-func Analyze(rec *bundle.Records, o Options) *analyzer.Report {
+func Analyze(rec *bundle.Records, o Options) *findings.Report {
 	report := Report(rec, o.Namespaces, o.Catalog)
 	if rd := o.Redactor; rd != nil {
 		rd.Records(rec)
@@ -85,7 +86,7 @@ func Analyze(rec *bundle.Records, o Options) *analyzer.Report {
 // issues (before --redact: they match the readable fingerprints), then the secrets
 // removed (a report never holds one, --redact or not). The command runs it for each
 // side of a diff and redacts the sides with one mapping; Analyze redacts one bundle.
-func Report(rec *bundle.Records, namespaces []string, cat *knownissues.Catalog) *analyzer.Report {
+func Report(rec *bundle.Records, namespaces []string, cat *knownissues.Catalog) *findings.Report {
 	report := analyzer.Analyze(rec, analyzer.Options{Rules: rules.All, Namespaces: namespaces})
 	cat.Annotate(report)
 	return redact.Scrub(report)

@@ -11,7 +11,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
 )
 
@@ -95,7 +95,7 @@ var styleRE = regexp.MustCompile(`(?s)<style>(.*?)</style>`)
 // reportStyle is the text of the HTML report's <style> element, the same in every report.
 func reportStyle() (string, error) {
 	var b bytes.Buffer
-	if err := render.HTML(&b, &analyzer.Report{}); err != nil {
+	if err := render.HTML(&b, &findings.Report{}); err != nil {
 		return "", fmt.Errorf("cannot render an empty report: %v", err)
 	}
 	m := styleRE.FindAllSubmatch(b.Bytes(), -1)

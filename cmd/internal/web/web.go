@@ -16,10 +16,11 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/nsanalyze/nsanalyze/analyzer"
+	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/knownissues"
 	"github.com/nsanalyze/nsanalyze/analyzer/redact"
 	"github.com/nsanalyze/nsanalyze/analyzer/render"
+	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
 	"github.com/nsanalyze/nsanalyze/cmd/internal/pipeline"
 	"github.com/nsanalyze/nsanalyze/parsers/bundle"
 )
@@ -64,7 +65,7 @@ type Result struct {
 	// report (BenchmarkPage reports them)
 	ReadTime, AnalysisTime, RenderTime time.Duration
 
-	report *analyzer.Report
+	report *findings.Report
 }
 
 // Formats are the formats of the reports the page offers (Render).
@@ -122,7 +123,7 @@ func Analyze(files []File, o Options) (res Result) {
 			rd.Text(msg)
 			msg = rd.String(msg)
 		}
-		res.Error = analyzer.EscapeLine(msg)
+		res.Error = shellsafe.EscapeLine(msg)
 		return res
 	}
 	cat, err := builtinCatalog()
@@ -188,18 +189,18 @@ func refused(rec *bundle.Records, rd *redact.Redactor) []string {
 			if rd != nil {
 				msg = rd.String(msg)
 			}
-			out = append(out, analyzer.EscapeLine(msg))
+			out = append(out, shellsafe.EscapeLine(msg))
 		}
 	}
 	return out
 }
 
 // exitCode is the code nsanalyze exits with for the report (--fail-on stuck).
-func exitCode(r *analyzer.Report) int {
+func exitCode(r *findings.Report) int {
 	switch {
 	case len(r.Namespaces) > 0:
 		return 1
-	case r.State == analyzer.StateUnknown:
+	case r.State == findings.StateUnknown:
 		return 3
 	}
 	return 0
@@ -267,8 +268,8 @@ func bundleFS(files []File) (fstest.MapFS, string, []string) {
 }
 
 // generator identifies this nsanalyze in the reports it writes, as the command does.
-func generator() *analyzer.Generator {
-	g := &analyzer.Generator{Name: "nsanalyze", Version: "(devel)"}
+func generator() *findings.Generator {
+	g := &findings.Generator{Name: "nsanalyze", Version: "(devel)"}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return g
