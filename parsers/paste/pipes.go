@@ -29,7 +29,8 @@ var pieceWork = work.New("paste.pipe-pieces")
 //     header closes its last cell, until the row closes it; else with a line without
 //     pipes that a client broke off it (the rest's first word did not fit after it: a
 //     short row is never joined with the next line), never with a lone pipe or a line
-//     with one (the next row's, whose first cell did not fit after its leading pipe);
+//     with one (the next row's, whose first cell did not fit after its leading pipe),
+//     nor with a code fence's line (a table pasted in a fence);
 //   - a header takes a line without pipes before it only to get its n cells or its
 //     leading pipe back (a paragraph before a table is no header's, as GitHub reads it).
 //
@@ -261,6 +262,13 @@ func (b *tableBlock) findRules() {
 	}
 }
 
+// fence reports a code fence's line, which starts a block of its own: never the rest of
+// a row that needs none (a table pasted in a fence, its last row the widest line).
+func fence(l string) bool {
+	t := strings.TrimSpace(l)
+	return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
+}
+
 // startsTable reports whether line r starts the header of a table further on.
 func (b *tableBlock) startsTable(r int) bool {
 	if !strings.Contains(b.body[r], "|") {
@@ -318,7 +326,7 @@ func (b *tableBlock) body1(r, n int, closing bool) (rows [][2]int) {
 				// pipe but a trailing one (where the rows do not close it, none: a pipe
 				// there is the next row's, whose first cell did not fit), where a client
 				// broke it, and not into the next table
-				if a.trail || !closing && (!b.wrapped(j) || strings.Contains(b.body[j+1], "|")) ||
+				if a.trail || !closing && (!b.wrapped(j) || strings.Contains(b.body[j+1], "|") || fence(b.body[j+1])) ||
 					b.startsTable(j+1) && !(closing && strings.TrimSpace(b.body[j+1]) == "|") {
 					break
 				}

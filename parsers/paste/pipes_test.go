@@ -75,7 +75,9 @@ func mdTable(r *rand.Rand, table [][]string) []string {
 		// starts with a piece without a pipe, which reads as the rest of the row
 		// before: GitHub's rows start with a pipe there, the limit of the reading)
 		lead = lead || row[0] == "" || utf8.RuneCountInString(row[0]) >= 28
-		trail = trail || row[len(row)-1] == ""
+		// (a line that starts a code fence ends a table whose rows do not close their
+		// last cell, as GitHub reads one: where a cell holds a fence, they close it)
+		trail = trail || row[len(row)-1] == "" || strings.Contains(strings.Join(row, " "), "```")
 	}
 	widths := make([]int, len(table[0]))
 	for _, row := range table {
@@ -170,8 +172,15 @@ func TestPipeTablesWrapped(t *testing.T) {
 				parts = append(parts, []string{""}) // (GitHub needs none before a table)
 			}
 		}
+		fenced := r.IntN(5) == 0 // (a table pasted in a code fence: the fence is no row's)
+		if fenced {
+			parts = append(parts, []string{"```"})
+		}
 		tabs[len(parts)] = true
 		parts = append(parts, t1)
+		if fenced {
+			parts = append(parts, []string{"```"})
+		}
 		switch r.IntN(4) {
 		case 0:
 			parts = append(parts, []string{""}, []string{prose[1]})
