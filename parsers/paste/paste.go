@@ -76,7 +76,7 @@ func LinesSeams(raw []string, opts Options) (lines []string, orig []int, seams [
 	// Markdown tables, before unprefix (which would take a table's "| " for a gutter) and
 	// again after it and after the blank lines a paste added (a table behind a chat stamp,
 	// a gutter, a comment sign, double-spaced)
-	norm, from = pipeTables(norm, from, 2)
+	norm, from = pipeTables(norm, from, 2, opts.Continues)
 	unprefix(norm)
 	if added := blankEvery(norm); added != nil {
 		k := 0
@@ -88,7 +88,7 @@ func LinesSeams(raw []string, opts Options) (lines []string, orig []int, seams [
 		}
 		norm, from = norm[:k], from[:k]
 	}
-	norm, from = pipeTables(norm, from, 1)
+	norm, from = pipeTables(norm, from, 1, opts.Continues)
 	quoted := quotedBlock(norm)
 	for i, l := range norm {
 		for quoted[i] && (l == ">" || strings.HasPrefix(l, ">")) {

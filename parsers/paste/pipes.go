@@ -30,7 +30,8 @@ var pieceWork = work.New("paste.pipe-pieces")
 //     pipes that a client broke off it (the rest's first word did not fit after it: a
 //     short row is never joined with the next line), never with a lone pipe or a line
 //     with one (the next row's, whose first cell did not fit after its leading pipe),
-//     nor with a code fence's line (a table pasted in a fence);
+//     nor with a code fence's line (a table pasted in a fence) or a line the reader
+//     says starts a record of its own (Options.Continues: a command, a header);
 //   - a header takes a line without pipes before it only to get its n cells or its
 //     leading pipe back (a paragraph before a table is no header's, as GitHub reads it).
 //
@@ -174,11 +175,12 @@ type pipeTable struct {
 
 // tableBlock is a run of non-blank lines at one quote depth.
 type tableBlock struct {
-	body  []string // the lines without their quote marks
-	width int      // the widest body, in runes
-	rule  []int    // for each line of a delimiter row, the end (exclusive) of its lines; -1 for others
-	next  []int    // for each line, the first line of the first delimiter row that starts at or after it, or len
-	cols  []int    // for the first line of each delimiter row, its number of columns
+	body  []string       // the lines without their quote marks
+	width int            // the widest body, in runes
+	rule  []int          // for each line of a delimiter row, the end (exclusive) of its lines; -1 for others
+	next  []int          // for each line, the first line of the first delimiter row that starts at or after it, or len
+	cols  []int          // for the first line of each delimiter row, its number of columns
+	cont  func(Cut) bool // the reader's word on a line's rest (Options.Continues), or nil
 }
 
 func (b *tableBlock) wrapped(i int) bool {
@@ -326,7 +328,8 @@ func (b *tableBlock) body1(r, n int, closing bool) (rows [][2]int) {
 				// pipe but a trailing one (where the rows do not close it, none: a pipe
 				// there is the next row's, whose first cell did not fit), where a client
 				// broke it, and not into the next table
-				if a.trail || !closing && (!b.wrapped(j) || strings.Contains(b.body[j+1], "|") || fence(b.body[j+1])) ||
+				if a.trail || !closing && (!b.wrapped(j) || strings.Contains(b.body[j+1], "|") || fence(b.body[j+1]) ||
+					b.cont != nil && !b.cont(Cut{First: b.body[r], Last: b.body[j], Next: b.body[j+1]})) ||
 					b.startsTable(j+1) && !(closing && strings.TrimSpace(b.body[j+1]) == "|") {
 					break
 				}
@@ -424,7 +427,7 @@ func (b *tableBlock) joinPieces(first, last, width int, words, rule bool) string
 // pipeTables finds the Markdown tables of lines, joins the rows a client wrapped, and
 // aligns each table as kubectl aligns one (alignRows); it returns the lines and their
 // origins without the pieces joined into a row.
-func pipeTables(lines []string, orig []int, minLegacy int) ([]string, []int) {
+func pipeTables(lines []string, orig []int, minLegacy int, cont func(Cut) bool) ([]string, []int) {
 	prefix := make([]string, len(lines))
 	body := make([]string, len(lines))
 	depth := make([]int, len(lines))
@@ -470,7 +473,7 @@ func pipeTables(lines []string, orig []int, minLegacy int) ([]string, []int) {
 				}
 			}
 		}
-		blk := &tableBlock{body: body[i:j]}
+		blk := &tableBlock{body: body[i:j], cont: cont}
 		for _, l := range blk.body {
 			blk.width = max(blk.width, utf8.RuneCountInString(l))
 		}

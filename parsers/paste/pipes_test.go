@@ -338,12 +338,12 @@ func FuzzPipeTables(f *testing.F) {
 		for i := range n {
 			n[i] = i + 1
 		}
-		plain, orig := pipeTables(slices.Clone(raw), slices.Clone(n), 1)
+		plain, orig := pipeTables(slices.Clone(raw), slices.Clone(n), 1, nil)
 		quoted := make([]string, len(raw))
 		for i, l := range raw {
 			quoted[i] = "> " + l
 		}
-		q, qorig := pipeTables(quoted, slices.Clone(n), 1)
+		q, qorig := pipeTables(quoted, slices.Clone(n), 1, nil)
 		if !slices.Equal(orig, qorig) {
 			t.Fatalf("origins %v, quoted %v", orig, qorig)
 		}

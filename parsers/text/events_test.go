@@ -163,3 +163,20 @@ func TestEventTableMailed(t *testing.T) {
 		t.Fatalf("%d forms", n)
 	}
 }
+
+// TestMarkdownTableThenCommand: a Markdown `get ns` table whose rows do not close their
+// last cell, its last row the widest line, then a command line: the command is no rest
+// of the row (the reader says it starts a record of its own), so the last namespace
+// reads Terminating and the command is a command.
+func TestMarkdownTableThenCommand(t *testing.T) {
+	in := "| NAME | STATUS\n|---|---\n| kube-system | Active\n| cattle-system-long-name | Terminating\n$ kubectl describe ns x\n"
+	r := Parse(strings.NewReader(in), "ticket.txt", Options{}, &diag.Sink{})
+	var got []string
+	for _, o := range r.Objects {
+		got = append(got, fmt.Sprintf("%s/%s %s %d", o.Kind, o.Name, o.Phase, o.Source.Line))
+	}
+	want := "Namespace/kube-system Active 3|Namespace/cattle-system-long-name Terminating 4"
+	if strings.Join(got, "|") != want || len(r.Commands) != 1 {
+		t.Fatalf("read %q and %d commands, want %q and the command", strings.Join(got, "|"), len(r.Commands), want)
+	}
+}
