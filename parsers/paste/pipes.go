@@ -1,6 +1,7 @@
 package paste
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -428,6 +429,9 @@ func (b *tableBlock) joinPieces(first, last, width int, words, rule bool) string
 // aligns each table as kubectl aligns one (alignRows); it returns the lines and their
 // origins without the pieces joined into a row.
 func pipeTables(lines []string, orig []int, minLegacy int, cont func(Cut) bool) ([]string, []int) {
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.IndexByte(l, '|') >= 0 }) {
+		return lines, orig
+	}
 	prefix := make([]string, len(lines))
 	body := make([]string, len(lines))
 	depth := make([]int, len(lines))
