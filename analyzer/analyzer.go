@@ -598,7 +598,7 @@ func verdict(nr findings.NamespaceReport) string {
 
 // The work counters of the analysis' inner loops (parsers/work: counted only in the
 // tests that hold the analysis linear).
-var sortOps = work.New("sort comparisons (timeline)")
+var sortOps = work.New("sort comparisons (timeline, evidence)")
 
 // undetermined is reported when no rule found a cause.
 func undetermined(p *Pass, ruled []findings.RuledOut, notApplicable []string) findings.Cause {

@@ -4,9 +4,8 @@ import "reflect"
 
 // CloneReport returns a deep copy of a report: every slice, map and pointer reachable
 // through exported fields is copied, so the copy can be rewritten (redacted, scrubbed)
-// without touching the original. Unexported fields (a cause's ladder and claims, the
-// analyzer's bookkeeping) are shared with the original, which never changes them
-// after analysis. Unlike a JSON round trip, it keeps the fields the wire does not carry
+// without touching the original (the analysis' bookkeeping of a cause, its Ladder and
+// Claimed, is copied too; the redactor leaves it out). Unlike a JSON round trip, it keeps the fields the wire does not carry
 // (Problem.Headline, Link.Facts, RemediationStep.Premise, ...), so what renderers read
 // from them is there in the copy too.
 func CloneReport(r *Report) *Report {

@@ -14,7 +14,7 @@ import (
 
 // entrySortOps counts the comparisons of sorting log lines (parsers/work: counted only in
 // the tests that hold the analysis linear).
-var entrySortOps = work.New("sort comparisons (evidence)")
+var entrySortOps = work.New("sort comparisons (timeline, evidence)") // one count with the timeline's (analyzer)
 
 // TimePtr returns a pointer to t, or nil for the zero time (JSON null).
 func TimePtr(t time.Time) *time.Time {

@@ -358,12 +358,37 @@ func (r *Redactor) Report(rep *findings.Report) {
 	r.add(rep.Bundle.Path, "bundle")
 	// fingerprints and known issues are public vocabulary and hashes (kept by Apply):
 	// nothing is learned from them
-	c := *rep
+	c := *withoutBookkeeping(rep)
 	c.Problems = append([]findings.Problem(nil), rep.Problems...)
 	for i := range c.Problems {
 		c.Problems[i].Fingerprint, c.Problems[i].ReadableFingerprint, c.Problems[i].KnownIssues = "", "", nil
 	}
 	walkStrings(reflect.ValueOf(&c).Elem(), func(s string) string { r.learn(s); return s })
+}
+
+// withoutBookkeeping returns a copy of the report (its namespaces and causes copied,
+// the rest shared) without what only the analysis reads of a cause: its own ladder,
+// which its problem's remediation repeats, and what it claims. No report shows them,
+// so nothing is learned from them and nothing in them is rewritten.
+func withoutBookkeeping(rep *findings.Report) *findings.Report {
+	c := *rep
+	if rep.Namespaces == nil {
+		return &c
+	}
+	c.Namespaces = make([]findings.NamespaceReport, len(rep.Namespaces))
+	copy(c.Namespaces, rep.Namespaces)
+	for i := range c.Namespaces {
+		if c.Namespaces[i].Causes == nil {
+			continue
+		}
+		causes := make([]findings.Cause, len(c.Namespaces[i].Causes))
+		copy(causes, c.Namespaces[i].Causes)
+		for j := range causes {
+			causes[j].Ladder, causes[j].Claimed = nil, nil
+		}
+		c.Namespaces[i].Causes = causes
+	}
+	return &c
 }
 
 // Text learns the identifiers of free text (a warning printed on stderr).
@@ -447,7 +472,7 @@ func (r *Redactor) String(s string) string {
 // separators (findings.FitText), never rewritten from the report's other fields.
 func (r *Redactor) Apply(rep *findings.Report) *findings.Report {
 	r.seal()
-	cp := findings.CloneReport(rep)
+	cp := withoutBookkeeping(findings.CloneReport(rep))
 	for i := range cp.Namespaces {
 		for j := range cp.Namespaces[i].Causes {
 			cp.Namespaces[i].Causes[j].Related = nil // the log lines behind the evidence: no report shows them
@@ -494,7 +519,7 @@ func Scrub(rep *findings.Report) *findings.Report {
 	if !strwalk.Any(rep, func(s string) bool { return Secrets(s) != s }) {
 		return rep
 	}
-	cp := findings.CloneReport(rep)
+	cp := withoutBookkeeping(findings.CloneReport(rep))
 	kept := make([]findings.Problem, len(cp.Problems)) // the catalog's words, as in Apply
 	for i, p := range cp.Problems {
 		kept[i] = findings.Problem{Fingerprint: p.Fingerprint, KnownIssues: p.KnownIssues}

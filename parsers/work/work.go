@@ -8,6 +8,7 @@
 package work
 
 import (
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -74,7 +75,8 @@ func Measure(f func()) map[string]int64 {
 	return out
 }
 
-// Names lists the registered counters, sorted.
+// Names lists the registered counters' names, sorted, once each (counters of one name,
+// registered by several packages, count together in Measure).
 func Names() []string {
 	mu.Lock()
 	defer mu.Unlock()
@@ -83,5 +85,5 @@ func Names() []string {
 		out = append(out, c.name)
 	}
 	sort.Strings(out)
-	return out
+	return slices.Compact(out)
 }
