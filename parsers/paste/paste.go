@@ -5,8 +5,10 @@
 //   - characters: non-breaking and other Unicode spaces become spaces, smart quotes
 //     ASCII quotes, zero-width characters go; leading tabs become two spaces each (YAML
 //     and describe only need the order of indentation, which this keeps);
-//   - frames: box-drawing borders (k9s panes, `│ … │`) and Markdown table pipes are
-//     stripped, border-only lines, Markdown code fences and blockquote markers dropped;
+//   - frames: box-drawing borders (k9s panes, `│ … │`) are stripped, border-only lines,
+//     Markdown code fences and blockquote markers dropped; a Markdown table (found by its
+//     delimiter row, quoted at any depth, its rows wrapped by a mail client at any width:
+//     pipes.go) is aligned as kubectl aligns a table;
 //     Markdown backslash escapes (`\_`, `\*`, `\[`) are undone; the delimiter of an
 //     inline code span that runs over lines (a line's one unpaired backtick at its
 //     start or end, a line of backticks only) is dropped, and a line that is one code
@@ -67,14 +69,28 @@ func LinesSeams(raw []string, opts Options) (lines []string, orig []int, seams [
 		}
 		norm[i] = l
 	}
-	alignPipeTables(norm) // (before unprefix, which would take a table's "| " for a gutter)
+	from := make([]int, len(norm))
+	for i := range from {
+		from[i] = i + 1
+	}
+	// Markdown tables, before unprefix (which would take a table's "| " for a gutter) and
+	// again after it and after the blank lines a paste added (a table behind a chat stamp,
+	// a gutter, a comment sign, double-spaced)
+	norm, from = pipeTables(norm, from, 2, opts.Continues)
 	unprefix(norm)
-	added := blankEvery(norm)
+	if added := blankEvery(norm); added != nil {
+		k := 0
+		for i := range norm {
+			if !added[i] {
+				norm[k], from[k] = norm[i], from[i]
+				k++
+			}
+		}
+		norm, from = norm[:k], from[:k]
+	}
+	norm, from = pipeTables(norm, from, 1, opts.Continues)
 	quoted := quotedBlock(norm)
 	for i, l := range norm {
-		if added != nil && added[i] {
-			continue
-		}
 		for quoted[i] && (l == ">" || strings.HasPrefix(l, ">")) {
 			l = strings.TrimPrefix(strings.TrimPrefix(l, ">"), " ") // nested: "> > ", ">> "
 		}
@@ -83,7 +99,7 @@ func LinesSeams(raw []string, opts Options) (lines []string, orig []int, seams [
 			continue
 		}
 		lines = append(lines, l)
-		orig = append(orig, i+1)
+		orig = append(orig, from[i])
 	}
 	// the terminal's cut is measured on the lines as copied, trailing spaces included
 	// (a cut inside a table's padding); the readers see them trimmed
@@ -643,74 +659,4 @@ func aligned(a, b string) bool {
 		return false
 	}
 	return starts(a, func(i int) bool { return i < len(b) && b[i] != ' ' && b[i-1] == ' ' && b[i-2] == ' ' })
-}
-
-// pipeRow reports a Markdown table row (its cells between pipes; the trailing pipe is
-// optional, as GitHub's tables allow) and returns its cells, trimmed; rule is true for
-// the separator row ("| --- | :---: |").
-func pipeRow(l string) (cells []string, rule, ok bool) {
-	t := strings.TrimSpace(l)
-	if len(t) < 2 || t[0] != '|' || strings.Count(t, "|") < 3 {
-		return nil, false, false
-	}
-	if onlyRule(t) {
-		return nil, true, true
-	}
-	cells = strings.Split(strings.TrimSuffix(t[1:], "|"), "|")
-	for k := range cells {
-		cells[k] = strings.TrimSpace(cells[k])
-	}
-	return cells, false, true
-}
-
-// alignPipeTables rewrites each Markdown table (consecutive pipe rows) as kubectl
-// aligns a table: every cell padded to its column's width plus three spaces, so that
-// a header's column offsets hold for every row, and an empty cell as kubectl prints
-// one ("<none>"); the separator row is left to unframe, which drops it. One pass over
-// each table's rows (linear).
-func alignPipeTables(lines []string) {
-	for i := 0; i < len(lines); {
-		j := i
-		var widths []int
-		for ; j < len(lines); j++ {
-			cells, rule, ok := pipeRow(lines[j])
-			if !ok {
-				break
-			}
-			if rule {
-				continue
-			}
-			for k, c := range cells {
-				if c == "" {
-					c = "<none>"
-				}
-				if k >= len(widths) {
-					widths = append(widths, 0)
-				}
-				widths[k] = max(widths[k], utf8.RuneCountInString(c))
-			}
-		}
-		if j == i {
-			i++
-			continue
-		}
-		for k := i; k < j; k++ {
-			cells, rule, _ := pipeRow(lines[k])
-			if rule {
-				continue
-			}
-			var b strings.Builder
-			for n, c := range cells {
-				if c == "" {
-					c = "<none>"
-				}
-				b.WriteString(c)
-				if n < len(cells)-1 {
-					b.WriteString(strings.Repeat(" ", widths[n]-utf8.RuneCountInString(c)+3))
-				}
-			}
-			lines[k] = b.String()
-		}
-		i = j
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nsanalyze/nsanalyze/fixtures/damage"
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
 )
 
@@ -126,5 +127,56 @@ func TestEventTableAnyForm(t *testing.T) {
 	}
 	if n < 12 {
 		t.Fatalf("%d tables", n)
+	}
+}
+
+// aksTable is Azure/AKS#705's `get events` retyped as a Markdown table, as published.
+const aksTable = "| LAST SEEN  | FIRST SEEN | COUNT | NAME | KIND | SUBOBJECT | TYPE  | REASON | SOURCE | MESSAGE\n| ------------- | ------------- | ------------- | ------------- | ------------- | ------------- | ------------- | ------------- | ------------- | ------------- |\n| 7s | 7h  | 110 | service-name.1561188030677ac1 | Service | | Normal | DeletingLoadBalancer | service-controller | Deleting load balancer\n"
+
+// TestEventTableMailed: the Markdown event table of Azure/AKS#705 in a mail reply,
+// wrapped at spaces at every width from 30 columns to past its widest row, quoted at any
+// depth in any form (or not), with the ticket's prose before and after it, reads as the
+// same Event as pasted, at the line its row starts on.
+func TestEventTableMailed(t *testing.T) {
+	want := eventsOf(aksTable)
+	if len(want) != 1 {
+		t.Fatalf("as pasted: %v", want)
+	}
+	before := "When querying `kubectl get events`, I see that this service has been emitting the DeletingLoadBalancer event for 7 hours.\n\n"
+	after := "\nDeleting the service and redeploying again still does not fix the issue.\n"
+	quotes := []damage.Step{damage.Prefix(""), damage.Quote(1, false), damage.Quote(2, false), damage.Quote(2, true), damage.Quote(3, false), damage.Prefix(">>")}
+	n := 0
+	for w := 30; w <= 170; w++ {
+		for _, q := range quotes {
+			wrap := damage.Wrap(w, damage.Word)
+			in := q.Apply(wrap.Apply(before + aksTable + after))
+			lines := strings.Split(aksTable, "\n")
+			row := strings.Count(wrap.Apply(before+lines[0]+"\n"+lines[1]), "\n") + 2
+			wantHere := strings.TrimSuffix(want[0], " 3") + fmt.Sprintf(" %d", row)
+			if got := eventsOf(in); len(got) != 1 || got[0] != wantHere {
+				t.Fatalf("%s then %s:\n%s\ngot  %v\nwant %s", wrap.Name, q.Name, in, got, wantHere)
+			}
+			n++
+		}
+	}
+	if n < 800 {
+		t.Fatalf("%d forms", n)
+	}
+}
+
+// TestMarkdownTableThenCommand: a Markdown `get ns` table whose rows do not close their
+// last cell, its last row the widest line, then a command line: the command is no rest
+// of the row (the reader says it starts a record of its own), so the last namespace
+// reads Terminating and the command is a command.
+func TestMarkdownTableThenCommand(t *testing.T) {
+	in := "| NAME | STATUS\n|---|---\n| kube-system | Active\n| cattle-system-long-name | Terminating\n$ kubectl describe ns x\n"
+	r := Parse(strings.NewReader(in), "ticket.txt", Options{}, &diag.Sink{})
+	var got []string
+	for _, o := range r.Objects {
+		got = append(got, fmt.Sprintf("%s/%s %s %d", o.Kind, o.Name, o.Phase, o.Source.Line))
+	}
+	want := "Namespace/kube-system Active 3|Namespace/cattle-system-long-name Terminating 4"
+	if strings.Join(got, "|") != want || len(r.Commands) != 1 {
+		t.Fatalf("read %q and %d commands, want %q and the command", strings.Join(got, "|"), len(r.Commands), want)
 	}
 }
