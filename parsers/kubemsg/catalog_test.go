@@ -22,6 +22,10 @@ func joinGVs(fs []GroupVersionError) string {
 // catalogParsers run the parser a catalogue form names and report what it returned,
 // under the keys the forms' "want" uses.
 var catalogParsers = map[string]func(string) map[string]string{
+	"NamespaceConditionOfMessage": func(s string) map[string]string {
+		t, st, ok := NamespaceConditionOfMessage(s)
+		return map[string]string{"ok": strconv.FormatBool(ok), "type": t, "status": st}
+	},
 	"ParseDiscoveryFailure": func(s string) map[string]string {
 		fs := ParseDiscoveryFailure(s)
 		out := map[string]string{"gvs": joinGVs(fs)}
