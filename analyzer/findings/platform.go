@@ -6,7 +6,7 @@ import (
 
 // The platforms whose control plane is reached differently from a kubeadm cluster's.
 // A command that reads the control plane's logs or collects a bundle fits the platform
-// the bundle shows (Index.Platform), never a cluster the customer does not have.
+// the bundle shows (index.Index.Platform), never a cluster the customer does not have.
 const (
 	PlatformGeneric   = ""          // kubeadm or not known: static pods in kube-system
 	PlatformAKS       = "aks"       // Azure Kubernetes Service: managed control plane

@@ -42,7 +42,7 @@ type Report struct {
 	Problems   []Problem         `json:"problems"`
 	Namespaces []NamespaceReport `json:"namespaces"`
 	// Deleting are the namespaces still being deleted, not stuck: Terminating for less
-	// than DeletingThreshold with no blocker in the evidence (deleting.go).
+	// than analyzer.DeletingThreshold with no blocker in the evidence (analyzer/deleting.go).
 	Deleting []DeletingNamespace `json:"deleting,omitempty"`
 	Risks    []Risk              `json:"risks"`
 	Coverage []Gap               `json:"coverage"`
@@ -68,7 +68,7 @@ const (
 )
 
 // DeletingNamespace is a namespace still being deleted: Terminating for less than
-// DeletingThreshold, with no blocker in the evidence. It gets what to look at should it
+// analyzer.DeletingThreshold, with no blocker in the evidence. It gets what to look at should it
 // not finish, never a ladder.
 type DeletingNamespace struct {
 	Name              string            `json:"name"`
@@ -108,7 +108,7 @@ type Problem struct {
 	// chain above it.
 	Root string `json:"root"`
 	// Short is the problem in one structured line, composed from its chain's components
-	// and states to fit MaxShort, never cut (ShortOf): "tobedeleted: Pods kube-system
+	// and states to fit MaxShort, never cut (analyzer.ShortOf): "tobedeleted: Pods kube-system
 	// k8s-app=metrics-server, pod unschedulable → APIService v1beta1.metrics.k8s.io".
 	Short         string             `json:"short"`
 	RootComponent string             `json:"rootComponent"`
@@ -207,7 +207,7 @@ type NamespaceReport struct {
 	RuledOut           []RuledOut        `json:"ruledOut"`
 	Remediation        []RemediationStep `json:"remediation"`
 	// Timeline lists what happened to the namespace and around it, oldest first:
-	// the deletion, condition transitions, error log lines and events (see timeline.go).
+	// the deletion, condition transitions, error log lines and events (analyzer/timeline.go).
 	Timeline []TimelineEvent `json:"timeline"`
 }
 
@@ -298,7 +298,7 @@ type Link struct {
 	Fault bool `json:"fault,omitempty"`
 	// Root marks the deepest fault link of the chain (set by the analyzer).
 	Root bool `json:"root,omitempty"`
-	// State is the link's state in a few words of a closed vocabulary (LinkState), from
+	// State is the link's state in a few words of a closed vocabulary (analyzer.LinkState), from
 	// the facts its own evidence establishes about its component; "" when none does.
 	State string `json:"state,omitempty"`
 	// Fix is what acts on this link, when the rule knows it; the root's fix is the

@@ -189,15 +189,6 @@ func PodState(pod *objects.Object) string {
 	return s
 }
 
-// FmtRules renders a webhook's rules (operations on resources) in one line.
-func FmtRules(rs []objects.WebhookRule) string {
-	var parts []string
-	for _, r := range rs {
-		parts = append(parts, fmt.Sprintf("%s %s", strings.Join(r.Operations, ","), strings.Join(r.Resources, ",")))
-	}
-	return "[" + strings.Join(parts, "; ") + "]"
-}
-
 // podLinks describes the pods a selector matches, with their faults and fixes, then
 // the nodes they run on (conditions that keep their traffic away).
 func podLinks(ix *index.Index, ns string, selector map[string]string) []findings.Link {

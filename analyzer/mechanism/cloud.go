@@ -1,14 +1,11 @@
 package mechanism
 
 import (
-	"fmt"
 	"strings"
-	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/analyzer/shellsafe"
-	"github.com/nsanalyze/nsanalyze/parsers/logs"
 )
 
 // The cloud controllers (cloud-controller-manager's route, service and node
@@ -34,30 +31,7 @@ func CloudPermissionLink(ix *index.Index, controller, what, rest string) (findin
 	}
 	quote := strings.TrimSpace(denials[0].Detail())
 	return findings.Link{Component: "cloud permissions of the " + what, Fault: true, Evidence: findings.SampleLines(denials, 3), Code: findings.CodePermissionDenied,
-		Finding: "the cloud refuses the " + what + "'s calls: its IAM role or policy lacks the permissions it needs. " + LineSpan(denials) + ".",
+		Finding: "the cloud refuses the " + what + "'s calls: its IAM role or policy lacks the permissions it needs. " + findings.LineSpan(denials) + ".",
 		Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: CloudLogsCommand + cloudDenialGrep,
 			Why: "Restore the cloud " + what + "'s permissions (the IAM role/policy of cloud-controller-manager; the denied call: " + findings.Clip(quote, 200) + "). " + rest}}, true
-}
-
-// LineSpan says how many log lines there are and when the first and last were written.
-func LineSpan(ls []*logs.Entry) string {
-	if len(ls) == 0 {
-		return "no log line"
-	}
-	var first, last time.Time
-	for _, e := range ls {
-		if e.Time.IsZero() {
-			continue // a pasted line (a condition message, kubectl stderr) has no time
-		}
-		if first.IsZero() || e.Time.Before(first) {
-			first = e.Time
-		}
-		if e.Time.After(last) {
-			last = e.Time
-		}
-	}
-	if first.IsZero() {
-		return fmt.Sprintf("%d %s, without times", len(ls), findings.Plural(len(ls), "lines", "line")) // (not "log": a condition message, kubectl stderr)
-	}
-	return fmt.Sprintf("%d log %s, first %s, last %s", len(ls), findings.Plural(len(ls), "lines", "line"), findings.FmtTime(first), findings.FmtTime(last))
 }

@@ -1,6 +1,9 @@
 package mechanism
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/nsanalyze/nsanalyze/analyzer/index"
 	"github.com/nsanalyze/nsanalyze/parsers/objects"
 )
@@ -72,4 +75,13 @@ func BackendBroken(ix *index.Index, ref *objects.ServiceReference) (bool, string
 		return true, "has no ready endpoints"
 	}
 	return false, ""
+}
+
+// FmtRules renders a webhook's rules (operations on resources) in one line.
+func FmtRules(rs []objects.WebhookRule) string {
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, fmt.Sprintf("%s %s", strings.Join(r.Operations, ","), strings.Join(r.Resources, ",")))
+	}
+	return "[" + strings.Join(parts, "; ") + "]"
 }

@@ -105,7 +105,7 @@ func runAdmissionWebhook(p *analyzer.Pass) ([]findings.Cause, string) {
 	}
 	if len(order) == 0 {
 		if c := p.Condition(kubemsg.CondContentFailure); c != nil && c.Status != "True" {
-			return nil, mechanism.CondState(c) + ": every delete call succeeded"
+			return nil, findings.CondState(c) + ": every delete call succeeded"
 		}
 		if c := inferBlockingWebhook(p); c != nil {
 			c.ClaimContent() // the objects it guards stay

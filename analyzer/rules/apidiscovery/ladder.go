@@ -231,7 +231,7 @@ func lineRisks(ix *index.Index, reported map[string]bool, found []findings.Risk)
 		gv := kubemsg.GroupVersionOfAPIService(name)
 		safe, caution := apiServiceLadder(ix, nil, name, nil, nil)
 		summary := fmt.Sprintf("Discovery of %s fails (%s, %s): while it does, any namespace deleted will hang in Terminating. The bundle has no APIService object to confirm it (collect: kubectl get apiservice %s -o yaml).",
-			gv, findings.Clip(errs[name], 120), mechanism.LineSpan(lines), name)
+			gv, findings.Clip(errs[name], 120), findings.LineSpan(lines), name)
 		if owner := kubemsg.WellKnownGroupOwner(kubemsg.GroupOf(gv)); owner != "" {
 			summary += " " + kubemsg.GroupOf(gv) + " is usually served by " + owner + "."
 		}

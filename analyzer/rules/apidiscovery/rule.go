@@ -190,7 +190,7 @@ func runAPIDiscovery(p *analyzer.Pass) ([]findings.Cause, string) {
 	// namespace controller that did not name the namespace, kubectl output). They
 	// support the namespace's own evidence; when there is none, they are the evidence.
 	if cond != nil && cond.Status != "True" && len(nsLines) == 0 {
-		return nil, mechanism.CondState(cond) + ": discovery succeeded on the controller's last pass"
+		return nil, findings.CondState(cond) + ": discovery succeeded on the controller's last pass"
 	}
 	specific := len(found) > 0
 	var wide []*logs.Entry
@@ -591,7 +591,7 @@ func networkLinks(p *analyzer.Pass) []findings.Link {
 	var out []findings.Link
 	if len(routeLines) > 0 {
 		out = append(out, findings.Link{Component: comp, Fault: true, Evidence: findings.SampleLines(routeLines, 3), Code: findings.CodeNoRoute,
-			Finding: "the route controller cannot create the routes to the pod network, so kube-apiserver cannot reach pods on other nodes. " + mechanism.LineSpan(routeLines) + ".",
+			Finding: "the route controller cannot create the routes to the pod network, so kube-apiserver cannot reach pods on other nodes. " + findings.LineSpan(routeLines) + ".",
 			Fix: &findings.RemediationStep{Risk: findings.RiskSafe, Command: shellsafe.Cmd("kubectl", "get", "nodes", "-o", "custom-columns=NAME:.metadata.name,PODCIDR:.spec.podCIDR,NETWORK:.status.conditions[?(@.type==\"NetworkUnavailable\")].reason"),
 				Why: "Restore the routes from the control plane to every node's pod CIDR (the route controller recreates them once it can)."}})
 	}

@@ -59,7 +59,7 @@ func runContentRemaining(p *analyzer.Pass) ([]findings.Cause, string) {
 	}
 	if c == nil {
 		if cc := p.Condition(kubemsg.CondContentRemaining); cc != nil {
-			return nil, mechanism.CondState(cc)
+			return nil, findings.CondState(cc)
 		}
 		return nil, "no NamespaceContentRemaining condition on the namespace"
 	}

@@ -282,7 +282,7 @@ func lineRisks(ix *index.Index, reported map[string]bool, found []findings.Risk)
 		findings.SortEntries(lines)
 		summary := fmt.Sprintf("The conversion webhook of %s (%s) fails (%s: %s, %s): listing or deleting these objects fails, so deleting a namespace that holds them will hang. "+
 			"The bundle has no CRD object for it: %s is the name kubectl would guess from the kind (collect: kubectl get crd -o json).",
-			f.Kind, f.GroupVersion, kubemsg.ClassifyError(f.Detail).Code, findings.Clip(f.Detail, 160), mechanism.LineSpan(lines), name)
+			f.Kind, f.GroupVersion, kubemsg.ClassifyError(f.Detail).Code, findings.Clip(f.Detail, 160), findings.LineSpan(lines), name)
 		if svc, ok := kubemsg.ParseCalledService(f.Detail); ok {
 			summary += fmt.Sprintf(" The call went to Service %s/%s.", svc.Namespace, svc.Name)
 		}

@@ -104,7 +104,7 @@ func runFinalizers(p *analyzer.Pass) ([]findings.Cause, string) {
 			return []findings.Cause{c}, ""
 		}
 		if c := p.Condition(kubemsg.CondFinalizersRemaining); c != nil {
-			return nil, mechanism.CondState(c) + " and no object of the namespace in the bundle has finalizers"
+			return nil, findings.CondState(c) + " and no object of the namespace in the bundle has finalizers"
 		}
 		return nil, "no object of the namespace in the bundle has finalizers"
 	}
@@ -340,7 +340,7 @@ func finalizersNotShown(p *analyzer.Pass, content *objects.Condition) (findings.
 	}
 	c.Summary = fmt.Sprintf("%s remain in the namespace although every delete succeeded (%s): objects that stay after a successful delete are held by finalizers (only pods wait out a grace period). "+
 		"Which finalizers, the bundle does not show: it has no %s condition (cut from the paste?) and dumps no object of %s with finalizers.",
-		strings.Join(parts, ", "), mechanism.CondState(failure), kubemsg.CondFinalizersRemaining, strings.Join(res, ", "))
+		strings.Join(parts, ", "), findings.CondState(failure), kubemsg.CondFinalizersRemaining, strings.Join(res, ", "))
 	c.Chain = []findings.Link{{Component: "objects of " + strings.Join(res, ", "), Fault: true,
 		Finding:  "still listed after the namespace controller deleted them: their finalizers are not removed",
 		Evidence: c.Evidence[:1],

@@ -1,4 +1,4 @@
-package mechanism
+package findings
 
 import (
 	"testing"
