@@ -16,7 +16,6 @@ import (
 	"io"
 	"mime"
 	"mime/quotedprintable"
-	netmail "net/mail"
 	"path"
 	"strings"
 	"time"
@@ -198,7 +197,7 @@ func (p *parser) message(from, to, depth int) {
 	h := p.headers(from, to)
 	p.date, p.subject = time.Time{}, decodeWords(h.vals["subject"])
 	if d := h.vals["date"]; d != "" {
-		if t, err := netmail.ParseDate(d); err == nil {
+		if t, err := parseDate(d); err == nil {
 			p.date = t
 		} else {
 			p.warn(from+1, "mail Date header %q does not parse: %v", cut(d), err)

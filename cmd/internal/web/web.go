@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"testing/fstest"
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/analyzer/findings"
@@ -211,8 +210,8 @@ func exitCode(r *findings.Report) int {
 // inside the bundle (absolute, climbing out with ..) are kept as data under a clean
 // name; an empty or repeated name, and what goes beyond MaxInputBytes, is left out
 // with a note.
-func bundleFS(files []File) (fstest.MapFS, string, []string) {
-	fsys := fstest.MapFS{}
+func bundleFS(files []File) (memFS, string, []string) {
+	fsys := memFS{}
 	var notes []string
 	var total int64
 	now := time.Now()
@@ -236,7 +235,7 @@ func bundleFS(files []File) (fstest.MapFS, string, []string) {
 		if mt.IsZero() {
 			mt = now
 		}
-		fsys[n] = &fstest.MapFile{Data: f.Data, Mode: 0o644, ModTime: mt}
+		fsys[n] = &memFile{data: f.Data, modTime: mt}
 	}
 	for n := range fsys {
 		// a file that is also a folder of another (a/b and a/b/c): the folder wins

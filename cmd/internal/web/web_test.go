@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
 )
@@ -191,4 +193,22 @@ func FuzzBundleFS(f *testing.F) {
 		}
 		_ = Analyze([]File{{Name: a, Data: []byte("{}")}, {Name: b, Data: []byte("x")}, {Name: c}}, Options{})
 	})
+}
+
+// TestMemFS: the dropped files' file system behaves as io/fs requires (fstest.TestFS:
+// open, stat, read, seek, read at, folder listings in turns), files and the folders
+// their paths imply.
+func TestMemFS(t *testing.T) {
+	fsys, _, _ := bundleFS([]File{
+		{Name: "bundle/cluster-info/namespaces.json", Data: []byte(`{"kind":"NamespaceList","items":[]}`)},
+		{Name: "bundle/cluster-info/kube-system/pods.json", Data: []byte("{}")},
+		{Name: "bundle/ticket.md", Data: []byte("# stuck\n")},
+		{Name: "bundle/empty.txt"},
+	})
+	if err := fstest.TestFS(fsys, "bundle/cluster-info/namespaces.json", "bundle/cluster-info/kube-system/pods.json", "bundle/ticket.md", "bundle/empty.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fsys.Open("bundle/missing"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: %v, want fs.ErrNotExist", err)
+	}
 }

@@ -1,0 +1,118 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"time"
+)
+
+// memFS is the dropped files held in memory as an fs.FS: each file by its clean slash
+// path, the folders implied by the paths. It is what testing/fstest.MapFS does for a
+// bundle, without bringing a testing package into the browser's module
+// (TestMemFS runs fstest.TestFS on it).
+type memFS map[string]*memFile
+
+// memFile is one file's bytes and time.
+type memFile struct {
+	data    []byte
+	modTime time.Time
+}
+
+// Open opens a file, or a folder that holds some file's path.
+func (m memFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if f, ok := m[name]; ok {
+		return &openFile{info: memInfo{name: path.Base(name), size: int64(len(f.data)), modTime: f.modTime}, Reader: bytes.NewReader(f.data)}, nil
+	}
+	prefix := name + "/"
+	if name == "." {
+		prefix = ""
+	}
+	seen := map[string]bool{}
+	var entries []fs.DirEntry
+	for p, f := range m {
+		rest, ok := strings.CutPrefix(p, prefix)
+		if !ok {
+			continue
+		}
+		child, _, isDir := strings.Cut(rest, "/")
+		if seen[child] {
+			continue
+		}
+		seen[child] = true
+		info := memInfo{name: child, size: int64(len(f.data)), modTime: f.modTime}
+		if isDir {
+			info = memInfo{name: child, dir: true}
+		}
+		entries = append(entries, fs.FileInfoToDirEntry(info))
+	}
+	if len(entries) == 0 && name != "." {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	return &openDir{info: memInfo{name: path.Base(name), dir: true}, entries: entries}, nil
+}
+
+// memInfo is the fs.FileInfo of a file or folder of a memFS.
+type memInfo struct {
+	name    string
+	size    int64
+	modTime time.Time
+	dir     bool
+}
+
+func (i memInfo) Name() string       { return i.name }
+func (i memInfo) Size() int64        { return i.size }
+func (i memInfo) ModTime() time.Time { return i.modTime }
+func (i memInfo) IsDir() bool        { return i.dir }
+func (i memInfo) Sys() any           { return nil }
+func (i memInfo) Mode() fs.FileMode {
+	if i.dir {
+		return fs.ModeDir | 0o555
+	}
+	return 0o644
+}
+
+// openFile is an open file: read, read at, seek (an archive is read in place).
+type openFile struct {
+	*bytes.Reader
+	info memInfo
+}
+
+func (f *openFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *openFile) Close() error               { return nil }
+
+// openDir is an open folder: its entries, read in turns.
+type openDir struct {
+	info    memInfo
+	entries []fs.DirEntry
+	next    int
+}
+
+func (d *openDir) Stat() (fs.FileInfo, error) { return d.info, nil }
+func (d *openDir) Close() error               { return nil }
+func (d *openDir) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: d.info.name, Err: errors.New("is a directory")}
+}
+
+// ReadDir returns the next n entries (all that are left when n <= 0).
+func (d *openDir) ReadDir(n int) ([]fs.DirEntry, error) {
+	left := d.entries[d.next:]
+	if n <= 0 {
+		d.next = len(d.entries)
+		return append([]fs.DirEntry(nil), left...), nil
+	}
+	if len(left) == 0 {
+		return nil, io.EOF
+	}
+	n = min(n, len(left))
+	d.next += n
+	return append([]fs.DirEntry(nil), left[:n]...), nil
+}
