@@ -44,6 +44,18 @@ func workloadReadCmd(w *objects.Object) string {
 	return d + " ; " + l
 }
 
+// ownerWords names who removes a finalizer ("its controller" when the catalog does not
+// know it) and the words that find its workload: the catalog's, then the finalizer's
+// own (finalizerTokens).
+func ownerWords(finalizer string, owner findings.CatalogEntry, known bool, objs []*objects.Object) (who string, tokens []string) {
+	who, tokens = "its controller", finalizerTokens(finalizer, objs)
+	if known {
+		who = owner.Controller
+		tokens = append(append([]string{}, owner.Workloads...), tokens...)
+	}
+	return who, tokens
+}
+
 // OwnerStep is the rung that gets a finalizer's controller to remove it, as a command:
 // the controller's workload the bundle shows (its state and logs), else a search of the
 // cluster's workloads for the words of the finalizer's domain, else the
@@ -54,14 +66,7 @@ func OwnerStep(ix *index.Index, finalizer, ns string, objs []*objects.Object) fi
 		return findings.RemediationStep{Command: ControllerManagerLogs(ix, 2000, shellsafe.Cmd("grep", "-F", ns)),
 			Why: fmt.Sprintf("%s is removed by %s (in kube-controller-manager): its log says what it still waits for in %s.", finalizer, owner.Controller, ns)}
 	}
-	who := "its controller"
-	if known {
-		who = owner.Controller
-	}
-	tokens := finalizerTokens(finalizer, objs)
-	if known {
-		tokens = append(append([]string{}, owner.Workloads...), tokens...)
-	}
+	who, tokens := ownerWords(finalizer, owner, known, objs)
 	hw, fw := ownerWorkloads(ix, tokens)
 	switch {
 	case len(fw) > 0:
@@ -106,14 +111,7 @@ func FinalizerOwner(ix *index.Index, finalizer string, objs []*objects.Object) (
 		return link, findings.OwnerBuiltIn
 	}
 	verdict := ""
-	who := "its controller"
-	if known {
-		who = owner.Controller
-	}
-	tokens := finalizerTokens(finalizer, objs)
-	if known {
-		tokens = append(append([]string{}, owner.Workloads...), tokens...)
-	}
+	who, tokens := ownerWords(finalizer, owner, known, objs)
 	for _, o := range objs {
 		if findings.Contains(o.Finalizers, finalizer) {
 			for _, m := range o.Managers {
