@@ -7,15 +7,21 @@ import (
 	"io/fs"
 	"path"
 	"sort"
-	"strings"
 	"time"
+
+	"github.com/nsanalyze/nsanalyze/parsers/work"
 )
 
 // memFS is the dropped files held in memory as an fs.FS: each file by its clean slash
 // path, the folders implied by the paths. It is what testing/fstest.MapFS does for a
 // bundle, without bringing a testing package into the browser's module
-// (TestMemFS runs fstest.TestFS on it).
-type memFS map[string]*memFile
+// (TestMemFS runs fstest.TestFS on it), and its folders are listed once, when the
+// first is opened: a walk over the bundle is linear in its files (MapFS scans every
+// file for each folder it opens).
+type memFS struct {
+	files map[string]*memFile
+	dirs  map[string][]fs.DirEntry // each folder's entries, sorted (listDirs)
+}
 
 // memFile is one file's bytes and time.
 type memFile struct {
@@ -24,41 +30,53 @@ type memFile struct {
 }
 
 // Open opens a file, or a folder that holds some file's path.
-func (m memFS) Open(name string) (fs.File, error) {
+func (m *memFS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
-	if f, ok := m[name]; ok {
+	if f, ok := m.files[name]; ok {
 		return &openFile{info: memInfo{name: path.Base(name), size: int64(len(f.data)), modTime: f.modTime}, Reader: bytes.NewReader(f.data)}, nil
 	}
-	prefix := name + "/"
-	if name == "." {
-		prefix = ""
+	if m.dirs == nil {
+		m.listDirs()
 	}
-	seen := map[string]bool{}
-	var entries []fs.DirEntry
-	for p, f := range m {
-		rest, ok := strings.CutPrefix(p, prefix)
-		if !ok {
-			continue
-		}
-		child, _, isDir := strings.Cut(rest, "/")
-		if seen[child] {
-			continue
-		}
-		seen[child] = true
-		info := memInfo{name: child, size: int64(len(f.data)), modTime: f.modTime}
-		if isDir {
-			info = memInfo{name: child, dir: true}
-		}
-		entries = append(entries, fs.FileInfoToDirEntry(info))
-	}
-	if len(entries) == 0 && name != "." {
+	entries, ok := m.dirs[name]
+	if !ok && name != "." {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	return &openDir{info: memInfo{name: path.Base(name), dir: true}, entries: entries}, nil
 }
+
+// listDirs lists every folder's entries in one pass over the files (each path's
+// folders, each entry once).
+func (m *memFS) listDirs() {
+	m.dirs = map[string][]fs.DirEntry{".": nil}
+	seen := map[string]bool{}
+	add := func(dir string, info memInfo) {
+		listOps.Inc()
+		if key := dir + "/" + info.name; !seen[key] {
+			seen[key] = true
+			m.dirs[dir] = append(m.dirs[dir], fs.FileInfoToDirEntry(info))
+		}
+	}
+	for p, f := range m.files {
+		child := memInfo{name: path.Base(p), size: int64(len(f.data)), modTime: f.modTime}
+		for dir := path.Dir(p); ; dir = path.Dir(dir) {
+			add(dir, child)
+			if dir == "." {
+				break
+			}
+			child = memInfo{name: path.Base(dir), dir: true}
+		}
+	}
+	for _, es := range m.dirs {
+		sort.Slice(es, func(i, j int) bool { return es[i].Name() < es[j].Name() })
+	}
+}
+
+// listOps counts the folder entries listDirs looks at (parsers/work: counted only in
+// TestMemFSLinear).
+var listOps = work.New("memFS folder entries listed")
 
 // memInfo is the fs.FileInfo of a file or folder of a memFS.
 type memInfo struct {

@@ -210,8 +210,8 @@ func exitCode(r *findings.Report) int {
 // inside the bundle (absolute, climbing out with ..) are kept as data under a clean
 // name; an empty or repeated name, and what goes beyond MaxInputBytes, is left out
 // with a note.
-func bundleFS(files []File) (memFS, string, []string) {
-	fsys := memFS{}
+func bundleFS(files []File) (*memFS, string, []string) {
+	fsys := &memFS{files: map[string]*memFile{}}
 	var notes []string
 	var total int64
 	now := time.Now()
@@ -222,7 +222,7 @@ func bundleFS(files []File) (memFS, string, []string) {
 			notes = append(notes, fmt.Sprintf("a file without a name (%d bytes) was left out", len(f.Data)))
 			continue
 		}
-		if _, dup := fsys[n]; dup {
+		if _, dup := fsys.files[n]; dup {
 			notes = append(notes, fmt.Sprintf("%s was given twice; the first is read", n))
 			continue
 		}
@@ -235,22 +235,22 @@ func bundleFS(files []File) (memFS, string, []string) {
 		if mt.IsZero() {
 			mt = now
 		}
-		fsys[n] = &memFile{data: f.Data, modTime: mt}
+		fsys.files[n] = &memFile{data: f.Data, modTime: mt}
 	}
-	for n := range fsys {
+	for n := range fsys.files {
 		// a file that is also a folder of another (a/b and a/b/c): the folder wins
 		for d := path.Dir(n); d != "." && d != "/"; d = path.Dir(d) {
-			if _, clash := fsys[d]; clash {
-				delete(fsys, d)
+			if _, clash := fsys.files[d]; clash {
+				delete(fsys.files, d)
 				notes = append(notes, fmt.Sprintf("%s is both a file and a folder; the file was left out", d))
 			}
 		}
 	}
-	if len(fsys) == 0 {
-		return nil, "", notes
+	if len(fsys.files) == 0 {
+		return fsys, "", notes
 	}
-	names := make([]string, 0, len(fsys))
-	for n := range fsys {
+	names := make([]string, 0, len(fsys.files))
+	for n := range fsys.files {
 		names = append(names, n)
 	}
 	sort.Strings(names)

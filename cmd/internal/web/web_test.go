@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"testing/fstest"
 
 	"github.com/nsanalyze/nsanalyze/fixtures/hostile"
+	"github.com/nsanalyze/nsanalyze/parsers/work"
 )
 
 // TestBundleFSNames: one file is read as itself, files of one folder as that folder,
@@ -43,7 +45,7 @@ func TestBundleFSNames(t *testing.T) {
 		}
 		fsys, name, notes := bundleFS(in)
 		var got []string
-		for n := range fsys {
+		for n := range fsys.files {
 			got = append(got, n)
 			if !fs.ValidPath(n) {
 				t.Errorf("%q: %q is not a valid path", tc.names, n)
@@ -183,7 +185,7 @@ func FuzzBundleFS(f *testing.F) {
 	f.Add(`c:\x`, "a//b", "./a")
 	f.Fuzz(func(t *testing.T, a, b, c string) {
 		fsys, name, _ := bundleFS([]File{{Name: a, Data: []byte("{}")}, {Name: b, Data: []byte("x")}, {Name: c}})
-		for n := range fsys {
+		for n := range fsys.files {
 			if !fs.ValidPath(n) {
 				t.Fatalf("invalid path %q", n)
 			}
@@ -210,5 +212,29 @@ func TestMemFS(t *testing.T) {
 	}
 	if _, err := fsys.Open("bundle/missing"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a missing file: %v, want fs.ErrNotExist", err)
+	}
+}
+
+// TestMemFSLinear: walking the dropped files lists each folder once, whatever the
+// number of folders: the work at 2n files in 2k folders is about twice that at n in k.
+func TestMemFSLinear(t *testing.T) {
+	walk := func(n int) int64 {
+		var files []File
+		for i := range n {
+			files = append(files, File{Name: fmt.Sprintf("bundle/ns-%d/pods-%d.json", i/4, i), Data: []byte("{}")})
+		}
+		fsys, _, _ := bundleFS(files)
+		seen := 0
+		ops := work.Measure(func() {
+			_ = fs.WalkDir(fsys, ".", func(string, fs.DirEntry, error) error { seen++; return nil })
+		})
+		if want := n + n/4 + 2; seen != want {
+			t.Fatalf("%d files: the walk saw %d entries, want %d", n, seen, want)
+		}
+		return ops["memFS folder entries listed"]
+	}
+	a, b := walk(2000), walk(4000)
+	if a == 0 || float64(b) > 2.2*float64(a) {
+		t.Errorf("folder entries listed: %d at n, %d at 2n (want about twice)", a, b)
 	}
 }
