@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/nsanalyze/nsanalyze/parsers/work"
@@ -21,6 +22,7 @@ import (
 type memFS struct {
 	files map[string]*memFile
 	dirs  map[string][]fs.DirEntry // each folder's entries, sorted (listDirs)
+	once  sync.Once                // listDirs, on the first folder opened: Open is safe for concurrent use
 }
 
 // memFile is one file's bytes and time.
@@ -37,9 +39,7 @@ func (m *memFS) Open(name string) (fs.File, error) {
 	if f, ok := m.files[name]; ok {
 		return &openFile{info: memInfo{name: path.Base(name), size: int64(len(f.data)), modTime: f.modTime}, Reader: bytes.NewReader(f.data)}, nil
 	}
-	if m.dirs == nil {
-		m.listDirs()
-	}
+	m.once.Do(m.listDirs)
 	entries, ok := m.dirs[name]
 	if !ok && name != "." {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
@@ -47,25 +47,21 @@ func (m *memFS) Open(name string) (fs.File, error) {
 	return &openDir{info: memInfo{name: path.Base(name), dir: true}, entries: entries}, nil
 }
 
-// listDirs lists every folder's entries in one pass over the files (each path's
-// folders, each entry once).
+// listDirs lists every folder's entries in one pass over the files: each file in its
+// folder, each folder in its parent the first time a path goes through it (its own
+// parents were listed then).
 func (m *memFS) listDirs() {
 	m.dirs = map[string][]fs.DirEntry{".": nil}
 	seen := map[string]bool{}
-	add := func(dir string, info memInfo) {
-		listOps.Inc()
-		if key := dir + "/" + info.name; !seen[key] {
-			seen[key] = true
-			m.dirs[dir] = append(m.dirs[dir], fs.FileInfoToDirEntry(info))
-		}
-	}
 	for p, f := range m.files {
 		child := memInfo{name: path.Base(p), size: int64(len(f.data)), modTime: f.modTime}
 		for dir := path.Dir(p); ; dir = path.Dir(dir) {
-			add(dir, child)
-			if dir == "." {
+			listOps.Inc()
+			m.dirs[dir] = append(m.dirs[dir], fs.FileInfoToDirEntry(child))
+			if dir == "." || seen[dir] {
 				break
 			}
+			seen[dir] = true
 			child = memInfo{name: path.Base(dir), dir: true}
 		}
 	}
