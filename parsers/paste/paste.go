@@ -76,6 +76,7 @@ func LinesSeams(raw []string, opts Options) (lines []string, orig []int, seams [
 	// Markdown tables, before unprefix (which would take a table's "| " for a gutter) and
 	// again after it and after the blank lines a paste added (a table behind a chat stamp,
 	// a gutter, a comment sign, double-spaced)
+	unbox(norm)
 	norm, from = pipeTables(norm, from, 2, opts.Continues)
 	unprefix(norm)
 	if added := blankEvery(norm); added != nil {
@@ -334,6 +335,39 @@ func quotedBlock(raw []string) []bool {
 }
 
 const boxSides = "│┃║"
+
+// unbox strips the sides of a frame's lines in place ("│ | a | b │" → "| a | b"), as
+// unframe does, before the readers that must see what the frame holds (a Markdown
+// table in a k9s or tmux pane): a line is a frame's when it starts and ends with one
+// side, and two lines at least are. Borders are left to unframe.
+func unbox(lines []string) {
+	framed := func(l string) (string, bool) {
+		t := strings.TrimSpace(l)
+		r, n := utf8.DecodeRuneInString(t)
+		if !strings.ContainsRune(boxSides, r) || len(t) <= n {
+			return "", false
+		}
+		r2, n2 := utf8.DecodeLastRuneInString(t)
+		if r2 != r {
+			return "", false
+		}
+		return strings.TrimRight(strings.TrimPrefix(t[n:len(t)-n2], " "), " "), true
+	}
+	count := 0
+	for _, l := range lines {
+		if _, ok := framed(l); ok {
+			count++
+		}
+	}
+	if count < 2 {
+		return
+	}
+	for i, l := range lines {
+		if inner, ok := framed(l); ok {
+			lines[i] = inner
+		}
+	}
+}
 
 // unframe strips box borders and Markdown table pipes; keep is false for a line that is
 // only a frame (a border, a table rule, a code fence).

@@ -265,10 +265,14 @@ func (b *tableBlock) findRules() {
 	}
 }
 
-// fence reports a code fence's line, which starts a block of its own: never the rest of
-// a row that needs none (a table pasted in a fence, its last row the widest line).
+// fence reports a line that opens or closes a block of its own, a code fence or a
+// frame's top or bottom border: never the rest of a row that needs none (a table
+// pasted in a fence or a pane, its last row the widest line).
 func fence(l string) bool {
 	t := strings.TrimSpace(l)
+	if r, _ := utf8.DecodeRuneInString(t); strings.ContainsRune("┌┐└┘╭╮╰╯╔╗╚╝┏┓┗┛", r) {
+		return true
+	}
 	return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 }
 

@@ -381,3 +381,30 @@ func TestPipeTablesLinear(t *testing.T) {
 		}, 2000)
 	}
 }
+
+// TestBoxedPipeTable: a Markdown table in a frame (a k9s or tmux pane) is read as the
+// same table unframed, even when its rows leave out the closing pipe.
+func TestBoxedPipeTable(t *testing.T) {
+	table := []string{
+		"| LAST SEEN | TYPE | REASON | MESSAGE",
+		"| --- | --- | --- | --- |",
+		"| 7s | Normal | DeletingLoadBalancer | Deleting load balancer",
+	}
+	w := 0
+	for _, l := range table {
+		w = max(w, utf8.RuneCountInString(l))
+	}
+	boxed := []string{"┌" + strings.Repeat("─", w+2) + "┐"}
+	for _, l := range table {
+		boxed = append(boxed, "│ "+l+strings.Repeat(" ", w-utf8.RuneCountInString(l))+" │")
+	}
+	boxed = append(boxed, "└"+strings.Repeat("─", w+2)+"┘")
+	want, _ := Lines(table, Options{})
+	got, orig := Lines(boxed, Options{})
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("boxed:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(orig) > 0 && orig[0] != 2 {
+		t.Errorf("the header maps to line %d, want 2 (after the top border)", orig[0])
+	}
+}
