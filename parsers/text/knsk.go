@@ -24,7 +24,7 @@ const RenderingScript = "script-output"
 // without -e printed them literally). Its other report, "Found KIND/NAME on deleted
 // namespace NS", is of objects whose namespace `kubectl get ns` no longer lists
 // (knsk.sh's orphan step): no Terminating namespace, and not read here.
-var reKnskNamespace = regexp.MustCompile(`^[-.:>*#|\s]*Che(?:c)?king resources in namespace ([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)\s*(?:\.\.\.|…)`)
+var reKnskNamespace = regexp.MustCompile(`^[-.:>*#|\s]*Che(?:c)?king resources in namespace\s+([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)\s*(?:\.\.\.|…)`)
 
 // reANSI is an ANSI colour sequence, as bytes or as the text of its escape
 // (`\e[93m`, `\033[0m`, `\x1b[1;31m`, `^[[0m`).
@@ -35,7 +35,8 @@ func knskNamespace(l string) (string, bool) {
 	if !strings.Contains(l, "king resources in namespace") {
 		return "", false
 	}
-	m := reKnskNamespace.FindStringSubmatch(reANSI.ReplaceAllString(l, ""))
+	// a colour sequence separates words: one inside a name is no name
+	m := reKnskNamespace.FindStringSubmatch(reANSI.ReplaceAllString(l, " "))
 	if m == nil || !kubemsg.IsNamespaceName(m[1]) {
 		return "", false
 	}
