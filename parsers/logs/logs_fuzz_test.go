@@ -123,8 +123,9 @@ func FuzzScan(f *testing.F) {
 			if opts.MaxLineBytes > 0 && len(l) > opts.MaxLineBytes {
 				t.Fatalf("line %d of %d bytes parsed despite MaxLineBytes %d", e.Line, len(l), opts.MaxLineBytes)
 			}
-			if !containsAny(l, fuzzKeywords) {
-				// a repaired paste joins lines (a terminal's wrap, a YAML value over
+			if !containsAny(l, fuzzKeywords) && !containsAny(criJoined(lines, e.Line-1), fuzzKeywords) {
+				// a CRI partial (P) line is one record with the lines that continue it
+				// (criJoined); a repaired paste joins lines (a terminal's wrap, a YAML value over
 				// lines): the keyword is in the lines the entry starts, before the next's
 				end := len(lines)
 				if i+1 < len(full) {
@@ -391,6 +392,28 @@ func physicalLines(data []byte) [][]byte {
 		ls = ls[:len(ls)-1]
 	}
 	return ls
+}
+
+// criJoined returns the record a CRI partial (P) line starts: its content and that of
+// the P lines after it, through the first F line, joined as the runtime split them
+// (without a separator); nil when lines[i] is no P line.
+func criJoined(lines [][]byte, i int) []byte {
+	var out []byte
+	for ; i < len(lines); i++ {
+		l := lines[i]
+		j := max(bytes.Index(l, []byte(" stdout ")), bytes.Index(l, []byte(" stderr ")))
+		if j < 0 || len(l) < j+10 || l[j+9] != ' ' || (l[j+8] != 'P' && l[j+8] != 'F') {
+			return out
+		}
+		if out == nil && l[j+8] != 'P' {
+			return nil
+		}
+		out = append(out, l[j+10:]...)
+		if l[j+8] == 'F' {
+			return out
+		}
+	}
+	return out
 }
 
 func entriesBefore(es []Entry, n int) []Entry {

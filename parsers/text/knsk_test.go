@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nsanalyze/nsanalyze/parsers/diag"
+	"github.com/nsanalyze/nsanalyze/parsers/kubemsg"
 )
 
 // terminatingOf returns "name line" for each Namespace Parse reads Terminating from in.
@@ -88,7 +89,7 @@ func TestKnskAnyLine(t *testing.T) {
 }
 
 // FuzzKnskNamespace: any line: no panic; a namespace read is a DNS-1123 label the line
-// holds, after knsk's words.
+// holds as a word, after knsk's words (a colour sequence separates words, as a space does).
 func FuzzKnskNamespace(f *testing.F) {
 	f.Add(`\e[93m.: Checking resources in namespace \e[91mrook-ceph\e[0m...`)
 	f.Add("  -- Cheking resources in namespace longhorn-system... found!")
@@ -97,8 +98,16 @@ func FuzzKnskNamespace(f *testing.F) {
 		if !ok {
 			return
 		}
-		if i := strings.Index(l, "king resources in namespace "); i < 0 || !strings.Contains(l[i:], ns) {
-			t.Fatalf("%q: read %q", l, ns)
+		if !kubemsg.IsNamespaceName(ns) {
+			t.Fatalf("%q: read %q, no namespace name", l, ns)
 		}
+		words := strings.Fields(reANSI.ReplaceAllString(l, " "))
+		for i := 0; i+4 < len(words); i++ {
+			if strings.HasSuffix(words[i], "king") && words[i+1] == "resources" && words[i+2] == "in" && words[i+3] == "namespace" &&
+				(words[i+4] == ns || strings.HasPrefix(words[i+4], ns+"...") || strings.HasPrefix(words[i+4], ns+"…")) {
+				return
+			}
+		}
+		t.Fatalf("%q: read %q, not the word after knsk's", l, ns)
 	})
 }
