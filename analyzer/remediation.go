@@ -141,7 +141,7 @@ func FinalizeFollowUp(version, ns string) string {
 	switch {
 	case version == "":
 		return "Afterwards, for what it left behind: " + on137 + "; " + before + " (the bundle does not say which version the cluster runs)."
-	case mechanism.MinorAtLeast(version, 37):
+	case index.MinorAtLeast(version, 37):
 		return "Afterwards, for what it left behind: the cluster runs " + version + ": " + on137 + "."
 	default:
 		return "Afterwards, for what it left behind: the cluster runs " + version + ": " + before + "; from 1.37 they could be cleaned in place."

@@ -343,33 +343,6 @@ func (ix *Index) nodeVersion() {
 	ix.KubernetesVersionSource = fmt.Sprintf("kubelet version of node %s (%s:%d); the control plane is this version or newer", best.Name, best.Source.File, best.Source.Line)
 }
 
-// versionLess compares "v1.X.Y..." versions by minor, then patch.
-func versionLess(a, b string) bool {
-	pa, pb := versionParts(a), versionParts(b)
-	for i := range pa {
-		if pa[i] != pb[i] {
-			return pa[i] < pb[i]
-		}
-	}
-	return false
-}
-
-func versionParts(v string) [3]int {
-	var out [3]int
-	v = strings.TrimPrefix(v, "v")
-	for i, p := range strings.SplitN(v, ".", 3) {
-		n := 0
-		for _, c := range p {
-			if c < '0' || c > '9' {
-				break
-			}
-			n = n*10 + int(c-'0')
-		}
-		out[i] = n
-	}
-	return out
-}
-
 // now is the machine's clock (the capture time can only be before it).
 func (ix *Index) now() time.Time { return time.Now() }
 
@@ -384,23 +357,14 @@ func (ix *Index) newestPlausibleObjectTime(limit time.Time) time.Time {
 	}
 	for _, objs := range ix.ByKind {
 		for _, o := range objs {
-			see(o.DeletionTimestamp)
-			for _, c := range o.Conditions {
-				see(c.LastTransitionTime)
-			}
-			if o.Lease != nil {
-				see(o.Lease.RenewTime)
-			}
-			if o.Event != nil {
-				see(o.Event.Last)
-				see(o.Event.First)
+			for x := range o.Events() {
+				see(x)
 			}
 		}
 	}
 	for _, o := range ix.Namespaces {
-		see(o.DeletionTimestamp)
-		for _, c := range o.Conditions {
-			see(c.LastTransitionTime)
+		for x := range o.Events() {
+			see(x)
 		}
 	}
 	see(ix.slim.newestTime(limit))

@@ -322,14 +322,3 @@ func matchesTokens(o *objects.Object, tokens []string) bool {
 	}
 	return false
 }
-
-// MinorAtLeast reports whether a version like "v1.34.4" has minor >= m.
-func MinorAtLeast(v string, m int) bool {
-	v = strings.TrimPrefix(v, "v")
-	parts := strings.Split(v, ".")
-	if len(parts) < 2 || parts[0] != "1" {
-		return false
-	}
-	n, err := strconv.Atoi(strings.TrimRight(parts[1], "+"))
-	return err == nil && n >= m
-}

@@ -906,15 +906,8 @@ func (l *loader) noteTimes(o *objects.Object) {
 		}
 	}
 	note(o.CreationTimestamp)
-	note(o.DeletionTimestamp)
-	for _, c := range o.Conditions {
-		note(c.LastTransitionTime)
-	}
-	if o.Event != nil {
-		note(o.Event.Last)
-	}
-	if o.Lease != nil {
-		note(o.Lease.RenewTime)
+	for t := range o.Events() {
+		note(t)
 	}
 }
 

@@ -6,6 +6,7 @@ package objects
 
 import (
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 	"time"
@@ -136,6 +137,28 @@ func (o *Object) Ref() string {
 // or a rendering that shows it without its time (DeletionShown).
 func (o *Object) Deleting() bool {
 	return !o.DeletionTimestamp.IsZero() || o.DeletionShown
+}
+
+// Events yields the times the object records of what happened to it since it was
+// made: its deletion, its conditions' transitions, a Lease's renewal, an Event's first
+// and last time. Zero times are yielded too; creation is not (CreationTimestamp).
+func (o *Object) Events() iter.Seq[time.Time] {
+	return func(yield func(time.Time) bool) {
+		if !yield(o.DeletionTimestamp) {
+			return
+		}
+		for _, c := range o.Conditions {
+			if !yield(c.LastTransitionTime) {
+				return
+			}
+		}
+		if o.Lease != nil && !yield(o.Lease.RenewTime) {
+			return
+		}
+		if o.Event != nil && yield(o.Event.First) {
+			yield(o.Event.Last)
+		}
+	}
 }
 
 // Condition returns the status condition of the given type, or nil.

@@ -160,7 +160,7 @@ func tlsStep(ix *index.Index, a *objects.Object, name string, svc *objects.Servi
 // is visible in the condition only from 1.36; "" for a version before 1.36 (the check
 // did not verify there: the x509 error comes from elsewhere).
 func TLSCheckNote(version, host string) string {
-	if version != "" && !mechanism.MinorAtLeast(version, 36) {
+	if version != "" && !index.MinorAtLeast(version, 36) {
 		return ""
 	}
 	n := "from 1.36 kube-apiserver's availability check verifies the backend's certificate against spec.caBundle and the name " + host + ", as its proxy (and so discovery) always did; 1.35 and earlier skipped it in the check, so the same fault showed there as Available=True with discovery failing anyway"

@@ -182,7 +182,7 @@ func runControllerNotRunning(p *analyzer.Pass) ([]findings.Cause, string) {
 	}
 	// 4. no deletion conditions on a version that sets them
 	if p.Object != nil && len(p.Object.Conditions) == 0 && !p.Deletion.IsZero() && capture.Sub(p.Deletion) > leaseGrace {
-		if v := ix.KubernetesVersion; mechanism.MinorAtLeast(v, 16) {
+		if v := ix.KubernetesVersion; index.MinorAtLeast(v, 16) {
 			codes = append(codes, findings.CodeNoConditions)
 			signals = append(signals, fmt.Sprintf("the namespace was deleted %s before capture but has no deletion conditions, which the namespace controller of %s sets on its first pass", findings.FmtDuration(capture.Sub(p.Deletion)), v))
 			ev = append(ev, findings.FieldEvidence(p.Object, "status.phase", "Namespace "+p.Namespace+": phase "+p.Object.Phase+", no status.conditions"))

@@ -71,7 +71,7 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 		}
 	}
 	version := ix.KubernetesVersion
-	on := mechanism.MinorAtLeast(version, 33) || len(lines) > 0
+	on := index.MinorAtLeast(version, 33) || len(lines) > 0
 	switch {
 	case len(pods) == 0 && len(lines) == 0:
 		return nil, "no pod of the namespace is being deleted in the bundle and no ordered-deletion line in the logs"
@@ -85,7 +85,7 @@ func run(p *analyzer.Pass) ([]findings.Cause, string) {
 	sort.Slice(heldBack, func(i, j int) bool { return heldBack[i].Ref() < heldBack[j].Ref() })
 	cause := findings.Cause{Confidence: "medium", GroupVersions: []string{}, APIServices: []string{}, Finalizers: []string{}, Objects: []findings.ObjectRef{}}
 	why := "pods-first deletion (KEP-5080) is on"
-	if mechanism.MinorAtLeast(version, 33) {
+	if index.MinorAtLeast(version, 33) {
 		why += " in " + version
 	}
 	ctrl := findings.Link{Component: "namespace controller (kube-controller-manager)", Fault: true,
