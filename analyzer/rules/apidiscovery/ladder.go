@@ -191,8 +191,15 @@ func risks(ix *index.Index, reported map[string]bool) []findings.Risk {
 			continue
 		}
 		safe, caution := apiServiceLadder(ix, nil, name, nil, nil)
+		why := c.Reason // a table row shows the reason only, a dump the message too
+		if c.Message != "" {
+			why = strings.TrimPrefix(why+": "+c.Message, ": ")
+		}
+		if why != "" {
+			why = " (" + why + ")"
+		}
 		out = append(out, findings.Risk{Type: Name, Object: "APIService/" + name,
-			Summary:  fmt.Sprintf("APIService %s is Available=%s (%s: %s). Discovery of %s fails, so any namespace deleted now will hang in Terminating.", name, c.Status, c.Reason, c.Message, kubemsg.GroupVersionOfAPIService(name)),
+			Summary:  fmt.Sprintf("APIService %s is Available=%s%s. Discovery of %s fails, so any namespace deleted now will hang in Terminating.", name, c.Status, why, kubemsg.GroupVersionOfAPIService(name)),
 			Evidence: []findings.Evidence{findings.ConditionEvidence(a, c)},
 			Fix:      append(safe, caution...)})
 	}
