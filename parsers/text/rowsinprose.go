@@ -10,9 +10,11 @@ import (
 // a Service (NAMESPACE/NAME) or Local, then `False (Reason)` (kube-aggregator's
 // printer: the status, then its reason in parentheses). No sentence of prose has that
 // shape, so the row is read wherever it stands: quoted in a sentence, in inline code,
-// behind a list marker, re-wrapped over lines of a paragraph. The AGE may be missing (a
-// row retyped into a sentence stops after the reason).
-var reAPIServiceInProse = regexp.MustCompile(`(?:^|[\s` + "`" + `'"(\[>*:,;])` +
+// behind a list marker, a comment mark, a line number or any other prefix, re-wrapped
+// over lines of a paragraph. Only a character that could be part of the name (a letter,
+// a digit, '.', '-', '_', '/') before it makes it part of a longer word, not a row. The
+// AGE may be missing (a row retyped into a sentence stops after the reason).
+var reAPIServiceInProse = regexp.MustCompile(`(?:^|[^A-Za-z0-9._/-])` +
 	`(v[1-9][0-9]*(?:(?:alpha|beta)[1-9][0-9]*)?\.[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?)\s+` +
 	`(Local|[a-z0-9](?:[-a-z0-9]*[a-z0-9])?/[a-z0-9](?:[-a-z0-9]*[a-z0-9])?)\s+` +
 	`False\s*\(([A-Za-z][A-Za-z0-9]*)\)` +
@@ -35,8 +37,8 @@ type proseRow struct {
 // (at the line it starts on).
 func apiServiceRowsAt(lines []string, i int) []proseRow {
 	l := lines[i]
-	if !strings.Contains(l, "False") && !strings.Contains(l, ".") {
-		return nil
+	if !mayNameGroupVersion(l) {
+		return nil // the row's name starts on its line: no window for the others
 	}
 	win := l
 	for k := i + 1; k < len(lines) && len(win) < len(l)+proseWindow; k++ {
@@ -74,4 +76,39 @@ func (p *parser) proseRows(i int) bool {
 		p.row("APIService", []string{"NAME", "SERVICE", "AVAILABLE", "AGE"}, r.cells, i+1, nil)
 	}
 	return len(rows) > 0
+}
+
+// mayNameGroupVersion reports whether l holds a 'v' and a digit 1-9 after it, as a
+// group/version name (v1.GROUP, v1beta1.GROUP) starts: a byte scan that spares nearly
+// every other line the window and the expression.
+func mayNameGroupVersion(l string) bool {
+	for {
+		k := strings.IndexByte(l, 'v')
+		if k < 0 || k+1 >= len(l) {
+			return false
+		}
+		if c := l[k+1]; c >= '1' && c <= '9' {
+			return true
+		}
+		l = l[k+1:]
+	}
+}
+
+// proseRowsEverywhere reads the unavailable APIService rows that start on any line no
+// reader read an APIService from: the row's shape is evidence whatever structure a
+// reader took its line for (a JSON block after a stray '{', a log line, a YAML value,
+// a line of a table of something else), so structure adds precision here and does not
+// gate the evidence.
+func (p *parser) proseRowsEverywhere() {
+	read := map[int]bool{}
+	for _, s := range p.synth {
+		if s.obj["kind"] == "APIService" {
+			read[s.line] = true
+		}
+	}
+	for i := range p.lines {
+		if !read[i+1] {
+			p.proseRows(i)
+		}
+	}
 }

@@ -2,6 +2,8 @@ package text
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -140,4 +142,45 @@ func FuzzAPIServiceRowsAt(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAPIServiceRowBehindAnyPrefix: an unavailable APIService row behind any prefix that
+// ends in a character no name holds (a comment mark, a line number and a tab, a prompt,
+// a box side, symbols of any script, drawn at random) is read once, as that APIService;
+// behind a character a name could hold, it is part of a longer word and is not read.
+func TestAPIServiceRowBehindAnyPrefix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 33))
+	marks := []rune("#$%&*+:;<=>?@!^|~,\"'`()[]{}\\ \t»«→▶│┃•·–—§¶°№")
+	nameChars := []rune("abcXYZ0189._-/")
+	rows := []struct{ row, name string }{
+		{"v1.allocation.agones.dev                 agones-system/agones-controller-service   False (ServiceNotFound)   42m", "v1.allocation.agones.dev"},
+		{"v1alpha1.tap.linkerd.io   linkerd/linkerd-tap   False (MissingEndpoints)", "v1alpha1.tap.linkerd.io"},
+		{"v1beta1.metrics.k8s.io Local False (FailedDiscoveryCheck) 3d", "v1beta1.metrics.k8s.io"},
+	}
+	for k := 0; k < 2000; k++ {
+		r := rows[k%len(rows)]
+		var b strings.Builder
+		for n := rng.IntN(6); n > 0; n-- { // any text, words or digits, before the last mark
+			switch rng.IntN(3) {
+			case 0:
+				b.WriteString(strconv.Itoa(rng.IntN(100000)))
+			case 1:
+				b.WriteString("word")
+			default:
+				b.WriteRune(marks[rng.IntN(len(marks))])
+			}
+		}
+		b.WriteRune(marks[rng.IntN(len(marks))])
+		in := b.String() + r.row + "\n"
+		got := apiServicesOf(t, in)
+		if len(got) != 1 || !strings.HasPrefix(got[0], r.name+" False/") {
+			t.Fatalf("%q: got %q, want %s once", in, got, r.name)
+		}
+		glued := b.String() + string(nameChars[rng.IntN(len(nameChars))]) + r.row + "\n"
+		for _, g := range apiServicesOf(t, glued) {
+			if strings.HasPrefix(g, r.name+" ") {
+				t.Fatalf("%q: read %q, the name glued to a longer word", glued, g)
+			}
+		}
+	}
 }

@@ -181,6 +181,7 @@ func Parse(r io.Reader, path string, opts Options, warn *diag.Sink) (res *Result
 		}
 	}
 	p.run()
+	p.proseRowsEverywhere()
 	p.decode()
 	p.scanLog(data)
 	sort.SliceStable(res.Objects, func(i, j int) bool { return res.Objects[i].Source.Line < res.Objects[j].Source.Line })
