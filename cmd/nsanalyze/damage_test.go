@@ -413,7 +413,7 @@ const damageDraws = 6
 // open class of damage (FOUND.md: damage the readers do not undo yet, each with its
 // reproducer): a ratchet, lowered as classes are fixed; a rate, so that adding cases
 // does not move it by itself.
-const damageOpenPermille = 22
+const damageOpenPermille = 20
 
 // TestDamageDrawn runs damageDraws seeded damages of the generator over every text
 // case: the class FuzzDamage searches, checked on every `go test` at a fixed cost. Each

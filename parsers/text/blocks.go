@@ -75,14 +75,31 @@ func (p *parser) jsonBlock(i int) int {
 				break
 			}
 		}
-		for k := 0; k < len(l); k++ {
-			switch ch := l[k]; {
-			case str.Feed(ch):
-			case ch == '{' || ch == '[':
-				depth++
-			case ch == '}' || ch == ']':
-				depth--
+		feed := func(l string) {
+			for k := 0; k < len(l); k++ {
+				switch ch := l[k]; {
+				case str.Feed(ch):
+				case ch == '{' || ch == '[':
+					depth++
+				case ch == '}' || ch == ']':
+					depth--
+				}
 			}
+		}
+		feed(l)
+		if str.In && depth > 0 {
+			// JSON has no line break inside a string: the line was cut there (a
+			// terminal's or a client's wrap), and its rest is on the lines after it.
+			// They are joined to it (each left blank, so the lines after keep their
+			// numbers) until the string ends.
+			var b strings.Builder
+			b.WriteString(l)
+			for m := j + 1; str.In && m < len(p.lines) && !p.newBlock(i, m); m++ {
+				feed(p.lines[m])
+				b.WriteString(p.lines[m])
+				p.lines[m] = ""
+			}
+			p.lines[j] = b.String()
 		}
 		if depth <= 0 && !str.In {
 			j++

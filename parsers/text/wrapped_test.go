@@ -89,3 +89,63 @@ func TestYAMLWrapped(t *testing.T) {
 		}
 	}
 }
+
+// cutJSON is a Namespace as `kubectl get ns -o json` prints it, with the long values
+// tickets carry (a last-applied configuration, a condition message).
+const cutJSON = `$ kubectl get namespace rook-ceph-system -o json
+{
+    "apiVersion": "v1",
+    "kind": "Namespace",
+    "metadata": {
+        "annotations": {
+            "kubectl.kubernetes.io/last-applied-configuration": "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"annotations\":{},\"name\":\"rook-ceph-system\",\"namespace\":\"\"}}\n",
+            "openshift.io/sa.scc.uid-range": "1000440000/10000"
+        },
+        "creationTimestamp": "2019-02-09T13:37:33Z",
+        "deletionTimestamp": "2019-02-09T14:35:59Z",
+        "name": "rook-ceph-system",
+        "uid": "da82f47a-2c6f-11e9-8392-12645b59c006"
+    },
+    "spec": {
+        "finalizers": [
+            "kubernetes"
+        ]
+    },
+    "status": {
+        "conditions": [
+            {
+                "lastTransitionTime": "2019-02-09T14:36:05Z",
+                "message": "Some resources are remaining: cephclusters.ceph.rook.io has 1 resource instances, pods. has 2 resource instances",
+                "reason": "SomeResourcesRemain",
+                "status": "True",
+                "type": "NamespaceContentRemaining"
+            }
+        ],
+        "phase": "Terminating"
+    }
+}
+`
+
+// TestJSONStringCut: a JSON document whose lines a terminal cut at any width, inside
+// its strings too, reads as the document: JSON has no line break inside a string, so a
+// string's rest is on the next line whatever the width (FOUND.md §5). Outside strings
+// a cut falls between tokens or inside a key's quotes.
+func TestJSONStringCut(t *testing.T) {
+	want := digest(Parse(strings.NewReader(cutJSON), "t.txt", Options{}, &diag.Sink{}))
+	if !strings.Contains(strings.Join(want, "\n"), "rook-ceph-system") || !strings.Contains(strings.Join(want, "\n"), "SomeResourcesRemain") {
+		t.Fatalf("the undamaged document reads %v", want)
+	}
+	for w := 20; w < 200; w++ {
+		for _, quote := range []bool{false, true} {
+			d := damage.Damage{Steps: []damage.Step{damage.Wrap(w, damage.Cut)}}
+			if quote {
+				d.Steps = append(d.Steps, damage.Quote(1, false))
+			}
+			in := d.Apply(cutJSON)
+			got := digest(Parse(strings.NewReader(in), "t.txt", Options{}, &diag.Sink{}))
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s:\n got: %s\nwant: %s", d.Name(), strings.Join(got, "\n      "), strings.Join(want, "\n      "))
+			}
+		}
+	}
+}
